@@ -1,0 +1,115 @@
+import Foundation
+
+/// Confines the files a bundle names (`url()` images, `@import`ed sheets) to the bundle
+/// directory, and checks images by content.
+public enum BundleFiles {
+    /// Why a named file is refused.
+    public struct Refusal: Error, Sendable {
+        public var message: String
+    }
+
+    /// The largest image a bundle may hold, in bytes.
+    public static let maximumImageSize = 16 << 20
+    /// The largest sheet file, in bytes.
+    public static let maximumSheetSize = 4 << 20
+
+    /// Resolves `path` inside the bundle `root`: no absolute paths, no `..` escape, no symlink
+    /// leading outside, and a regular file at the end.
+    /// - Returns: the absolute, symlink-free path.
+    public static func confine(_ path: String, in root: String) -> Result<String, Refusal> {
+        guard !path.isEmpty else { return .failure(Refusal(message: "empty file name")) }
+        guard !path.hasPrefix("/") else {
+            return .failure(Refusal(message: "'\(path)' is absolute; name files relative to the bundle"))
+        }
+        guard let realRoot = realPath(root) else {
+            return .failure(Refusal(message: "bundle directory '\(root)' cannot be read"))
+        }
+        let joined = (realRoot as NSString).appendingPathComponent(path)
+        guard let real = realPath(joined) else {
+            return .failure(Refusal(message: "'\(path)' does not exist in the bundle"))
+        }
+        guard real.hasPrefix(realRoot + "/") else {
+            return .failure(Refusal(message: "'\(path)' leads outside the bundle"))
+        }
+        var st = stat()
+        guard stat(real, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+            return .failure(Refusal(message: "'\(path)' is not a regular file"))
+        }
+        return .success(real)
+    }
+
+    /// Checks an image named by `url()`: confined to the bundle, under `maximumImageSize`, and a
+    /// PNG, JPEG, WebP or SVG by its first bytes (whatever its extension says).
+    /// - Returns: the absolute path published over D-Bus.
+    public static func checkImage(_ path: String, in root: String) -> Result<String, Refusal> {
+        let real: String
+        switch confine(path, in: root) {
+        case .failure(let e): return .failure(e)
+        case .success(let r): real = r
+        }
+        guard let attrs = try? FileManager.default.attributesOfItem(atPath: real),
+            let size = attrs[.size] as? Int
+        else { return .failure(Refusal(message: "'\(path)' cannot be read")) }
+        guard size <= maximumImageSize else {
+            return .failure(Refusal(message: "'\(path)' is \(size) bytes; images are limited to \(maximumImageSize) bytes"))
+        }
+        guard let handle = FileHandle(forReadingAtPath: real) else {
+            return .failure(Refusal(message: "'\(path)' cannot be read"))
+        }
+        defer { try? handle.close() }
+        let head = [UInt8]((try? handle.read(upToCount: 4096)) ?? Data())
+        guard imageKind(head) != nil else {
+            return .failure(Refusal(message: "'\(path)' is not a PNG, JPEG, WebP or SVG image"))
+        }
+        return .success(real)
+    }
+
+    /// Recognises an image by its first bytes: "png", "jpeg", "webp", "svg", or nil.
+    public static func imageKind(_ head: [UInt8]) -> String? {
+        if head.starts(with: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) { return "png" }
+        if head.starts(with: [0xff, 0xd8, 0xff]) { return "jpeg" }
+        if head.count >= 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) {
+            return "webp"
+        }
+        if let text = String(bytes: head, encoding: .utf8) {
+            let t = text.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
+            if (t.hasPrefix("<?xml") || t.hasPrefix("<svg") || t.hasPrefix("<!--") || t.hasPrefix("<!DOCTYPE svg"))
+                && t.contains("<svg")
+            {
+                return "svg"
+            }
+        }
+        return nil
+    }
+
+    /// Reads an `@import`ed sheet inside the bundle `root`.
+    static func importer(root: String) -> SheetParser.Importer {
+        { path, from in
+            let base = (from as NSString).deletingLastPathComponent
+            let relative: String
+            if let realBase = realPath(base), let realRoot = realPath(root), realBase.hasPrefix(realRoot) {
+                relative = String((realBase + "/" + path).dropFirst(realRoot.count + 1))
+            } else {
+                relative = path
+            }
+            switch confine(relative, in: root) {
+            case .failure(let e): return .failure(SheetParser.ImportError(e.message))
+            case .success(let real):
+                if let size = (try? FileManager.default.attributesOfItem(atPath: real))?[.size] as? Int,
+                    size > maximumSheetSize
+                {
+                    return .failure(SheetParser.ImportError("'\(path)' is larger than \(maximumSheetSize) bytes"))
+                }
+                guard let data = FileManager.default.contents(atPath: real), let text = String(data: data, encoding: .utf8)
+                else { return .failure(SheetParser.ImportError("'\(path)' is not readable UTF-8 text")) }
+                return .success((file: (base as NSString).appendingPathComponent(path), text: text))
+            }
+        }
+    }
+
+    static func realPath(_ p: String) -> String? {
+        guard let r = realpath(p, nil) else { return nil }
+        defer { free(r) }
+        return String(cString: r)
+    }
+}

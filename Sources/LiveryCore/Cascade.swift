@@ -1,0 +1,161 @@
+/// Resolves which value wins for each property of a component (DESIGN §4):
+///
+/// 1. Only declarations whose selector matches the node itself compete, and any of them beats a
+///    value inherited from a container.
+/// 2. A higher layer wins: theme (with its ancestors) < user overrides < `@app` blocks.
+/// 3. Then higher specificity (CSS Selectors 4 §17), then the more derived subject type.
+/// 4. Then source order: the later declaration wins.
+/// 5. With no declaration, an inheritable property takes the container's value, any other the
+///    schema's initial value.
+public struct Cascade: Sendable {
+    public let theme: CompiledTheme
+    var schema: Schema { theme.schema }
+
+    public init(theme: CompiledTheme) { self.theme = theme }
+
+    /// Why a resolve failed.
+    public enum Failure: Error, Sendable, CustomStringConvertible {
+        case unknownProperty(String, suggestion: String?)
+        public var description: String {
+            switch self {
+            case .unknownProperty(let p, let s): "unknown property '\(p)'" + (s.map { " (did you mean '\($0)'?)" } ?? "")
+            }
+        }
+    }
+
+    /// Where a resolved value came from.
+    public enum Origin: Sendable, Equatable {
+        /// A declaration that matched the node itself.
+        case declaration(SourceLocation, selector: String, layer: Layer)
+        /// Inherited from the container at that path.
+        case inherited(from: String)
+        /// The schema's initial value.
+        case initial
+    }
+
+    /// Resolves properties of the last node of `path`.
+    /// - Parameters:
+    ///   - properties: property names; empty means every property the type uses (schema order).
+    ///   - app: the asking application's id, selecting its `@app` blocks.
+    /// - Returns: (property, value) pairs in the order asked.
+    /// - Throws: `Failure.unknownProperty` for a name the schema does not know.
+    public func resolve(_ path: ComponentPath, properties: [String] = [], app: String? = nil) throws(Failure)
+        -> [(property: String, value: Value)]
+    {
+        let names = properties.isEmpty ? schema.properties(of: path.nodes.last!.type) : properties
+        var defs: [PropertyDefinition] = []
+        for n in names {
+            guard let d = schema.properties[n] else {
+                throw .unknownProperty(n, suggestion: suggestion(for: n, among: schema.properties.keys))
+            }
+            defs.append(d)
+        }
+        var context = Context(cascade: self, path: path, app: app)
+        return defs.map { ($0.name, context.value(of: $0, at: path.nodes.count - 1).0) }
+    }
+
+    /// Resolves one property and says where its value came from.
+    public func resolveWithOrigin(_ path: ComponentPath, property: String, app: String? = nil) throws(Failure)
+        -> (value: Value, origin: Origin)
+    {
+        guard let d = schema.properties[property] else {
+            throw .unknownProperty(property, suggestion: suggestion(for: property, among: schema.properties.keys))
+        }
+        var context = Context(cascade: self, path: path, app: app)
+        return context.value(of: d, at: path.nodes.count - 1)
+    }
+
+    /// The rules whose selector matches node `index` of `path`, in cascade order: the winner of
+    /// any property is the last of them that declares it.
+    public func matchingRules(_ path: ComponentPath, at index: Int, app: String?) -> [CompiledRule] {
+        theme.rules
+            .filter { ($0.app == nil || $0.app == app) && Cascade.matches($0.selector, path.nodes, index, schema) }
+            .sorted(by: Cascade.precedes)
+    }
+
+    /// Cascade order: layer, specificity, subject depth, source order (rules 2–4).
+    public static func precedes(_ a: CompiledRule, _ b: CompiledRule) -> Bool {
+        (a.layer.rawValue, a.specificity.ids, a.specificity.classes, a.specificity.types, a.subjectDepth, a.order)
+            < (b.layer.rawValue, b.specificity.ids, b.specificity.classes, b.specificity.types, b.subjectDepth, b.order)
+    }
+
+    /// Whether `selector` matches node `index` of `nodes` (CSS Selectors 4 §16: matched right to
+    /// left, a descendant combinator trying every container outwards).
+    public static func matches(_ selector: Selector, _ nodes: [PathNode], _ index: Int, _ schema: Schema) -> Bool {
+        func match(_ ci: Int, _ k: Int) -> Bool {
+            guard compoundMatches(selector.compounds[ci], nodes[k], schema) else { return false }
+            if ci == 0 { return true }
+            switch selector.combinators[ci - 1] {
+            case .child:
+                return k > 0 && match(ci - 1, k - 1)
+            case .descendant:
+                var j = k - 1
+                while j >= 0 {
+                    if match(ci - 1, j) { return true }
+                    j -= 1
+                }
+                return false
+            }
+        }
+        return match(selector.compounds.count - 1, index)
+    }
+
+    /// A type selector matches its subtypes; `:normal` matches a node in no other state.
+    static func compoundMatches(_ c: CompoundSelector, _ node: PathNode, _ schema: Schema) -> Bool {
+        if let t = c.type, t != node.type, !schema.isType(node.type, kindOf: t) { return false }
+        for n in c.names where n != node.name { return false }
+        for k in c.classes where !node.classes.contains(k) { return false }
+        for s in c.states {
+            if s == "normal" {
+                if node.states.contains(where: { $0 != "normal" }) { return false }
+            } else if !node.states.contains(s) {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Per-call memo of matched rules and resolved values along one path.
+    struct Context {
+        let cascade: Cascade
+        let path: ComponentPath
+        let app: String?
+        var matched: [Int: [CompiledRule]] = [:]
+        var resolved: [Int: [String: (Value, Origin)]] = [:]
+
+        init(cascade: Cascade, path: ComponentPath, app: String?) {
+            self.cascade = cascade
+            self.path = path
+            self.app = app
+        }
+
+        mutating func value(of property: PropertyDefinition, at index: Int) -> (Value, Origin) {
+            if let v = resolved[index]?[property.name] { return v }
+            let rules: [CompiledRule]
+            if let m = matched[index] {
+                rules = m
+            } else {
+                rules = cascade.matchingRules(path, at: index, app: app)
+                matched[index] = rules
+            }
+            var result: (Value, Origin)?
+            search: for rule in rules.reversed() {
+                for d in rule.declarations.reversed() where d.property == property.name {
+                    result = (d.value, .declaration(d.location, selector: rule.selector.text, layer: rule.layer))
+                    break search
+                }
+            }
+            if result == nil {
+                if property.inherits && index > 0 {
+                    let parent = value(of: property, at: index - 1).0
+                    let from = ComponentPath(nodes: Array(path.nodes[...(index - 1)])).description
+                    result = (parent, .inherited(from: from))
+                } else {
+                    result = (property.initial, .initial)
+                }
+            }
+            resolved[index, default: [:]][property.name] = result!
+            return result!
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// The installed themes: every bundle found on the theme search path, read by the format that
+/// claims it (DESIGN §7: the first directory wins for a duplicate id).
+public struct ThemeCatalog: Sendable {
+    /// Sources by id.
+    public private(set) var sources: [String: ThemeSource] = [:]
+    /// Ids in sorted order.
+    public private(set) var ids: [String] = []
+    /// Things skipped while scanning (shadowed duplicates, invalid names), for the log.
+    public private(set) var notes: [String] = []
+
+    /// Scans `searchPath` in order; directories that do not exist are skipped.
+    public init(searchPath: [String], formats: [any ThemeFormat] = ThemeFormats.all) {
+        let fm = FileManager.default
+        for dir in searchPath {
+            guard let names = try? fm.contentsOfDirectory(atPath: dir) else { continue }
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let url = URL(fileURLWithPath: dir).appendingPathComponent(name)
+                var isDir: ObjCBool = false
+                guard fm.fileExists(atPath: url.path, isDirectory: &isDir) else { continue }
+                for format in formats {
+                    guard let id = format.claim(url, isDirectory: isDir.boolValue) else { continue }
+                    if !ThemeSource.isValidID(id) {
+                        notes.append("\(url.path): skipped: '\(id)' is not a theme id (lower-case letters, digits and '-')")
+                    } else if let first = sources[id] {
+                        notes.append("\(url.path): skipped: theme '\(id)' is already provided by \(first.path)")
+                    } else {
+                        sources[id] = format.read(url, id: id)
+                    }
+                    break
+                }
+            }
+        }
+        ids = sources.keys.sorted()
+    }
+
+    /// Makes a catalog of the given sources (for tests and `livery check`).
+    public init(sources: [ThemeSource]) {
+        for s in sources where self.sources[s.id] == nil { self.sources[s.id] = s }
+        ids = self.sources.keys.sorted()
+    }
+
+    /// Adds a source unless its id is taken.
+    public mutating func add(_ source: ThemeSource) {
+        guard sources[source.id] == nil else { return }
+        sources[source.id] = source
+        ids = sources.keys.sorted()
+    }
+
+    /// The theme's `inherits` chain, root ancestor first.
+    /// - Returns: the chain, or the diagnostic for an unknown parent or a cycle.
+    public func chain(for id: String) -> Result<[ThemeSource], Diagnostic> {
+        guard var current = sources[id] else {
+            return .failure(Diagnostic(.error, "unknown theme '\(id)'", at: SourceLocation(file: id, line: 1, column: 1)))
+        }
+        var chain = [current]
+        var seen: Set<String> = [id]
+        while let parent = current.sheet.metadataString("inherits") {
+            let decl = current.sheet.metadata.last { $0.property == "inherits" }!
+            guard let next = sources[parent] else {
+                return .failure(
+                    Diagnostic(
+                        .error, "'\(current.id)' inherits unknown theme '\(parent)'\(didYouMean(parent, ids))",
+                        at: decl.value[0].location, sourceLine: decl.sourceLine))
+            }
+            guard seen.insert(parent).inserted else {
+                return .failure(
+                    Diagnostic(.error, "theme '\(parent)' inherits itself (an inherits cycle)", at: decl.value[0].location, sourceLine: decl.sourceLine))
+            }
+            chain.append(next)
+            current = next
+        }
+        return .success(chain.reversed())
+    }
+
+    /// Compiles a theme with its ancestors and, when given, the user's overrides.
+    public func compile(_ id: String, schema: Schema, overrides: Stylesheet? = nil)
+        -> (theme: CompiledTheme?, diagnostics: [Diagnostic])
+    {
+        switch chain(for: id) {
+        case .failure(let d):
+            // Still report the theme's own errors alongside the broken chain.
+            return (nil, (sources[id]?.sheet.diagnostics ?? []) + [d])
+        case .success(let chain):
+            return ThemeCompiler.compile(chain: chain, overrides: overrides, schema: schema)
+        }
+    }
+}

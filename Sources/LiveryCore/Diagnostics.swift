@@ -1,0 +1,82 @@
+/// A position in a source file: 1-based line and column (columns count Unicode scalars).
+public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
+    /// The file as the user named it (a path, or a label such as `<overrides>`).
+    public var file: String
+    public var line: Int
+    public var column: Int
+
+    public init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    /// `file:line:col`, the form compilers and editors understand.
+    public var description: String { "\(file):\(line):\(column)" }
+}
+
+/// One problem found in a sheet, reported compiler-style.
+public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
+    /// How bad it is: errors stop a theme from activating, warnings do not.
+    public enum Severity: String, Sendable { case error, warning, note }
+
+    public var severity: Severity
+    public var message: String
+    public var location: SourceLocation
+    /// The text of the source line, for the caret display; empty when unknown.
+    public var sourceLine: String
+
+    public init(_ severity: Severity, _ message: String, at location: SourceLocation, sourceLine: String = "") {
+        self.severity = severity
+        self.message = message
+        self.location = location
+        self.sourceLine = sourceLine
+    }
+
+    /// `file:line:col: error: message`, one line.
+    public var description: String { "\(location): \(severity.rawValue): \(message)" }
+
+    /// The compiler form: the one-line description, the source line and a caret under the column.
+    public var rendered: String {
+        guard !sourceLine.isEmpty else { return description }
+        let pad = String(
+            sourceLine.unicodeScalars.prefix(max(0, location.column - 1)).map { $0 == "\t" ? "\t" : " " })
+        return "\(description)\n\(sourceLine)\n\(pad)^"
+    }
+}
+
+/// Suggests the candidate nearest to a misspelt word, as compilers do for "did you mean".
+///
+/// Uses Levenshtein distance, case-insensitively, and accepts a suggestion at most a third of the
+/// word's length away (at least 1, at most 3 edits).
+/// - Returns: the best candidate, or nil when none is close enough.
+public func suggestion<S: Sequence>(for word: String, among candidates: S) -> String? where S.Element == String {
+    let w = Array(word.lowercased().unicodeScalars)
+    let limit = min(3, max(1, w.count / 3))
+    var best: (String, Int)?
+    for c in candidates {
+        let d = editDistance(w, Array(c.lowercased().unicodeScalars))
+        if d <= limit, d < (best?.1 ?? Int.max) || (d == best?.1 && c < best!.0) { best = (c, d) }
+    }
+    return best?.0
+}
+
+func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var prev = Array(0...b.count)
+    var cur = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        cur[0] = i
+        for j in 1...b.count {
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&prev, &cur)
+    }
+    return prev[b.count]
+}
+
+/// " (did you mean 'x'?)" or the empty string.
+func didYouMean(_ word: String, _ candidates: some Sequence<String>) -> String {
+    suggestion(for: word, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
+}

@@ -1,0 +1,193 @@
+import Foundation
+
+/// A way of reading themes: the native sheet bundle, base16/base24 schemes, … (DESIGN §2,
+/// "Other formats"). Every format turns its input into a `Stylesheet` so that the compiler and
+/// the cascade see one kind of theme.
+public protocol ThemeFormat: Sendable {
+    /// A short name shown in `ListThemes` metadata: `native`, `base16`.
+    var name: String { get }
+    /// Decides by name (and cheap content checks) whether this format reads the entry.
+    /// - Returns: the theme id the entry provides, or nil.
+    func claim(_ url: URL, isDirectory: Bool) -> String?
+    /// Reads the entry; problems are diagnostics in the returned sheet, never thrown.
+    func read(_ url: URL, id: String) -> ThemeSource
+}
+
+/// The compiled-in formats, in the order they are asked.
+public enum ThemeFormats {
+    public static let all: [any ThemeFormat] = [NativeFormat(), Base16Format()]
+
+    /// Reads a file as UTF-8 text, or a diagnostic saying why not.
+    static func readText(_ url: URL, limit: Int = BundleFiles.maximumSheetSize) -> Result<String, Diagnostic> {
+        let loc = SourceLocation(file: url.path, line: 1, column: 1)
+        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > limit {
+            return .failure(Diagnostic(.error, "file is \(size) bytes; the limit is \(limit)", at: loc))
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            return .failure(Diagnostic(.error, "cannot read file", at: loc))
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return .failure(Diagnostic(.error, "file is not UTF-8 text", at: loc))
+        }
+        return .success(text)
+    }
+}
+
+/// Native bundles: a directory `<id>/theme.css` with its images and imports, or a single
+/// `<id>.css` file (which may name no other files).
+public struct NativeFormat: ThemeFormat {
+    public init() {}
+    public var name: String { "native" }
+
+    public func claim(_ url: URL, isDirectory: Bool) -> String? {
+        if isDirectory {
+            guard FileManager.default.fileExists(atPath: url.appendingPathComponent("theme.css").path) else { return nil }
+            return url.lastPathComponent
+        }
+        return url.pathExtension == "css" ? url.deletingPathExtension().lastPathComponent : nil
+    }
+
+    public func read(_ url: URL, id: String) -> ThemeSource {
+        var isDir: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir)
+        let file = isDir.boolValue ? url.appendingPathComponent("theme.css") : url
+        let root = isDir.boolValue ? url.path : nil
+        switch ThemeFormats.readText(file) {
+        case .failure(let d):
+            var sheet = Stylesheet(file: file.path)
+            sheet.diagnostics = [d]
+            return ThemeSource(id: id, format: name, path: url.path, sheet: sheet)
+        case .success(let text):
+            let parser = SheetParser(bundleRoot: root, importer: root.map { BundleFiles.importer(root: $0) })
+            return ThemeSource(id: id, format: name, path: url.path, sheet: parser.parse(text, file: file.path))
+        }
+    }
+}
+
+/// base16 and base24 schemes (YAML read with libyaml): the modern layout (`system`, `name`,
+/// `author`, `variant`, `palette.base00`…) and the legacy one (`scheme:`, colours at the top
+/// level), hex with or without `#`, any case. The scheme becomes a theme whose palette holds its
+/// colours and which inherits the mapping theme `base16`.
+public struct Base16Format: ThemeFormat {
+    public init() {}
+    public var name: String { "base16" }
+    /// The theme that says which slot colours which component.
+    public static let mappingTheme = "base16"
+
+    public func claim(_ url: URL, isDirectory: Bool) -> String? {
+        guard !isDirectory, ["yaml", "yml"].contains(url.pathExtension.lowercased()) else { return nil }
+        return Base16Format.id(for: url)
+    }
+
+    /// The theme id for a scheme file: its base name, lower-cased, other characters as `-`.
+    static func id(for url: URL) -> String {
+        let base = url.deletingPathExtension().lastPathComponent.lowercased()
+        var id = String(base.unicodeScalars.map { s -> Character in
+            (s.properties.isAlphabetic && s.isASCII) || ("0"..."9").contains(s) ? Character(s) : "-"
+        })
+        while id.contains("--") { id = id.replacingOccurrences(of: "--", with: "-") }
+        return String(id.trimmingCharacters(in: CharacterSet(charactersIn: "-")).prefix(64))
+    }
+
+    public func read(_ url: URL, id: String) -> ThemeSource {
+        var sheet = Stylesheet(file: url.path)
+        let text: String
+        switch ThemeFormats.readText(url, limit: 1 << 20) {
+        case .failure(let d):
+            sheet.diagnostics = [d]
+            return ThemeSource(id: id, format: name, path: url.path, sheet: sheet)
+        case .success(let t): text = t
+        }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        func lineText(_ n: Int) -> String { n >= 1 && n <= lines.count ? String(lines[n - 1]) : "" }
+        func loc(_ m: YAMLNode.Mark) -> SourceLocation { SourceLocation(file: url.path, line: m.line, column: m.column) }
+        func error(_ message: String, _ m: YAMLNode.Mark) {
+            sheet.diagnostics.append(Diagnostic(.error, message, at: loc(m), sourceLine: lineText(m.line)))
+        }
+        let root: YAMLNode
+        switch YAMLNode.parse(text) {
+        case .failure(let e):
+            error(e.message, e.mark)
+            return ThemeSource(id: id, format: name, path: url.path, sheet: sheet)
+        case .success(let r): root = r
+        }
+        guard case .mapping(let top) = root.kind else {
+            error("a base16 scheme is a YAML mapping", root.mark)
+            return ThemeSource(id: id, format: name, path: url.path, sheet: sheet)
+        }
+        func scalar(_ map: [(YAMLNode, YAMLNode)], _ key: String) -> (String, YAMLNode.Mark)? {
+            for (k, v) in map where k.scalar == key {
+                if let s = v.scalar { return (s, v.mark) }
+            }
+            return nil
+        }
+        // Modern layout: `palette:` holds the colours; legacy: they are at the top level.
+        var colours = top
+        var system = "base16"
+        var schemeName: String
+        if let p = top.first(where: { $0.0.scalar == "palette" })?.1 {
+            guard case .mapping(let m) = p.kind else {
+                error("'palette' must be a mapping of base00…base0F to colours", p.mark)
+                return ThemeSource(id: id, format: name, path: url.path, sheet: sheet)
+            }
+            colours = m
+            if let (s, mark) = scalar(top, "system") {
+                guard s == "base16" || s == "base24" else {
+                    error("unknown system '\(s)' (expected base16 or base24)", mark)
+                    return ThemeSource(id: id, format: name, path: url.path, sheet: sheet)
+                }
+                system = s
+            }
+            schemeName = scalar(top, "name")?.0 ?? id
+        } else {
+            schemeName = scalar(top, "scheme")?.0 ?? scalar(top, "name")?.0 ?? id
+            if colours.contains(where: { $0.0.scalar?.lowercased().hasPrefix("base1") == true }) { system = "base24" }
+        }
+        let author = scalar(top, "author")?.0
+        let slots = (0..<(system == "base24" ? 24 : 16)).map { i in
+            i < 16 ? String(format: "base0%X", i) : String(format: "base1%X", i - 16)
+        }
+        var found: [String: (String, YAMLNode.Mark)] = [:]
+        for (k, v) in colours {
+            guard let key = k.scalar, key.lowercased().hasPrefix("base"), key.count == 6 else { continue }
+            // Slot names are matched case-insensitively (`base0a` and `base0A` are seen in the wild).
+            guard let slot = slots.first(where: { $0.lowercased() == key.lowercased() }) else { continue }
+            guard let s = v.scalar else {
+                error("'\(key)' must be a hex colour", v.mark)
+                continue
+            }
+            found[slot] = (s, v.mark)
+        }
+        for slot in slots {
+            guard let (s, mark) = found[slot] else {
+                error("missing colour '\(slot)' (a \(system) scheme has \(slots.first!)…\(slots.last!))", root.mark)
+                continue
+            }
+            let hex = s.hasPrefix("#") ? String(s.dropFirst()) : s
+            guard hex.count == 6, RGBA(hexDigits: Substring(hex)) != nil else {
+                error("'\(slot)' is '\(s)', not a colour: expected six hex digits, with or without '#'", mark)
+                continue
+            }
+            let l = loc(mark)
+            sheet.palette.append(
+                PaletteDefinition(
+                    name: slot, value: [ValueNode(kind: .hash(hex), location: l)], location: l, sourceLine: lineText(mark.line)))
+        }
+        var variant = scalar(top, "variant")?.0.lowercased()
+        if variant != "light" && variant != "dark" {
+            // Old schemes say nothing: judge by the background.
+            let bg = found["base00"].flatMap { RGBA(hexDigits: Substring($0.0.hasPrefix("#") ? String($0.0.dropFirst()) : $0.0)) }
+            variant = (bg?.luminance ?? 0) > 0.4 ? "light" : "dark"
+        }
+        func meta(_ key: String, _ value: String) {
+            let l = SourceLocation(file: url.path, line: 1, column: 1)
+            sheet.metadata.append(
+                Declaration(property: key, value: [ValueNode(kind: .string(value), location: l)], location: l, sourceLine: "", bundleRoot: nil))
+        }
+        meta("name", schemeName)
+        meta("description", "\(system) scheme" + (author.map { " by \($0)" } ?? ""))
+        meta("variant", variant!)
+        meta("inherits", Base16Format.mappingTheme)
+        return ThemeSource(id: id, format: name, path: url.path, sheet: sheet)
+    }
+}

@@ -1,0 +1,195 @@
+/// A token of the sheet language, a small subset of CSS Syntax Level 3 §4.
+struct Token: Sendable {
+    enum Kind: Equatable, Sendable {
+        case ident(String)
+        /// `@name`: an at-rule keyword or a palette reference.
+        case atKeyword(String)
+        /// `#name`: an id selector or a hex colour.
+        case hash(String)
+        case string(String)
+        /// A number with an optional unit (`80`, `80px`, `0.6s`) or `%`.
+        case number(Double, unit: String)
+        /// `name(`: a function call opening.
+        case function(String)
+        case delim(Character)
+        case eof
+    }
+    var kind: Kind
+    /// Where the token starts.
+    var line: Int
+    var column: Int
+    /// True when whitespace or a comment comes right before it: the descendant combinator.
+    var spaceBefore: Bool
+}
+
+/// Splits sheet text into tokens, reporting malformed input as diagnostics and continuing.
+struct Lexer {
+    let file: String
+    let scalars: [Unicode.Scalar]
+    let lines: [Substring]
+    private var i = 0
+    private var line = 1
+    private var column = 1
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(text: String, file: String) {
+        self.file = file
+        self.scalars = Array(text.unicodeScalars)
+        self.lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
+    func sourceLine(_ n: Int) -> String {
+        n >= 1 && n <= lines.count ? String(lines[n - 1]).replacingTabs() : ""
+    }
+
+    private func peek(_ k: Int = 0) -> Unicode.Scalar? { i + k < scalars.count ? scalars[i + k] : nil }
+
+    private mutating func advance() {
+        if scalars[i] == "\n" {
+            line += 1
+            column = 1
+        } else {
+            column += 1
+        }
+        i += 1
+    }
+
+    private mutating func error(_ message: String, line: Int, column: Int) {
+        diagnostics.append(
+            Diagnostic(
+                .error, message, at: SourceLocation(file: file, line: line, column: column),
+                sourceLine: sourceLine(line)))
+    }
+
+    static func isNameStart(_ c: Unicode.Scalar) -> Bool {
+        c.properties.isAlphabetic || c == "_" || c.value > 0x7f
+    }
+    static func isName(_ c: Unicode.Scalar) -> Bool {
+        isNameStart(c) || ("0"..."9").contains(c) || c == "-"
+    }
+
+    /// Tokenizes the whole text; the last token is `.eof`.
+    mutating func tokenize() -> [Token] {
+        var tokens: [Token] = []
+        var space = false
+        while true {
+            // Whitespace and comments.
+            if let c = peek(), c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\u{0C}" {
+                advance()
+                space = true
+                continue
+            }
+            if peek() == "/" && peek(1) == "*" {
+                let (l, col) = (line, column)
+                advance()
+                advance()
+                while i < scalars.count && !(peek() == "*" && peek(1) == "/") { advance() }
+                if i >= scalars.count {
+                    error("unterminated comment", line: l, column: col)
+                } else {
+                    advance()
+                    advance()
+                }
+                space = true
+                continue
+            }
+            let (l, col, spaced) = (line, column, space)
+            func make(_ k: Token.Kind) -> Token { Token(kind: k, line: l, column: col, spaceBefore: spaced) }
+            guard let c = peek() else {
+                tokens.append(make(.eof))
+                return tokens
+            }
+            space = false
+            if c == "\"" || c == "'" {
+                advance()
+                var s = ""
+                var closed = false
+                while let d = peek(), d != "\n" {
+                    advance()
+                    if d == c {
+                        closed = true
+                        break
+                    }
+                    if d == "\\", let e = peek(), e != "\n" {
+                        advance()
+                        s.unicodeScalars.append(e)
+                    } else {
+                        s.unicodeScalars.append(d)
+                    }
+                }
+                if !closed { error("unterminated string", line: l, column: col) }
+                tokens.append(make(.string(s)))
+            } else if isNumberStart() {
+                var text = ""
+                if c == "-" || c == "+" {
+                    text.unicodeScalars.append(c)
+                    advance()
+                }
+                while let d = peek(), ("0"..."9").contains(d) || d == "." {
+                    if d == ".", !(peek(1).map { ("0"..."9").contains($0) } ?? false) { break }
+                    text.unicodeScalars.append(d)
+                    advance()
+                }
+                var unit = ""
+                if peek() == "%" {
+                    unit = "%"
+                    advance()
+                } else {
+                    while let d = peek(), Lexer.isNameStart(d) {
+                        unit.unicodeScalars.append(d)
+                        advance()
+                    }
+                }
+                if let v = Double(text) {
+                    tokens.append(make(.number(v, unit: unit)))
+                } else {
+                    error("malformed number '\(text)'", line: l, column: col)
+                    tokens.append(make(.number(0, unit: unit)))
+                }
+            } else if c == "@" || c == "#" {
+                advance()
+                let name = readName()
+                if name.isEmpty {
+                    error("expected a name after '\(c)'", line: l, column: col)
+                    tokens.append(make(.delim(Character(c))))
+                } else {
+                    tokens.append(make(c == "@" ? .atKeyword(name) : .hash(name)))
+                }
+            } else if Lexer.isNameStart(c) || (c == "-" && peek(1).map(Lexer.isNameStart) == true) {
+                let name = readName()
+                if peek() == "(" {
+                    advance()
+                    tokens.append(make(.function(name)))
+                } else {
+                    tokens.append(make(.ident(name)))
+                }
+            } else {
+                advance()
+                tokens.append(make(.delim(Character(c))))
+            }
+        }
+    }
+
+    private func isNumberStart() -> Bool {
+        guard let c = peek() else { return false }
+        func digit(_ s: Unicode.Scalar?) -> Bool { s.map { ("0"..."9").contains($0) } ?? false }
+        if digit(c) { return true }
+        if c == "." { return digit(peek(1)) }
+        if c == "-" || c == "+" { return digit(peek(1)) || (peek(1) == "." && digit(peek(2))) }
+        return false
+    }
+
+    private mutating func readName() -> String {
+        var s = ""
+        while let d = peek(), Lexer.isName(d) {
+            s.unicodeScalars.append(d)
+            advance()
+        }
+        return s
+    }
+}
+
+extension String {
+    /// Tabs become single spaces so that a caret lines up under the reported column.
+    func replacingTabs() -> String { String(unicodeScalars.map { $0 == "\t" ? " " : Character($0) }) }
+}

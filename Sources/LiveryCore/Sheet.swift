@@ -1,0 +1,145 @@
+/// The syntax tree of one sheet (a theme's `theme.css` with its imports, or the user overrides).
+///
+/// Parsing checks syntax only; names, types and palette references are checked when a theme is
+/// compiled against the schema (`ThemeCompiler`), so that `livery check` reports both in one pass.
+public struct Stylesheet: Sendable {
+    /// The file the sheet was read from, as shown in diagnostics.
+    public var file: String
+    /// Declarations of the `@theme { … }` block, in order.
+    public var metadata: [Declaration] = []
+    /// `@define-color` entries, in order.
+    public var palette: [PaletteDefinition] = []
+    /// Style rules, in source order, imports spliced in where they stand.
+    public var rules: [Rule] = []
+    /// `@component` declarations that extend the schema.
+    public var components: [ComponentDeclaration] = []
+    /// Syntax errors; a sheet with any error never activates.
+    public var diagnostics: [Diagnostic] = []
+
+    public init(file: String) { self.file = file }
+
+    /// The value of a metadata key, when it is a single string or identifier.
+    public func metadataString(_ key: String) -> String? {
+        guard let d = metadata.last(where: { $0.property == key }), d.value.count == 1 else { return nil }
+        switch d.value[0].kind {
+        case .string(let s), .ident(let s): return s
+        default: return nil
+        }
+    }
+}
+
+/// `property: value` with where it was written.
+public struct Declaration: Sendable {
+    public var property: String
+    public var value: [ValueNode]
+    public var location: SourceLocation
+    public var sourceLine: String
+    /// The directory that `url()` values resolve against and must stay inside: the bundle root.
+    public var bundleRoot: String?
+}
+
+/// `@define-color name value;`
+public struct PaletteDefinition: Sendable {
+    public var name: String
+    public var value: [ValueNode]
+    public var location: SourceLocation
+    public var sourceLine: String
+}
+
+/// `Selector, Selector { declarations }`, optionally inside an `@app "id" { … }` block.
+public struct Rule: Sendable {
+    public var selectors: [Selector]
+    public var declarations: [Declaration]
+    /// The application id of the enclosing `@app` block, if any.
+    public var app: String?
+    public var location: SourceLocation
+}
+
+/// `@component Name : Super { part name: Type; }`.
+public struct ComponentDeclaration: Sendable {
+    public var name: String
+    public var superType: String
+    public var parts: [(name: String, type: String)]
+    public var location: SourceLocation
+    public var sourceLine: String
+}
+
+/// One component value of a declaration, before it is typed by the schema.
+public struct ValueNode: Sendable {
+    public indirect enum Kind: Sendable {
+        case number(Double, unit: String)
+        case string(String)
+        case ident(String)
+        /// `#…` in a value: a hex colour.
+        case hash(String)
+        /// `@name`: a palette reference.
+        case reference(String)
+        /// `name(args)`: arguments split at commas, each a space-separated list.
+        case function(String, [[ValueNode]])
+        /// `/` as in `rgb(0 0 0 / 0.5)`.
+        case slash
+    }
+    public var kind: Kind
+    public var location: SourceLocation
+}
+
+/// How two compound selectors relate (CSS Selectors 4 §16).
+public enum Combinator: Sendable, Hashable {
+    /// Whitespace: the left compound matches any container of the right one.
+    case descendant
+    /// `>`: the left compound matches the right one's direct container.
+    case child
+}
+
+/// `Type#name.class:state`, the unit a selector is made of; `type == nil` stands for `*`.
+public struct CompoundSelector: Sendable, Hashable {
+    public var type: String?
+    public var names: [String] = []
+    public var classes: [String] = []
+    public var states: [String] = []
+    public var location: SourceLocation
+    /// The text of the line the compound starts on, for carets.
+    public var sourceLine: String = ""
+}
+
+/// A complex selector: compounds joined by combinators, the last compound is the subject.
+public struct Selector: Sendable, Hashable {
+    public var compounds: [CompoundSelector]
+    /// `combinators[i]` joins `compounds[i]` and `compounds[i + 1]`.
+    public var combinators: [Combinator]
+
+    /// Specificity as CSS Selectors 4 §17 counts it: (ids, classes and states, types).
+    public var specificity: Specificity {
+        var s = Specificity(ids: 0, classes: 0, types: 0)
+        for c in compounds {
+            s.ids += c.names.count
+            s.classes += c.classes.count + c.states.count
+            if c.type != nil { s.types += 1 }
+        }
+        return s
+    }
+
+    /// The selector written back in canonical form, e.g. `Window > Button.destructive:highlighted`.
+    public var text: String {
+        var out = ""
+        for (i, c) in compounds.enumerated() {
+            if i > 0 { out += combinators[i - 1] == .child ? " > " : " " }
+            out += c.type ?? "*"
+            for n in c.names { out += "#" + n }
+            for k in c.classes { out += "." + k }
+            for s in c.states { out += ":" + s }
+        }
+        return out
+    }
+}
+
+/// CSS specificity (a, b, c), compared lexicographically.
+public struct Specificity: Comparable, Hashable, Sendable, CustomStringConvertible {
+    public var ids: Int
+    public var classes: Int
+    public var types: Int
+    public static func < (l: Self, r: Self) -> Bool {
+        (l.ids, l.classes, l.types) < (r.ids, r.classes, r.types)
+    }
+    public var description: String { "(\(ids),\(classes),\(types))" }
+}

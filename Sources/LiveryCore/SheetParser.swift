@@ -1,0 +1,516 @@
+import Foundation
+
+/// Parses the sheet language of DESIGN §2 into a `Stylesheet`, reporting every syntax error in one
+/// pass: after an error the parser recovers at the next `;` or `}`.
+public struct SheetParser {
+    /// Reads an `@import`ed file: given the path as written and the importing file, returns the
+    /// file's label and text, or a message saying why it may not be read.
+    public typealias Importer = @Sendable (_ path: String, _ from: String) -> Result<(file: String, text: String), ImportError>
+
+    /// Why an `@import` failed.
+    public struct ImportError: Error, Sendable {
+        public var message: String
+        public init(_ message: String) { self.message = message }
+    }
+
+    let importer: Importer?
+    let bundleRoot: String?
+
+    /// - Parameters:
+    ///   - bundleRoot: the directory `url()` and `@import` paths must stay inside; nil for sheets
+    ///     that may name no files (single-file bundles, the user overrides).
+    ///   - importer: reads imported files; nil forbids `@import`.
+    public init(bundleRoot: String? = nil, importer: Importer? = nil) {
+        self.bundleRoot = bundleRoot
+        self.importer = importer
+    }
+
+    /// Parses `text`, read from `file`.
+    public func parse(_ text: String, file: String) -> Stylesheet {
+        var sheet = Stylesheet(file: file)
+        var stack: Set<String> = [file]
+        parse(text, file: file, into: &sheet, importStack: &stack)
+        return sheet
+    }
+
+    func parse(_ text: String, file: String, into sheet: inout Stylesheet, importStack: inout Set<String>) {
+        var lexer = Lexer(text: text, file: file)
+        let tokens = lexer.tokenize()
+        sheet.diagnostics += lexer.diagnostics
+        var cursor = Cursor(tokens: tokens, lexer: lexer, bundleRoot: bundleRoot)
+        while !cursor.atEnd {
+            let t = cursor.peek
+            switch t.kind {
+            case .atKeyword(let name):
+                cursor.next()
+                switch name {
+                case "theme":
+                    if let decls = cursor.declarationBlock() { sheet.metadata += decls }
+                case "define-color":
+                    cursor.defineColor(into: &sheet)
+                case "import":
+                    guard case .string(let path) = cursor.peek.kind else {
+                        cursor.error("expected a quoted file name after '@import'", at: cursor.peek)
+                        cursor.skipStatement()
+                        continue
+                    }
+                    let pathToken = cursor.peek
+                    cursor.next()
+                    cursor.expectSemicolon()
+                    importFile(path, at: pathToken, from: file, cursor: &cursor, into: &sheet, importStack: &importStack)
+                case "app":
+                    guard case .string(let app) = cursor.peek.kind else {
+                        cursor.error("expected a quoted application id after '@app'", at: cursor.peek)
+                        cursor.skipStatement()
+                        continue
+                    }
+                    cursor.next()
+                    guard cursor.peek.kind == .delim("{") else {
+                        cursor.error("expected '{' after '@app \"\(app)\"'", at: cursor.peek)
+                        cursor.skipStatement()
+                        continue
+                    }
+                    cursor.next()
+                    while !cursor.atEnd && cursor.peek.kind != .delim("}") {
+                        if case .atKeyword(let inner) = cursor.peek.kind {
+                            cursor.error("'@\(inner)' is not allowed inside '@app'", at: cursor.peek)
+                            cursor.next()
+                            cursor.skipStatement()
+                            continue
+                        }
+                        if var rule = cursor.rule() {
+                            rule.app = app
+                            sheet.rules.append(rule)
+                        }
+                    }
+                    if cursor.atEnd {
+                        cursor.error("expected '}' to close '@app'", at: cursor.peek)
+                    } else {
+                        cursor.next()
+                    }
+                case "component":
+                    cursor.component(into: &sheet)
+                default:
+                    let known = ["theme", "define-color", "import", "app", "component"]
+                    cursor.error("unknown at-rule '@\(name)'\(didYouMean(name, known))", at: t)
+                    cursor.skipStatement()
+                }
+            case .delim("}"):
+                cursor.error("unexpected '}'", at: t)
+                cursor.next()
+            default:
+                if let rule = cursor.rule() { sheet.rules.append(rule) }
+            }
+        }
+        sheet.diagnostics += cursor.diagnostics
+    }
+
+    private func importFile(
+        _ path: String, at token: Token, from file: String, cursor: inout Cursor, into sheet: inout Stylesheet,
+        importStack: inout Set<String>
+    ) {
+        guard let importer else {
+            cursor.error("'@import' is only allowed in a bundle directory", at: token)
+            return
+        }
+        switch importer(path, file) {
+        case .failure(let e):
+            cursor.error(e.message, at: token)
+        case .success(let (label, text)):
+            guard !importStack.contains(label) else {
+                cursor.error("'\(path)' imports itself (an @import cycle)", at: token)
+                return
+            }
+            importStack.insert(label)
+            sheet.diagnostics += cursor.diagnostics
+            cursor.diagnostics = []
+            parse(text, file: label, into: &sheet, importStack: &importStack)
+            importStack.remove(label)
+        }
+    }
+}
+
+/// A position in the token stream with the recovery rules of the sheet language.
+private struct Cursor {
+    let tokens: [Token]
+    let lexer: Lexer
+    let bundleRoot: String?
+    var index = 0
+    var diagnostics: [Diagnostic] = []
+
+    init(tokens: [Token], lexer: Lexer, bundleRoot: String?) {
+        self.tokens = tokens
+        self.lexer = lexer
+        self.bundleRoot = bundleRoot
+    }
+
+    var peek: Token { tokens[index] }
+    var atEnd: Bool { if case .eof = peek.kind { true } else { false } }
+    mutating func next() { if !atEnd { index += 1 } }
+
+    func location(_ t: Token) -> SourceLocation { SourceLocation(file: lexer.file, line: t.line, column: t.column) }
+
+    mutating func error(_ message: String, at t: Token) {
+        diagnostics.append(Diagnostic(.error, message, at: location(t), sourceLine: lexer.sourceLine(t.line)))
+    }
+
+    /// Skips to just after the next `;` at this level, or a whole `{ … }` block, or stops before
+    /// a `}` that closes an enclosing block.
+    mutating func skipStatement() {
+        var depth = 0
+        while !atEnd {
+            switch peek.kind {
+            case .delim(";") where depth == 0:
+                next()
+                return
+            case .delim("{"):
+                depth += 1
+            case .delim("}"):
+                if depth == 0 { return }
+                depth -= 1
+                if depth == 0 {
+                    next()
+                    return
+                }
+            default: break
+            }
+            next()
+        }
+    }
+
+    /// Skips to just before the next `;` or `}` of the current declaration list.
+    mutating func skipDeclaration() {
+        var depth = 0
+        while !atEnd {
+            switch peek.kind {
+            case .delim(";") where depth == 0, .delim("}") where depth == 0: return
+            case .function, .delim("("): depth += 1
+            case .delim(")"): depth = max(0, depth - 1)
+            default: break
+            }
+            next()
+        }
+    }
+
+    mutating func expectSemicolon() {
+        if peek.kind == .delim(";") {
+            next()
+        } else if peek.kind != .delim("}") && !atEnd {
+            error("expected ';'", at: peek)
+            skipDeclaration()
+            if peek.kind == .delim(";") { next() }
+        }
+    }
+
+    // MARK: Rules
+
+    mutating func rule() -> Rule? {
+        let start = peek
+        var selectors: [Selector] = []
+        var failed = false
+        while true {
+            if let s = selector() {
+                selectors.append(s)
+            } else {
+                failed = true
+                break
+            }
+            if peek.kind == .delim(",") {
+                next()
+                continue
+            }
+            if peek.kind == .delim("{") { break }
+            error("expected ',' or '{' after selector", at: peek)
+            failed = true
+            break
+        }
+        if failed {
+            // Skip the whole rule, block included.
+            while !atEnd && peek.kind != .delim("{") && peek.kind != .delim("}") && peek.kind != .delim(";") { next() }
+            if peek.kind == .delim(";") {
+                next()
+            } else if peek.kind == .delim("{") {
+                skipStatement()
+            }
+            return nil
+        }
+        guard let decls = declarationBlock() else { return nil }
+        return Rule(selectors: selectors, declarations: decls, app: nil, location: location(start))
+    }
+
+    mutating func selector() -> Selector? {
+        var compounds: [CompoundSelector] = []
+        var combinators: [Combinator] = []
+        var pending: Combinator?
+        while true {
+            let t = peek
+            if case .delim(">") = t.kind {
+                if compounds.isEmpty || pending == .child {
+                    error("expected a selector before '>'", at: t)
+                    return nil
+                }
+                pending = .child
+                next()
+                continue
+            }
+            let startsCompound: Bool
+            switch t.kind {
+            case .ident, .hash, .delim("*"), .delim("."), .delim(":"): startsCompound = true
+            default: startsCompound = false
+            }
+            if !startsCompound { break }
+            if !compounds.isEmpty {
+                if pending == nil {
+                    guard t.spaceBefore else {
+                        error("unexpected '\(describe(t))' in selector", at: t)
+                        return nil
+                    }
+                    pending = .descendant
+                }
+                combinators.append(pending!)
+            }
+            pending = nil
+            guard let c = compound() else { return nil }
+            compounds.append(c)
+        }
+        if compounds.isEmpty {
+            error("expected a selector, found \(describe(peek))", at: peek)
+            return nil
+        }
+        if pending != nil {
+            error("expected a selector after '>'", at: peek)
+            return nil
+        }
+        return Selector(compounds: compounds, combinators: combinators)
+    }
+
+    mutating func compound() -> CompoundSelector? {
+        let start = peek
+        var c = CompoundSelector(type: nil, location: location(start), sourceLine: lexer.sourceLine(start.line))
+        switch start.kind {
+        case .ident(let name):
+            c.type = name
+            next()
+        case .delim("*"):
+            next()
+        default: break
+        }
+        while true {
+            let t = peek
+            if t.spaceBefore && !(t.line == start.line && t.column == start.column) { break }
+            switch t.kind {
+            case .hash(let n):
+                c.names.append(n)
+                next()
+            case .delim("."), .delim(":"):
+                next()
+                guard case .ident(let n) = peek.kind, !peek.spaceBefore else {
+                    error("expected a name after '\(describe(t))'", at: peek)
+                    return nil
+                }
+                if t.kind == .delim(".") { c.classes.append(n) } else { c.states.append(n) }
+                next()
+            default:
+                return c
+            }
+        }
+        return c
+    }
+
+    /// `{ property: value; … }`; returns nil (after skipping) when there is no block.
+    mutating func declarationBlock() -> [Declaration]? {
+        guard peek.kind == .delim("{") else {
+            error("expected '{'", at: peek)
+            skipStatement()
+            return nil
+        }
+        next()
+        var decls: [Declaration] = []
+        while !atEnd && peek.kind != .delim("}") {
+            if peek.kind == .delim(";") {
+                next()
+                continue
+            }
+            let t = peek
+            guard case .ident(let property) = t.kind else {
+                error("expected a property name, found \(describe(t))", at: t)
+                skipDeclaration()
+                if peek.kind == .delim(";") { next() }
+                continue
+            }
+            next()
+            guard peek.kind == .delim(":") else {
+                error("expected ':' after '\(property)'", at: peek)
+                skipDeclaration()
+                if peek.kind == .delim(";") { next() }
+                continue
+            }
+            next()
+            if let value = values(until: [";", "}"]) {
+                if value.isEmpty {
+                    error("expected a value for '\(property)'", at: peek)
+                } else {
+                    decls.append(
+                        Declaration(
+                            property: property, value: value, location: location(t),
+                            sourceLine: lexer.sourceLine(t.line), bundleRoot: bundleRoot))
+                }
+            }
+            expectSemicolon()
+        }
+        if atEnd {
+            error("expected '}' at end of block", at: peek)
+        } else {
+            next()
+        }
+        return decls
+    }
+
+    /// Component values up to (not including) one of the terminators; nil after an error, with the
+    /// cursor left before the terminator.
+    mutating func values(until terminators: Set<Character>) -> [ValueNode]? {
+        var out: [ValueNode] = []
+        while !atEnd {
+            let t = peek
+            if case .delim(let d) = t.kind, terminators.contains(d) { return out }
+            guard let v = value() else {
+                skipDeclaration()
+                return nil
+            }
+            out.append(v)
+        }
+        return out
+    }
+
+    mutating func value() -> ValueNode? {
+        let t = peek
+        let loc = location(t)
+        switch t.kind {
+        case .number(let v, let unit):
+            next()
+            return ValueNode(kind: .number(v, unit: unit), location: loc)
+        case .string(let s):
+            next()
+            return ValueNode(kind: .string(s), location: loc)
+        case .ident(let s):
+            next()
+            return ValueNode(kind: .ident(s), location: loc)
+        case .hash(let s):
+            next()
+            return ValueNode(kind: .hash(s), location: loc)
+        case .atKeyword(let s):
+            next()
+            return ValueNode(kind: .reference(s), location: loc)
+        case .delim("/"):
+            next()
+            return ValueNode(kind: .slash, location: loc)
+        case .function(let name):
+            next()
+            var args: [[ValueNode]] = []
+            var current: [ValueNode] = []
+            while true {
+                switch peek.kind {
+                case .delim(")"):
+                    next()
+                    if !current.isEmpty || !args.isEmpty { args.append(current) }
+                    return ValueNode(kind: .function(name, args), location: loc)
+                case .delim(","):
+                    next()
+                    args.append(current)
+                    current = []
+                case .eof, .delim(";"), .delim("}"), .delim("{"):
+                    error("expected ')' to close '\(name)('", at: peek)
+                    return nil
+                default:
+                    guard let v = value() else { return nil }
+                    current.append(v)
+                }
+            }
+        default:
+            error("unexpected \(describe(t)) in value", at: t)
+            return nil
+        }
+    }
+
+    // MARK: At-rules
+
+    mutating func defineColor(into sheet: inout Stylesheet) {
+        let t = peek
+        guard case .ident(let name) = t.kind else {
+            error("expected a colour name after '@define-color'", at: t)
+            skipStatement()
+            return
+        }
+        next()
+        if let value = values(until: [";", "}"]) {
+            if value.isEmpty {
+                error("expected a colour for '@define-color \(name)'", at: peek)
+            } else {
+                sheet.palette.append(
+                    PaletteDefinition(name: name, value: value, location: location(t), sourceLine: lexer.sourceLine(t.line)))
+            }
+        }
+        expectSemicolon()
+    }
+
+    mutating func component(into sheet: inout Stylesheet) {
+        let t = peek
+        guard case .ident(let name) = t.kind else {
+            error("expected a component name after '@component'", at: t)
+            skipStatement()
+            return
+        }
+        next()
+        guard peek.kind == .delim(":"), case .ident(let superType) = tokens[index + 1].kind else {
+            error("expected ': SuperType' after '@component \(name)'", at: peek)
+            skipStatement()
+            return
+        }
+        next()
+        next()
+        var parts: [(String, String)] = []
+        if peek.kind == .delim("{") {
+            next()
+            while !atEnd && peek.kind != .delim("}") {
+                if case .ident("part") = peek.kind, case .ident(let partName) = tokens[index + 1].kind,
+                    tokens[index + 2].kind == .delim(":"), case .ident(let partType) = tokens[index + 3].kind
+                {
+                    parts.append((partName, partType))
+                    index += 4
+                    expectSemicolon()
+                } else {
+                    error("expected 'part name: Type;'", at: peek)
+                    skipDeclaration()
+                    if peek.kind == .delim(";") { next() }
+                }
+            }
+            if atEnd { error("expected '}' at end of '@component'", at: peek) } else { next() }
+        } else {
+            expectSemicolon()
+        }
+        sheet.components.append(
+            ComponentDeclaration(
+                name: name, superType: superType, parts: parts, location: location(t), sourceLine: lexer.sourceLine(t.line)))
+    }
+
+    func describe(_ t: Token) -> String {
+        switch t.kind {
+        case .ident(let s): "'\(s)'"
+        case .atKeyword(let s): "'@\(s)'"
+        case .hash(let s): "'#\(s)'"
+        case .string(let s): "\"\(s)\""
+        case .number(let v, let u): "'\(v.formatted)\(u)'"
+        case .function(let s): "'\(s)('"
+        case .delim(let c): "'\(c)'"
+        case .eof: "end of file"
+        }
+    }
+}
+
+extension Double {
+    /// Shortest decimal form: `80` rather than `80.0`.
+    var formatted: String {
+        if self == rounded() && abs(self) < 1e15 { return String(Int(self)) }
+        return String(self)
+    }
+}

@@ -1,0 +1,257 @@
+import Foundation
+
+/// A bundle as a format plugin read it: its sheet and where it came from.
+public struct ThemeSource: Sendable {
+    /// The theme id: lower-case letters, digits and `-`.
+    public var id: String
+    /// The format plugin that read it: `native`, `base16`.
+    public var format: String
+    /// The bundle directory or file.
+    public var path: String
+    public var sheet: Stylesheet
+
+    public init(id: String, format: String, path: String, sheet: Stylesheet) {
+        self.id = id
+        self.format = format
+        self.path = path
+        self.sheet = sheet
+    }
+
+    /// Whether `id` is a valid theme id: 1–64 lower-case ASCII letters, digits and `-`.
+    public static func isValidID(_ id: String) -> Bool {
+        !id.isEmpty && id.count <= 64 && id.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 }
+    }
+}
+
+/// What a theme says about itself in `@theme { … }`, with what its ancestors supply.
+public struct ThemeMetadata: Sendable, Hashable {
+    public var id: String
+    public var name: String
+    public var description: String
+    /// `light` or `dark`: published to the desktop portal as `color-scheme`.
+    public var variant: String
+    /// The parent theme's id.
+    public var inherits: String?
+    public var accentColor: RGBA?
+    /// `dark-variant` / `light-variant`: the id of the sibling theme of the other variant.
+    public var darkVariant: String?
+    public var lightVariant: String?
+    public var format: String
+    public var path: String
+}
+
+/// The layer a declaration belongs to; a higher layer beats a lower one (DESIGN §4, rule 2).
+public enum Layer: Int, Comparable, Sendable, CustomStringConvertible {
+    /// The theme and its `inherits` ancestors.
+    case theme = 0
+    /// `$XDG_CONFIG_HOME/livery/overrides.css`.
+    case user = 1
+    /// `@app "id" { … }` blocks, for the asking application only.
+    case app = 2
+    public static func < (l: Layer, r: Layer) -> Bool { l.rawValue < r.rawValue }
+    public var description: String { ["theme", "user", "app"][rawValue] }
+}
+
+/// One typed declaration of a compiled rule.
+public struct CompiledDeclaration: Sendable {
+    public var property: String
+    public var value: Value
+    public var location: SourceLocation
+}
+
+/// A rule with one selector, checked against the schema and with typed values: the unit the
+/// cascade works with.
+public struct CompiledRule: Sendable {
+    public var selector: Selector
+    public var layer: Layer
+    public var app: String?
+    /// Position in source order across all layers' sheets.
+    public var order: Int
+    /// How derived the subject type is (`View` 0, `Control` 1, `Button` 2; `*` −1): rule 3's
+    /// tie-break.
+    public var subjectDepth: Int
+    public var specificity: Specificity
+    public var declarations: [CompiledDeclaration]
+}
+
+/// A theme ready for the cascade: merged palette, typed rules of every layer, extended schema.
+public struct CompiledTheme: Sendable {
+    public var metadata: ThemeMetadata
+    public var palette: [String: RGBA]
+    public var rules: [CompiledRule]
+    public var schema: Schema
+}
+
+/// Turns a theme's `inherits` chain (and the user's overrides) into a `CompiledTheme`, checking
+/// every name, value and palette reference; collects every error in one pass.
+public enum ThemeCompiler {
+    static let metadataKeys = ["name", "description", "variant", "inherits", "accent-color", "dark-variant", "light-variant"]
+
+    /// Compiles a theme.
+    /// - Parameters:
+    ///   - chain: the theme's sources, root ancestor first, the theme itself last.
+    ///   - overrides: the user's overrides sheet, applied as the `user` layer (its `@app` blocks
+    ///     join the `app` layer).
+    /// - Returns: the theme, or nil when there is any error; and every diagnostic.
+    public static func compile(chain: [ThemeSource], overrides: Stylesheet? = nil, schema base: Schema)
+        -> (theme: CompiledTheme?, diagnostics: [Diagnostic])
+    {
+        precondition(!chain.isEmpty)
+        let sheets: [(Stylesheet, Bool)] = chain.map { ($0.sheet, false) } + (overrides.map { [($0, true)] } ?? [])
+        var diagnostics: [Diagnostic] = sheets.flatMap { $0.0.diagnostics }
+        var schema = base
+        for (sheet, _) in sheets { diagnostics += schema.extend(with: sheet.components) }
+
+        // Palette: later definitions (children, then overrides) win, even inside a parent's rules.
+        var definitions: [String: PaletteDefinition] = [:]
+        for (sheet, _) in sheets { for d in sheet.palette { definitions[d.name] = d } }
+        var palette: [String: RGBA] = [:]
+        var visiting: Set<String> = []
+        var failed: Set<String> = []
+        let names = Array(definitions.keys)
+        func evaluate(_ name: String) -> RGBA? {
+            if let c = palette[name] { return c }
+            guard let d = definitions[name], !failed.contains(name) else { return nil }
+            guard !visiting.contains(name) else {
+                diagnostics.append(Diagnostic(.error, "palette colour '@\(name)' refers to itself", at: d.location, sourceLine: d.sourceLine))
+                failed.insert(name)
+                return nil
+            }
+            visiting.insert(name)
+            defer { visiting.remove(name) }
+            var typer = ValueTyper(lookup: { evaluate($0) }, paletteNames: names)
+            typer.sourceLine = d.sourceLine
+            var result: RGBA?
+            if d.value.count == 1 {
+                result = typer.color(d.value[0])
+            } else {
+                typer.error("'@define-color \(name)' takes one colour", at: d.value[1])
+            }
+            diagnostics += typer.diagnostics
+            if let result { palette[name] = result } else { failed.insert(name) }
+            return result
+        }
+        for name in names.sorted() { _ = evaluate(name) }
+        // Unknown references inside palette definitions are reported once there; rules that use
+        // a failed colour get their own error only when the name is unknown.
+        let lookup: (String) -> RGBA? = { palette[$0] }
+
+        // Metadata: the theme's own, then its ancestors' for what it leaves out.
+        let own = chain.last!
+        var meta = ThemeMetadata(
+            id: own.id, name: own.id, description: "", variant: "light", inherits: nil, accentColor: nil,
+            format: own.format, path: own.path)
+        var variantSet = false, accentSet = false
+        for (index, source) in chain.enumerated().reversed() {
+            let isOwn = index == chain.count - 1
+            for d in source.sheet.metadata.reversed() {
+                guard metadataKeys.contains(d.property) else {
+                    diagnostics.append(
+                        Diagnostic(
+                            .error, "unknown @theme key '\(d.property)'\(didYouMean(d.property, metadataKeys))",
+                            at: d.location, sourceLine: d.sourceLine))
+                    continue
+                }
+                var typer = ValueTyper(lookup: lookup, paletteNames: names)
+                typer.sourceLine = d.sourceLine
+                func text() -> String? {
+                    guard d.value.count == 1 else {
+                        typer.error("'\(d.property)' takes one value", at: d.value[0])
+                        return nil
+                    }
+                    switch d.value[0].kind {
+                    case .string(let s), .ident(let s): return s
+                    default:
+                        typer.error("'\(d.property)' takes a string", at: d.value[0])
+                        return nil
+                    }
+                }
+                switch d.property {
+                case "variant":
+                    if let v = text() {
+                        if v != "light" && v != "dark" {
+                            typer.error("'variant' is light or dark", at: d.value[0])
+                        } else if !variantSet {
+                            meta.variant = v
+                            variantSet = true
+                        }
+                    }
+                case "accent-color":
+                    if d.value.count == 1, let c = typer.color(d.value[0]), !accentSet {
+                        meta.accentColor = c
+                        accentSet = true
+                    }
+                default:
+                    guard let v = text(), isOwn else { break }
+                    switch d.property {
+                    case "name": if meta.name == own.id { meta.name = v }
+                    case "description": if meta.description.isEmpty { meta.description = v }
+                    case "inherits": if meta.inherits == nil { meta.inherits = v }
+                    case "dark-variant": if meta.darkVariant == nil { meta.darkVariant = v }
+                    default: if meta.lightVariant == nil { meta.lightVariant = v }
+                    }
+                }
+                diagnostics += typer.diagnostics
+            }
+        }
+        if meta.inherits == nil, chain.count > 1 { meta.inherits = chain[chain.count - 2].id }
+
+        // Rules.
+        var rules: [CompiledRule] = []
+        var order = 0
+        for (sheet, isOverrides) in sheets {
+            for rule in sheet.rules {
+                var selectorsOK = true
+                for sel in rule.selectors {
+                    for c in sel.compounds {
+                        func err(_ m: String) {
+                            diagnostics.append(Diagnostic(.error, m, at: c.location, sourceLine: c.sourceLine))
+                            selectorsOK = false
+                        }
+                        if let t = c.type, schema.types[t] == nil {
+                            err("unknown component type '\(t)'\(didYouMean(t, schema.types.keys))")
+                        }
+                        for s in c.states where !schema.states.contains(s) {
+                            err("unknown state ':\(s)'\(didYouMean(s, schema.states))")
+                        }
+                    }
+                }
+                var decls: [CompiledDeclaration] = []
+                for d in rule.declarations {
+                    guard let def = schema.properties[d.property] else {
+                        diagnostics.append(
+                            Diagnostic(
+                                .error, "unknown property '\(d.property)'\(didYouMean(d.property, schema.properties.keys))",
+                                at: d.location, sourceLine: d.sourceLine))
+                        continue
+                    }
+                    var typer = ValueTyper(lookup: lookup, paletteNames: names)
+                    let v = typer.value(d.value, for: def, declaration: d)
+                    // A reference to a palette colour that failed is already reported there.
+                    diagnostics += typer.diagnostics
+                    if let v { decls.append(CompiledDeclaration(property: d.property, value: v, location: d.location)) }
+                }
+                guard selectorsOK else { continue }
+                let layer: Layer = rule.app != nil ? .app : (isOverrides ? .user : .theme)
+                for sel in rule.selectors {
+                    let subject = sel.compounds.last!
+                    rules.append(
+                        CompiledRule(
+                            selector: sel, layer: layer, app: rule.app, order: order,
+                            subjectDepth: subject.type.map { schema.depth(of: $0) } ?? -1,
+                            specificity: sel.specificity, declarations: decls))
+                    order += 1
+                }
+            }
+        }
+        let unique = dedupe(diagnostics)
+        guard !unique.contains(where: { $0.severity == .error }) else { return (nil, unique) }
+        return (CompiledTheme(metadata: meta, palette: palette, rules: rules, schema: schema), unique)
+    }
+
+    /// Drops repeated diagnostics (a palette error seen through two paths), keeping source order.
+    static func dedupe(_ ds: [Diagnostic]) -> [Diagnostic] {
+        var seen = Set<Diagnostic>()
+        return ds.filter { seen.insert($0).inserted }
+    }
+}

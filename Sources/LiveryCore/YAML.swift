@@ -1,0 +1,83 @@
+import CYAML
+
+/// A YAML node with its position, as read by libyaml's document loader (YAML 1.1).
+struct YAMLNode {
+    struct Mark {
+        /// 1-based line and column.
+        var line: Int
+        var column: Int
+    }
+    enum Kind {
+        case scalar(String)
+        case sequence([YAMLNode])
+        case mapping([(YAMLNode, YAMLNode)])
+    }
+    var kind: Kind
+    var mark: Mark
+
+    var scalar: String? { if case .scalar(let s) = kind { s } else { nil } }
+
+    struct ParseError: Error {
+        var message: String
+        var mark: Mark
+    }
+
+    /// Parses the first document of `text`.
+    static func parse(_ text: String) -> Result<YAMLNode, ParseError> {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else {
+            return .failure(ParseError(message: "cannot start the YAML parser", mark: Mark(line: 1, column: 1)))
+        }
+        defer { yaml_parser_delete(&parser) }
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBufferPointer { buf -> Result<YAMLNode, ParseError> in
+            yaml_parser_set_input_string(&parser, buf.baseAddress, buf.count)
+            var document = yaml_document_t()
+            guard yaml_parser_load(&parser, &document) == 1 else {
+                let m = parser.problem_mark
+                let problem = parser.problem.map { String(cString: $0) } ?? "malformed YAML"
+                return .failure(ParseError(message: "YAML: \(problem)", mark: Mark(line: m.line + 1, column: m.column + 1)))
+            }
+            defer { yaml_document_delete(&document) }
+            guard let root = yaml_document_get_root_node(&document) else {
+                return .failure(ParseError(message: "empty YAML document", mark: Mark(line: 1, column: 1)))
+            }
+            var depth = 0
+            return .success(convert(root, &document, &depth))
+        }
+    }
+
+    private static func convert(_ node: UnsafeMutablePointer<yaml_node_t>, _ doc: inout yaml_document_t, _ depth: inout Int) -> YAMLNode {
+        let mark = Mark(line: node.pointee.start_mark.line + 1, column: node.pointee.start_mark.column + 1)
+        depth += 1
+        defer { depth -= 1 }
+        // Aliases can nest without bound; a colour scheme never needs more than a few levels.
+        guard depth < 64 else { return YAMLNode(kind: .scalar(""), mark: mark) }
+        switch node.pointee.type {
+        case YAML_SCALAR_NODE:
+            let s = node.pointee.data.scalar
+            let buf = UnsafeBufferPointer(start: s.value, count: s.length)
+            return YAMLNode(kind: .scalar(String(decoding: buf, as: UTF8.self)), mark: mark)
+        case YAML_SEQUENCE_NODE:
+            var items: [YAMLNode] = []
+            var p = node.pointee.data.sequence.items.start
+            while let cur = p, cur != node.pointee.data.sequence.items.top {
+                if let child = yaml_document_get_node(&doc, cur.pointee) { items.append(convert(child, &doc, &depth)) }
+                p = cur + 1
+            }
+            return YAMLNode(kind: .sequence(items), mark: mark)
+        case YAML_MAPPING_NODE:
+            var pairs: [(YAMLNode, YAMLNode)] = []
+            var p = node.pointee.data.mapping.pairs.start
+            while let cur = p, cur != node.pointee.data.mapping.pairs.top {
+                if let k = yaml_document_get_node(&doc, cur.pointee.key), let v = yaml_document_get_node(&doc, cur.pointee.value) {
+                    pairs.append((convert(k, &doc, &depth), convert(v, &doc, &depth)))
+                }
+                p = cur + 1
+            }
+            return YAMLNode(kind: .mapping(pairs), mark: mark)
+        default:
+            return YAMLNode(kind: .scalar(""), mark: mark)
+        }
+    }
+}
