@@ -1,0 +1,317 @@
+import CDBus
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The poll(2) loop that drives one libdbus connection on one thread.
+///
+/// libdbus reports the file descriptors it wants watched (`DBusWatch`) and the timers it
+/// wants run (`DBusTimeout`) through callbacks that it invokes with the connection lock held,
+/// from whichever thread happens to be inside libdbus. Those callbacks therefore only record
+/// state here, under `state`'s mutex, and write a byte to the wake pipe; they never call back
+/// into libdbus. The thread inside ``run(connection:)`` reads that state, polls, and calls
+/// `dbus_watch_handle`, `dbus_timeout_handle` and `dbus_connection_dispatch` itself, never
+/// while holding the mutex (libdbus may call the callbacks, which take it, from those calls).
+///
+/// Pointers are stored as integer bit patterns so that the state is plainly `Sendable`; they
+/// are only turned back into pointers on the loop thread.
+final class EventLoop: Sendable {
+    struct Watch: Sendable {
+        var fd: Int32
+        var flags: UInt32
+        var enabled: Bool
+    }
+
+    struct Timeout: Sendable {
+        var intervalMilliseconds: Int32
+        var enabled: Bool
+        var deadline: ContinuousClock.Instant
+    }
+
+    struct State: Sendable {
+        var watches: [UInt: Watch] = [:]
+        var timeouts: [UInt: Timeout] = [:]
+        var work: [@Sendable () -> Void] = []
+        var stopRequested = false
+        var running = false
+        var loopThread: UInt? = nil
+    }
+
+    let state = Mutex(State())
+    private let wakeReadFD: Int32
+    private let wakeWriteFD: Int32
+
+    init() {
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) == 0 {
+            for fd in fds {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            }
+        } else {
+            // Without a wake pipe the loop still works, only woken by libdbus's own fds and
+            // at the latest by the poll timeout below.
+            fds = [-1, -1]
+        }
+        wakeReadFD = fds[0]
+        wakeWriteFD = fds[1]
+    }
+
+    deinit {
+        if wakeReadFD >= 0 { Glibc.close(wakeReadFD) }
+        if wakeWriteFD >= 0 { Glibc.close(wakeWriteFD) }
+    }
+
+    /// Wakes the loop thread out of poll(2). Safe from any thread and from libdbus callbacks.
+    func wakeup() {
+        guard wakeWriteFD >= 0 else { return }
+        var byte: UInt8 = 1
+        _ = Glibc.write(wakeWriteFD, &byte, 1)
+    }
+
+    func enqueue(_ work: @escaping @Sendable () -> Void) {
+        state.withLock { $0.work.append(work) }
+        wakeup()
+    }
+
+    func requestStop() {
+        state.withLock { $0.stopRequested = true }
+        wakeup()
+    }
+
+    static var currentThreadID: UInt { UInt(pthread_self()) }
+
+    /// Whether the calling thread is the one inside ``run(connection:)``.
+    var isLoopThread: Bool {
+        let me = EventLoop.currentThreadID
+        return state.withLock { $0.loopThread == me }
+    }
+
+    var isRunning: Bool { state.withLock { $0.running } }
+
+    // MARK: libdbus callbacks (connection lock held: record and wake only)
+
+    func addWatch(_ watch: OpaquePointer) {
+        let record = Watch(
+            fd: dbus_watch_get_unix_fd(watch), flags: dbus_watch_get_flags(watch),
+            enabled: dbus_watch_get_enabled(watch) != 0)
+        state.withLock { $0.watches[EventLoop.key(watch)] = record }
+        wakeup()
+    }
+
+    func removeWatch(_ watch: OpaquePointer) {
+        _ = state.withLock { $0.watches.removeValue(forKey: EventLoop.key(watch)) }
+        wakeup()
+    }
+
+    func toggleWatch(_ watch: OpaquePointer) {
+        let enabled = dbus_watch_get_enabled(watch) != 0
+        state.withLock { $0.watches[EventLoop.key(watch)]?.enabled = enabled }
+        wakeup()
+    }
+
+    func addTimeout(_ timeout: OpaquePointer) {
+        let interval = dbus_timeout_get_interval(timeout)
+        let record = Timeout(
+            intervalMilliseconds: interval, enabled: dbus_timeout_get_enabled(timeout) != 0,
+            deadline: .now + .milliseconds(Int(interval)))
+        state.withLock { $0.timeouts[EventLoop.key(timeout)] = record }
+        wakeup()
+    }
+
+    func removeTimeout(_ timeout: OpaquePointer) {
+        _ = state.withLock { $0.timeouts.removeValue(forKey: EventLoop.key(timeout)) }
+        wakeup()
+    }
+
+    func toggleTimeout(_ timeout: OpaquePointer) {
+        // A re-enabled timeout starts a fresh interval (libdbus's own main loop does the same).
+        let interval = dbus_timeout_get_interval(timeout)
+        let enabled = dbus_timeout_get_enabled(timeout) != 0
+        state.withLock {
+            $0.timeouts[EventLoop.key(timeout)]?.enabled = enabled
+            $0.timeouts[EventLoop.key(timeout)]?.intervalMilliseconds = interval
+            $0.timeouts[EventLoop.key(timeout)]?.deadline = .now + .milliseconds(Int(interval))
+        }
+        wakeup()
+    }
+
+    static func key(_ pointer: OpaquePointer) -> UInt {
+        UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(pointer)))
+    }
+
+    static func pointer(_ key: UInt) -> OpaquePointer? {
+        OpaquePointer(bitPattern: key)
+    }
+
+    // MARK: The loop
+
+    /// Runs until ``requestStop()`` or until the connection is disconnected.
+    ///
+    /// - Returns: false if another thread is already running this loop.
+    @discardableResult
+    func run(connection: OpaquePointer) -> Bool {
+        let me = EventLoop.currentThreadID
+        let started = state.withLock { s -> Bool in
+            if s.running { return false }
+            s.running = true
+            s.loopThread = me
+            return true
+        }
+        guard started else { return false }
+        defer {
+            state.withLock {
+                $0.running = false
+                $0.loopThread = nil
+                $0.stopRequested = false
+            }
+        }
+
+        while true {
+            let (work, stop) = state.withLock { s -> ([@Sendable () -> Void], Bool) in
+                let w = s.work
+                s.work = []
+                return (w, s.stopRequested)
+            }
+            for item in work { item() }
+            if stop { return true }
+
+            // Dispatch everything already read; handlers run here, on this thread.
+            while dbus_connection_dispatch(connection).rawValue == UInt32(CDBUS_DISPATCH_DATA_REMAINS) {
+                if state.withLock({ $0.stopRequested }) { break }
+            }
+            if dbus_connection_get_is_connected(connection) == 0
+                && dbus_connection_get_dispatch_status(connection).rawValue == UInt32(CDBUS_DISPATCH_COMPLETE)
+            {
+                // Drain work queued by the disconnect handlers, then stop for good.
+                let late = state.withLock { s -> [@Sendable () -> Void] in
+                    let w = s.work
+                    s.work = []
+                    return w
+                }
+                for item in late { item() }
+                return true
+            }
+            if !state.withLock({ $0.work.isEmpty && !$0.stopRequested }) { continue }
+
+            let (watches, timeouts) = state.withLock { ($0.watches, $0.timeouts) }
+            var pollFDs: [pollfd] = []
+            var owners: [UInt?] = []
+            if wakeReadFD >= 0 {
+                pollFDs.append(pollfd(fd: wakeReadFD, events: Int16(POLLIN), revents: 0))
+                owners.append(nil)
+            }
+            for (key, watch) in watches where watch.enabled && watch.fd >= 0 {
+                var events: Int16 = 0
+                if watch.flags & CDBUS_WATCH_READABLE != 0 { events |= Int16(POLLIN) }
+                if watch.flags & CDBUS_WATCH_WRITABLE != 0 { events |= Int16(POLLOUT) }
+                pollFDs.append(pollfd(fd: watch.fd, events: events, revents: 0))
+                owners.append(key)
+            }
+            let now = ContinuousClock.now
+            // At most one second asleep, so a lost wakeup can never hang the loop for long.
+            var timeoutMilliseconds: Int32 = 1000
+            for timeout in timeouts.values where timeout.enabled {
+                let remaining = now.duration(to: timeout.deadline)
+                let ms = max(
+                    0,
+                    remaining.components.seconds * 1000 + remaining.components.attoseconds
+                        / 1_000_000_000_000_000)
+                timeoutMilliseconds = min(timeoutMilliseconds, Int32(clamping: ms))
+            }
+
+            let ready = poll(&pollFDs, nfds_t(pollFDs.count), timeoutMilliseconds)
+            if ready < 0 && errno != EINTR { continue }
+
+            if wakeReadFD >= 0 && pollFDs[0].revents != 0 {
+                var buffer = [UInt8](repeating: 0, count: 256)
+                while Glibc.read(wakeReadFD, &buffer, buffer.count) > 0 {}
+            }
+
+            for (index, entry) in pollFDs.enumerated() where entry.revents != 0 {
+                guard let key = owners[index] else { continue }
+                var flags: UInt32 = 0
+                if entry.revents & Int16(POLLIN) != 0 { flags |= CDBUS_WATCH_READABLE }
+                if entry.revents & Int16(POLLOUT) != 0 { flags |= CDBUS_WATCH_WRITABLE }
+                if entry.revents & Int16(POLLERR) != 0 { flags |= CDBUS_WATCH_ERROR }
+                if entry.revents & Int16(POLLHUP) != 0 { flags |= CDBUS_WATCH_HANGUP }
+                // A watch handled earlier in this pass may have removed this one.
+                guard state.withLock({ $0.watches[key]?.enabled ?? false }),
+                    let watch = EventLoop.pointer(key)
+                else { continue }
+                dbus_watch_handle(watch, flags)
+            }
+
+            let after = ContinuousClock.now
+            for key in timeouts.keys {
+                let due = state.withLock { s -> Bool in
+                    guard let t = s.timeouts[key], t.enabled, t.deadline <= after else { return false }
+                    // Timeouts repeat until libdbus removes or disables them.
+                    s.timeouts[key]?.deadline = after + .milliseconds(Int(t.intervalMilliseconds))
+                    return true
+                }
+                if due, let timeout = EventLoop.pointer(key) {
+                    dbus_timeout_handle(timeout)
+                }
+            }
+        }
+    }
+}
+
+// C entry points for libdbus. Each receives the EventLoop as retained user data, released by
+// `eventLoopRelease` when libdbus drops the functions.
+
+let eventLoopAddWatch: DBusAddWatchFunction = { watch, data in
+    guard let watch, let data else { return 0 }
+    Unmanaged<EventLoop>.fromOpaque(data).takeUnretainedValue().addWatch(watch)
+    return 1
+}
+
+let eventLoopRemoveWatch: DBusRemoveWatchFunction = { watch, data in
+    guard let watch, let data else { return }
+    Unmanaged<EventLoop>.fromOpaque(data).takeUnretainedValue().removeWatch(watch)
+}
+
+let eventLoopToggleWatch: DBusWatchToggledFunction = { watch, data in
+    guard let watch, let data else { return }
+    Unmanaged<EventLoop>.fromOpaque(data).takeUnretainedValue().toggleWatch(watch)
+}
+
+let eventLoopAddTimeout: DBusAddTimeoutFunction = { timeout, data in
+    guard let timeout, let data else { return 0 }
+    Unmanaged<EventLoop>.fromOpaque(data).takeUnretainedValue().addTimeout(timeout)
+    return 1
+}
+
+let eventLoopRemoveTimeout: DBusRemoveTimeoutFunction = { timeout, data in
+    guard let timeout, let data else { return }
+    Unmanaged<EventLoop>.fromOpaque(data).takeUnretainedValue().removeTimeout(timeout)
+}
+
+let eventLoopToggleTimeout: DBusTimeoutToggledFunction = { timeout, data in
+    guard let timeout, let data else { return }
+    Unmanaged<EventLoop>.fromOpaque(data).takeUnretainedValue().toggleTimeout(timeout)
+}
+
+let eventLoopWakeup: DBusWakeupMainFunction = { data in
+    guard let data else { return }
+    Unmanaged<EventLoop>.fromOpaque(data).takeUnretainedValue().wakeup()
+}
+
+let eventLoopDispatchStatus: DBusDispatchStatusFunction = { _, status, data in
+    guard let data else { return }
+    // Messages were queued by a thread other than the loop's (say, one blocked in a call):
+    // the loop must come round to dispatch them.
+    if status.rawValue == UInt32(CDBUS_DISPATCH_DATA_REMAINS) {
+        Unmanaged<EventLoop>.fromOpaque(data).takeUnretainedValue().wakeup()
+    }
+}
+
+let eventLoopRelease: DBusFreeFunction = { data in
+    guard let data else { return }
+    Unmanaged<EventLoop>.fromOpaque(data).release()
+}

@@ -1,0 +1,212 @@
+/// A named, typed argument of a method or signal, as listed in introspection data.
+public struct Argument: Sendable, Equatable {
+    /// The argument's name in introspection XML; may be empty.
+    public var name: String
+    /// The argument's single complete type.
+    public var signature: Signature
+
+    /// Creates an argument.
+    ///
+    /// - Parameters:
+    ///   - name: a descriptive name, shown by `gdbus introspect` and `busctl introspect`.
+    ///   - signature: exactly one complete type, for example `a{sv}`; checked by
+    ///     ``Connection/export(_:at:)``.
+    public init(_ name: String, _ signature: Signature) {
+        self.name = name
+        self.signature = signature
+    }
+}
+
+/// What a method handler is told about the call it answers.
+public struct MethodInvocation: Sendable {
+    /// The caller's unique bus name (`:1.42`); empty on a peer-to-peer connection.
+    public let sender: String
+    /// The object path the call was addressed to.
+    public let path: ObjectPath
+    /// The method name.
+    public let member: String
+    /// The call's arguments, already checked against the method's input signature.
+    public let arguments: [DBusValue]
+
+    /// Creates an invocation, as tests of handlers need.
+    ///
+    /// - Parameters: the fields described on each property.
+    public init(sender: String, path: ObjectPath, member: String, arguments: [DBusValue]) {
+        self.sender = sender
+        self.path = path
+        self.member = member
+        self.arguments = arguments
+    }
+}
+
+/// An exported method: its name, argument types and handler.
+public struct Method: Sendable {
+    /// The handler's type. A thrown ``DBusError`` becomes the error reply; any other error
+    /// becomes `org.freedesktop.DBus.Error.Failed` unless it is ``DBusErrorConvertible``.
+    public typealias Handler = @Sendable (MethodInvocation) throws -> [DBusValue]
+
+    /// The method name, a valid member name (checked by ``Connection/export(_:at:)``).
+    public var name: String
+    /// The input arguments; their concatenated signature is what callers must send.
+    public var inputs: [Argument]
+    /// The output arguments; the handler's return value must match their signature.
+    public var outputs: [Argument]
+    /// Runs on the connection's loop thread for every valid call.
+    public var handler: Handler
+
+    /// Creates a method.
+    ///
+    /// - Parameters:
+    ///   - name: the member name, for example `SetTheme`.
+    ///   - inputs: the arguments callers send, in order.
+    ///   - outputs: the values the handler returns, in order.
+    ///   - handler: answers a call; runs on the loop thread, so it must not block for long.
+    public init(
+        _ name: String, inputs: [Argument] = [], outputs: [Argument] = [], handler: @escaping Handler
+    ) {
+        self.name = name
+        self.inputs = inputs
+        self.outputs = outputs
+        self.handler = handler
+    }
+
+    var inputSignature: String { inputs.map(\.signature.rawValue).joined() }
+    var outputSignature: String { outputs.map(\.signature.rawValue).joined() }
+}
+
+/// A signal an interface declares, for introspection.
+public struct SignalDescription: Sendable, Equatable {
+    /// The signal name, a valid member name.
+    public var name: String
+    /// The signal's arguments.
+    public var arguments: [Argument]
+
+    /// Creates a signal description.
+    ///
+    /// - Parameters:
+    ///   - name: the member name, for example `ThemeChanged`.
+    ///   - arguments: the values the signal carries, in order.
+    public init(_ name: String, arguments: [Argument] = []) {
+        self.name = name
+        self.arguments = arguments
+    }
+}
+
+/// An exported property, read and written through `org.freedesktop.DBus.Properties`.
+public struct Property: Sendable {
+    /// Whether callers may set the property (introspection `access` attribute).
+    public enum Access: Sendable, Equatable {
+        /// `access="read"`: `Set` fails with `PropertyReadOnly`.
+        case read
+        /// `access="readwrite"`.
+        case readWrite
+    }
+
+    /// The setter's type; a thrown error becomes the reply to `Set`, as for methods.
+    public typealias Setter = @Sendable (DBusValue) throws -> Void
+
+    /// The property name, a valid member name.
+    public var name: String
+    /// The property's single complete type.
+    public var signature: Signature
+    /// Whether `Set` is allowed.
+    public var access: Access
+    /// Whether changes are announced with `PropertiesChanged` (introspected as the
+    /// `org.freedesktop.DBus.Property.EmitsChangedSignal` annotation when false).
+    public var emitsChangedSignal: Bool
+    /// Returns the current value; runs on the loop thread.
+    public var get: @Sendable () -> DBusValue
+    /// Stores a new value of type ``signature``; runs on the loop thread.
+    public var set: Setter?
+
+    /// Creates a property.
+    ///
+    /// - Parameters:
+    ///   - name: the member name, for example `ActiveTheme`.
+    ///   - signature: the value's single complete type.
+    ///   - access: `.read` or `.readWrite`.
+    ///   - emitsChangedSignal: whether a successful `Set` emits `PropertiesChanged`, and what
+    ///     introspection advertises.
+    ///   - get: returns the current value, of type `signature`.
+    ///   - set: stores a value already checked to be of type `signature`; required for
+    ///     `.readWrite`.
+    public init(
+        _ name: String, _ signature: Signature, access: Access = .read, emitsChangedSignal: Bool = true,
+        get: @escaping @Sendable () -> DBusValue, set: Setter? = nil
+    ) {
+        self.name = name
+        self.signature = signature
+        self.access = access
+        self.emitsChangedSignal = emitsChangedSignal
+        self.get = get
+        self.set = set
+    }
+}
+
+/// One interface of an exported object: methods, signals and properties.
+public struct Interface: Sendable {
+    /// The interface name.
+    public var name: InterfaceName
+    /// The methods callers may invoke.
+    public var methods: [Method]
+    /// The signals the object emits (for introspection; emit with ``Connection/emitSignal``).
+    public var signals: [SignalDescription]
+    /// The properties reachable through `org.freedesktop.DBus.Properties`.
+    public var properties: [Property]
+
+    /// Creates an interface.
+    ///
+    /// - Parameters:
+    ///   - name: the interface name, for example `org.livery.Livery1`.
+    ///   - methods: its methods.
+    ///   - signals: its signals.
+    ///   - properties: its properties.
+    public init(
+        _ name: InterfaceName, methods: [Method] = [], signals: [SignalDescription] = [],
+        properties: [Property] = []
+    ) {
+        self.name = name
+        self.methods = methods
+        self.signals = signals
+        self.properties = properties
+    }
+
+    func method(named member: String) -> Method? { methods.first { $0.name == member } }
+    func property(named member: String) -> Property? { properties.first { $0.name == member } }
+
+    /// Checks names and signatures so that nothing invalid reaches libdbus or introspection.
+    func validate() throws(DBusError) {
+        var seen = Set<String>()
+        for m in methods {
+            try NameRules.checkMember(m.name)
+            if !seen.insert("m" + m.name).inserted {
+                throw .invalidArgs("interface \(name) declares method '\(m.name)' twice")
+            }
+            for a in m.inputs + m.outputs { try Interface.check(a, in: "method \(m.name)") }
+        }
+        for s in signals {
+            try NameRules.checkMember(s.name)
+            for a in s.arguments { try Interface.check(a, in: "signal \(s.name)") }
+        }
+        for p in properties {
+            try NameRules.checkMember(p.name)
+            if !seen.insert("p" + p.name).inserted {
+                throw .invalidArgs("interface \(name) declares property '\(p.name)' twice")
+            }
+            if !p.signature.isSingleCompleteType {
+                throw .invalidArgs("property \(p.name) has signature '\(p.signature)', not one complete type")
+            }
+            if p.access == .readWrite && p.set == nil {
+                throw .invalidArgs("read-write property \(p.name) has no setter")
+            }
+        }
+    }
+
+    private static func check(_ a: Argument, in owner: String) throws(DBusError) {
+        if !a.signature.isSingleCompleteType {
+            throw .invalidArgs(
+                "argument '\(a.name)' of \(owner) has signature '\(a.signature)', not one complete type")
+        }
+        try NameRules.checkString(a.name, what: "argument name")
+    }
+}

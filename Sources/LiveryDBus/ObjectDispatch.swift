@@ -1,0 +1,336 @@
+import CDBus
+
+// Exported objects: registration with libdbus's object tree and dispatch of method calls,
+// including the standard interfaces every object gets (D-Bus specification, "Standard
+// Interfaces"). Everything here past `export` runs on the loop thread.
+
+extension Connection {
+    /// Exports an object: `interfaces` plus `org.freedesktop.DBus.Introspectable`,
+    /// `org.freedesktop.DBus.Properties` and `org.freedesktop.DBus.Peer`, at `path`.
+    ///
+    /// Calls are checked against each method's input signature (`InvalidArgs` naming the
+    /// expected and received signatures), unknown members get `UnknownMethod`, and every
+    /// call gets exactly one reply unless the caller set `NO_REPLY_EXPECTED`. Export before
+    /// requesting a well-known name so no call arrives at a missing object.
+    ///
+    /// - Parameters:
+    ///   - interfaces: the object's own interfaces.
+    ///   - path: where to export it.
+    /// - Throws: ``DBusError`` `InvalidArgs` for invalid member names or argument signatures,
+    ///   a duplicate or reserved interface name; `org.freedesktop.DBus.Error.ObjectPathInUse`
+    ///   when something is already exported at `path`.
+    public func export(_ interfaces: [Interface], at path: ObjectPath) throws(DBusError) {
+        var names = Set<InterfaceName>()
+        for interface in interfaces {
+            try interface.validate()
+            if [.introspectable, .properties, .peer].contains(interface.name) {
+                throw .invalidArgs(
+                    "interface \(interface.name) is provided automatically and cannot be exported")
+            }
+            if !names.insert(interface.name).inserted {
+                throw .invalidArgs("interface \(interface.name) is listed twice for \(path)")
+            }
+        }
+        let claimed = state.withLock { s -> Bool in
+            if s.closed || s.objects[path] != nil { return false }
+            s.objects[path] = interfaces
+            return true
+        }
+        guard claimed else {
+            throw DBusError(
+                ErrorName(rawValue: "org.freedesktop.DBus.Error.ObjectPathInUse"),
+                "an object is already exported at \(path), or the connection is closed")
+        }
+        if path == .root { return }  // the fallback registered at "/" already routes here
+        var vtable = DBusObjectPathVTable(
+            unregister_function: nil, message_function: connectionObjectMessage, dbus_internal_pad1: nil,
+            dbus_internal_pad2: nil, dbus_internal_pad3: nil, dbus_internal_pad4: nil)
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        if dbus_connection_try_register_object_path(raw, path.rawValue, &vtable, me, &error) == 0 {
+            _ = state.withLock { $0.objects.removeValue(forKey: path) }
+            throw DBusError.take(&error, fallback: "cannot register \(path)")
+        }
+    }
+
+    /// Removes the object exported at `path`; later calls to it get `UnknownObject`.
+    ///
+    /// - Parameter path: a path given to ``export(_:at:)``.
+    public func unexport(at path: ObjectPath) {
+        let existed = state.withLock { $0.objects.removeValue(forKey: path) != nil }
+        if existed && path != .root {
+            _ = dbus_connection_unregister_object_path(raw, path.rawValue)
+        }
+    }
+
+    /// The paths that currently have an exported object.
+    public var exportedPaths: [ObjectPath] {
+        state.withLock { Array($0.objects.keys) }.sorted()
+    }
+
+    func handleObjectMessage(_ raw: OpaquePointer) -> DBusHandlerResult {
+        guard dbus_message_get_type(raw) == CDBUS_MESSAGE_TYPE_METHOD_CALL else {
+            return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        }
+        let message = Message(raw)
+        let result = route(message)
+        if dbus_message_get_no_reply(raw) == 0 {
+            reply(to: raw, with: result)
+        }
+        return DBUS_HANDLER_RESULT_HANDLED
+    }
+
+    private func reply(to call: OpaquePointer, with result: Result<[DBusValue], DBusError>) {
+        var outcome = result
+        if case .success(let values) = result, let message = dbus_message_new_method_return(call) {
+            let owner = MessageReference(message)
+            do throws(DBusError) {
+                try Marshalling.append(values, to: message)
+                _ = dbus_connection_send(self.raw, owner.raw, nil)
+                return
+            } catch {
+                outcome = .failure(DBusError(.failed, "the reply could not be built: \(error.message)"))
+            }
+        }
+        let error: DBusError
+        switch outcome {
+        case .failure(let e): error = e.sanitizedForWire
+        case .success: error = DBusError(.noMemory, "cannot allocate a reply")
+        }
+        guard let message = dbus_message_new_error(call, error.name.rawValue, error.message) else { return }
+        let owner = MessageReference(message)
+        _ = dbus_connection_send(self.raw, owner.raw, nil)
+    }
+
+    private func route(_ message: Message) -> Result<[DBusValue], DBusError> {
+        let pathText = message.path ?? "/"
+        let path = ObjectPath(unchecked: pathText)
+        let member = message.member ?? ""
+        let (object, allPaths) = state.withLock { ($0.objects[path], Array($0.objects.keys)) }
+        let children = Introspection.children(of: path, among: allPaths)
+        guard object != nil || !children.isEmpty else {
+            return .failure(DBusError(.unknownObject, "No object is exported at path '\(pathText)'"))
+        }
+        let own = object ?? []
+        let interfaces = own + standardInterfaces(path: path, own: own, children: children)
+
+        let interface: Interface
+        let method: Method
+        if let name = message.interface {
+            guard let found = interfaces.first(where: { $0.name.rawValue == name }) else {
+                return .failure(
+                    DBusError(.unknownMethod, "No such interface '\(name)' at object path '\(pathText)'"))
+            }
+            guard let m = found.method(named: member) else {
+                return .failure(
+                    DBusError(
+                        .unknownMethod,
+                        "No such method '\(member)' in interface '\(name)' at object path '\(pathText)' (signature '\(message.signature)')"
+                    ))
+            }
+            interface = found
+            method = m
+        } else {
+            // No interface field: the first interface with a method of that name answers.
+            guard let found = interfaces.first(where: { $0.method(named: member) != nil }) else {
+                return .failure(
+                    DBusError(
+                        .unknownMethod,
+                        "No such method '\(member)' at object path '\(pathText)' (signature '\(message.signature)')"
+                    ))
+            }
+            interface = found
+            method = found.method(named: member)!
+        }
+
+        if message.signature != method.inputSignature {
+            return .failure(
+                .invalidArgs(
+                    "Method '\(interface.name).\(method.name)' expects signature '\(method.inputSignature)' but got '\(message.signature)'"
+                ))
+        }
+        let invocation = MethodInvocation(
+            sender: message.sender ?? "", path: path, member: member, arguments: message.arguments)
+        let values: [DBusValue]
+        do {
+            values = try method.handler(invocation)
+        } catch {
+            return .failure(DBusError.from(error))
+        }
+        let returned = values.map(\.signatureText).joined()
+        if returned != method.outputSignature {
+            return .failure(
+                DBusError(
+                    .failed,
+                    "Method '\(interface.name).\(method.name)' returned signature '\(returned)' instead of its declared '\(method.outputSignature)'"
+                ))
+        }
+        return .success(values)
+    }
+
+    /// The standard interfaces of the object at `path`, built per call so that introspection
+    /// sees the current children.
+    private func standardInterfaces(path: ObjectPath, own: [Interface], children: [String]) -> [Interface] {
+        let xml = Introspection.xml(
+            interfaces: own + Connection.standardInterfaceDescriptions, children: children)
+        let introspectable = Interface(
+            .introspectable,
+            methods: [
+                Method("Introspect", inputs: [], outputs: [Argument("xml_data", .string)]) { _ in
+                    [.string(xml)]
+                }
+            ])
+        let properties = Interface(
+            .properties,
+            methods: [
+                Method(
+                    "Get", inputs: [Argument("interface_name", .string), Argument("property_name", .string)],
+                    outputs: [Argument("value", .variant)]
+                ) { call in
+                    let (_, property) = try Connection.findProperty(
+                        call.arguments[0].string!, call.arguments[1].string!, in: own, path: path)
+                    return [.variant(try Connection.read(property))]
+                },
+                Method(
+                    "GetAll", inputs: [Argument("interface_name", .string)],
+                    outputs: [Argument("properties", .stringVariantDictionary)]
+                ) { call in
+                    let name = call.arguments[0].string!
+                    let matching = try Connection.interfaces(named: name, in: own, path: path)
+                    var entries: [DBusDictEntry] = []
+                    for interface in matching {
+                        for p in interface.properties {
+                            entries.append(
+                                DBusDictEntry(key: .string(p.name), value: .variant(try Connection.read(p))))
+                        }
+                    }
+                    return [.dictionary(key: .string, value: .variant, entries)]
+                },
+                Method(
+                    "Set",
+                    inputs: [
+                        Argument("interface_name", .string), Argument("property_name", .string),
+                        Argument("value", .variant),
+                    ], outputs: []
+                ) { [weak self] call in
+                    let (interface, property) = try Connection.findProperty(
+                        call.arguments[0].string!, call.arguments[1].string!, in: own, path: path)
+                    guard property.access == .readWrite, let set = property.set else {
+                        throw DBusError(.propertyReadOnly, "Property '\(property.name)' is read-only")
+                    }
+                    guard case .variant(let value) = call.arguments[2] else { return [] }
+                    if value.signature != property.signature {
+                        throw DBusError.invalidArgs(
+                            "Property '\(property.name)' has type '\(property.signature)', not '\(value.signature)'"
+                        )
+                    }
+                    try set(value)
+                    if property.emitsChangedSignal {
+                        try self?.emitPropertiesChanged(
+                            path: path, interface: interface.name,
+                            changed: [property.name: try Connection.read(property)])
+                    }
+                    return []
+                },
+            ],
+            signals: Connection.standardInterfaceDescriptions[1].signals)
+        let peer = Interface(
+            .peer,
+            methods: [
+                Method("Ping") { _ in [] },
+                Method("GetMachineId", outputs: [Argument("machine_uuid", .string)]) { _ in
+                    [.string(try Connection.machineID())]
+                },
+            ])
+        return [introspectable, properties, peer]
+    }
+
+    /// The standard interfaces as introspection shows them (D-Bus specification, "Standard
+    /// Interfaces").
+    static let standardInterfaceDescriptions: [Interface] = [
+        Interface(
+            .introspectable,
+            methods: [Method("Introspect", outputs: [Argument("xml_data", .string)]) { _ in [] }]),
+        Interface(
+            .properties,
+            methods: [
+                Method(
+                    "Get", inputs: [Argument("interface_name", .string), Argument("property_name", .string)],
+                    outputs: [Argument("value", .variant)]
+                ) { _ in [] },
+                Method(
+                    "GetAll", inputs: [Argument("interface_name", .string)],
+                    outputs: [Argument("properties", .stringVariantDictionary)]
+                ) { _ in [] },
+                Method(
+                    "Set",
+                    inputs: [
+                        Argument("interface_name", .string), Argument("property_name", .string),
+                        Argument("value", .variant),
+                    ]
+                ) { _ in [] },
+            ],
+            signals: [
+                SignalDescription(
+                    "PropertiesChanged",
+                    arguments: [
+                        Argument("interface_name", .string),
+                        Argument("changed_properties", .stringVariantDictionary),
+                        Argument("invalidated_properties", .stringArray),
+                    ])
+            ]),
+        Interface(
+            .peer,
+            methods: [
+                Method("Ping") { _ in [] },
+                Method("GetMachineId", outputs: [Argument("machine_uuid", .string)]) { _ in [] },
+            ]),
+    ]
+
+    private static func interfaces(named name: String, in own: [Interface], path: ObjectPath)
+        throws(DBusError)
+        -> [Interface]
+    {
+        if name.isEmpty { return own }  // "" means: search every interface
+        if let found = own.first(where: { $0.name.rawValue == name }) { return [found] }
+        if [InterfaceName.introspectable, .properties, .peer].contains(where: { $0.rawValue == name }) {
+            return []
+        }
+        throw DBusError(.unknownInterface, "No such interface '\(name)' at object path '\(path)'")
+    }
+
+    private static func findProperty(
+        _ interfaceName: String, _ name: String, in own: [Interface], path: ObjectPath
+    )
+        throws(DBusError) -> (Interface, Property)
+    {
+        for interface in try interfaces(named: interfaceName, in: own, path: path) {
+            if let p = interface.property(named: name) { return (interface, p) }
+        }
+        throw DBusError(
+            .unknownProperty,
+            "No such property '\(name)' in interface '\(interfaceName)' at object path '\(path)'")
+    }
+
+    private static func read(_ property: Property) throws(DBusError) -> DBusValue {
+        let value = property.get()
+        if value.signature != property.signature {
+            throw DBusError(
+                .failed,
+                "Property '\(property.name)' produced type '\(value.signature)' instead of '\(property.signature)'"
+            )
+        }
+        return value
+    }
+
+    static func machineID() throws(DBusError) -> String {
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        guard let id = dbus_try_get_local_machine_id(&error) else {
+            throw DBusError.take(&error, fallback: "cannot read the machine id")
+        }
+        defer { dbus_free(id) }
+        return String(cString: id)
+    }
+}
