@@ -38,6 +38,22 @@ public struct ThemeMetadata: Sendable, Hashable {
     public var lightVariant: String?
     public var format: String
     public var path: String
+
+    public init(
+        id: String, name: String, description: String, variant: String, inherits: String?, accentColor: RGBA?,
+        darkVariant: String? = nil, lightVariant: String? = nil, format: String, path: String
+    ) {
+        self.id = id
+        self.name = name
+        self.description = description
+        self.variant = variant
+        self.inherits = inherits
+        self.accentColor = accentColor
+        self.darkVariant = darkVariant
+        self.lightVariant = lightVariant
+        self.format = format
+        self.path = path
+    }
 }
 
 /// The layer a declaration belongs to; a higher layer beats a lower one (DESIGN §4, rule 2).
@@ -212,7 +228,13 @@ public enum ThemeCompiler {
                             err("unknown component type '\(t)'\(didYouMean(t, schema.types.keys))")
                         }
                         for s in c.states where !schema.states.contains(s) {
-                            err("unknown state ':\(s)'\(didYouMean(s, schema.states))")
+                            var at = c.location
+                            at.column = column(of: ":" + s, in: c.sourceLine, from: c.location.column) ?? at.column
+                            diagnostics.append(
+                                Diagnostic(
+                                    .error, "unknown state ':\(s)'\(didYouMean(s, schema.states))", at: at,
+                                    sourceLine: c.sourceLine))
+                            selectorsOK = false
                         }
                     }
                 }
@@ -249,9 +271,27 @@ public enum ThemeCompiler {
         return (CompiledTheme(metadata: meta, palette: palette, rules: rules, schema: schema), unique)
     }
 
-    /// Drops repeated diagnostics (a palette error seen through two paths), keeping source order.
+    /// Drops repeated diagnostics (a palette error seen through two paths) and sorts the rest by
+    /// file, line and column, as a compiler lists them.
     static func dedupe(_ ds: [Diagnostic]) -> [Diagnostic] {
         var seen = Set<Diagnostic>()
-        return ds.filter { seen.insert($0).inserted }
+        var fileOrder: [String: Int] = [:]
+        for d in ds where fileOrder[d.location.file] == nil { fileOrder[d.location.file] = fileOrder.count }
+        return ds.filter { seen.insert($0).inserted }.enumerated().sorted { a, b in
+            let (x, y) = (a.element.location, b.element.location)
+            return (fileOrder[x.file]!, x.line, x.column, a.offset) < (fileOrder[y.file]!, y.line, y.column, b.offset)
+        }.map(\.element)
+    }
+
+    /// The 1-based column where `needle` first occurs in `line` at or after `start`.
+    static func column(of needle: String, in line: String, from start: Int) -> Int? {
+        let scalars = Array(line.unicodeScalars), n = Array(needle.unicodeScalars)
+        guard start >= 1, n.count <= scalars.count else { return nil }
+        var i = start - 1
+        while i + n.count <= scalars.count {
+            if Array(scalars[i..<(i + n.count)]) == n { return i + 1 }
+            i += 1
+        }
+        return nil
     }
 }

@@ -1,0 +1,168 @@
+import Foundation
+import LiveryCore
+import LiveryDBus
+
+/// The command line of `liveryd` (DESIGN §7).
+public struct DaemonOptions: Sendable, Equatable {
+    public var themesDirectories: [String] = []
+    public var schemaFile: String?
+    /// A bus address; nil means the session bus (or the system bus with `system`).
+    public var address: String?
+    public var system = false
+    /// Take the bus name over from a running instance.
+    public var replace = false
+    public var logLevel: Log.Level = .info
+
+    public init() {}
+
+    public static let usage = """
+        Usage: liveryd [--themes-dir DIR]... [--schema FILE] [--address ADDR | --system] [--replace]
+                       [--log-level error|warning|notice|info|debug]
+
+        Serves org.livery.Livery1 on the session bus: loads the theme bundles on the search path
+        (each --themes-dir, then $XDG_DATA_HOME/livery/themes, then each $XDG_DATA_DIRS/livery/themes),
+        activates the theme saved in $XDG_STATE_HOME/livery/state.json, and publishes switches.
+        """
+
+    /// A command-line mistake: exit status 2 with the message and the usage.
+    public struct UsageError: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    /// Parses the arguments after the program name.
+    /// - Throws: `UsageError` for unknown flags or missing values.
+    public static func parse(_ arguments: [String]) throws(UsageError) -> DaemonOptions? {
+        var o = DaemonOptions()
+        var i = 0
+        func value(_ flag: String) throws(UsageError) -> String {
+            i += 1
+            guard i < arguments.count else { throw UsageError(description: "\(flag) needs a value") }
+            return arguments[i]
+        }
+        while i < arguments.count {
+            let a = arguments[i]
+            var flag = a
+            var inline: String?
+            if a.hasPrefix("--"), let eq = a.firstIndex(of: "=") {
+                flag = String(a[..<eq])
+                inline = String(a[a.index(after: eq)...])
+            }
+            func arg() throws(UsageError) -> String {
+                if let inline { return inline }
+                return try value(flag)
+            }
+            switch flag {
+            case "--themes-dir": o.themesDirectories.append(try arg())
+            case "--schema": o.schemaFile = try arg()
+            case "--address": o.address = try arg()
+            case "--system": o.system = true
+            case "--replace": o.replace = true
+            case "--log-level":
+                let v = try arg()
+                guard let l = Log.Level(name: v) else {
+                    throw UsageError(description: "unknown log level '\(v)' (error, warning, notice, info, debug)")
+                }
+                o.logLevel = l
+            case "-h", "--help": return nil
+            case "--version":
+                print("liveryd \(LiveryBus.version)")
+                exit(0)
+            default: throw UsageError(description: "unknown option '\(a)'")
+            }
+            i += 1
+        }
+        if o.system && o.address != nil { throw UsageError(description: "--system and --address exclude each other") }
+        return o
+    }
+}
+
+/// The running daemon: the bus connection, the exported object, the service.
+public final class Daemon: Sendable {
+    public let service: ThemeService
+    public let connection: Connection
+    public let interface: LiveryInterface
+    let log: Log
+
+    /// Loads themes, connects, exports the object and takes the bus name (objects are registered
+    /// first, then `RequestName` with `DO_NOT_QUEUE`, DESIGN §9).
+    /// - Throws: a message for the log; the caller exits non-zero.
+    public init(options: DaemonOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        let log = Log(threshold: options.logLevel)
+        self.log = log
+        let paths = Paths(environment: environment)
+        let configuration = ThemeService.Configuration(
+            searchPath: paths.themeSearchPath(extra: options.themesDirectories), schemaFile: options.schemaFile,
+            stateFile: paths.stateFile, overridesFile: paths.overridesFile)
+        service = try ThemeService(configuration: configuration, log: log)
+        do {
+            if let a = options.address {
+                connection = try Connection(address: a)
+            } else if options.system {
+                connection = try Connection.system()
+            } else {
+                connection = try Connection.session()
+            }
+        } catch {
+            throw ServiceError(.accessDenied, "cannot connect to the bus: \(error.message)")
+        }
+        interface = try LiveryInterface(service: service, connection: connection)
+        try interface.export()
+        var flags: RequestNameFlags = [.doNotQueue, .allowReplacement]
+        if options.replace { flags.insert(.replaceExisting) }
+        let reply = try connection.requestName(try BusName(LiveryBus.name), flags: flags)
+        switch reply {
+        case .primaryOwner, .alreadyOwner:
+            break
+        default:
+            var owner = "another process"
+            if let o = try? connection.call(
+                destination: .bus, path: ObjectPath("/org/freedesktop/DBus"), interface: .bus,
+                member: MemberName("GetNameOwner"), arguments: [.string(LiveryBus.name)]
+            ).first?.string {
+                owner = "another process (\(o))"
+            }
+            connection.close()
+            throw ServiceError(
+                .accessDenied, "\(LiveryBus.name) is already owned by \(owner); use --replace to take it over")
+        }
+        log(.notice, "serving \(LiveryBus.name) as \(connection.uniqueName)")
+        connection.onNameLost = { [log, connection] name in
+            log(.notice, "lost the bus name \(name) (replaced by another instance); exiting")
+            connection.stop()
+        }
+        connection.onDisconnect = { [log, connection] in
+            log(.error, "disconnected from the bus; exiting")
+            connection.stop()
+        }
+    }
+
+    /// Runs the event loop on this thread until the name is lost or the bus goes away.
+    public func run() {
+        connection.run()
+    }
+}
+
+/// `liveryd`'s whole program: parse, build, run. Returns the exit status.
+public func runDaemon(arguments: [String]) -> Int32 {
+    signal(SIGPIPE, SIG_IGN)
+    let options: DaemonOptions
+    do {
+        guard let o = try DaemonOptions.parse(arguments) else {
+            print(DaemonOptions.usage)
+            return 0
+        }
+        options = o
+    } catch {
+        FileHandle.standardError.write(Data("liveryd: \(error)\n\n\(DaemonOptions.usage)\n".utf8))
+        return 2
+    }
+    do {
+        let daemon = try Daemon(options: options)
+        daemon.run()
+        return daemon.connection.isConnected ? 0 : 1
+    } catch {
+        let message = (error as? ServiceError)?.message ?? "\(error)"
+        FileHandle.standardError.write(Data("<3>liveryd: \(message)\n".utf8))
+        return 1
+    }
+}

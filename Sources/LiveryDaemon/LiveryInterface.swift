@@ -1,0 +1,149 @@
+import Foundation
+import LiveryCore
+import LiveryDBus
+
+/// The names of Livery's bus API (DESIGN §5).
+public enum LiveryBus {
+    /// The well-known bus name the daemon owns.
+    public static let name = "org.livery.Livery1"
+    /// The object path of the one exported object.
+    public static let path = "/org/livery/Livery1"
+    /// The interface name.
+    public static let interface = "org.livery.Livery1"
+    /// The daemon's version, published as the `Version` property.
+    public static let version = "0.1.0"
+}
+
+extension Value {
+    /// The D-Bus form of DESIGN §5: colour `s` `#rrggbbaa`; image `s` absolute path (empty for
+    /// none); length, number `d`; duration `d` seconds; keyword and string `s`; size `(dd)`;
+    /// insets `(dddd)` top, right, bottom, left.
+    public var dbusValue: DBusValue {
+        switch self {
+        case .color(let c): .string(c.hex)
+        case .image(let p): .string(p ?? "")
+        case .length(let v), .number(let v), .duration(let v): .double(v)
+        case .keyword(let k): .string(k)
+        case .string(let s): .string(s)
+        case .size(let w, let h): .structure([.double(w), .double(h)])
+        case .insets(let t, let r, let b, let l): .structure([.double(t), .double(r), .double(b), .double(l)])
+        }
+    }
+}
+
+/// Maps `org.livery.Livery1` onto a `ThemeService` and publishes its changes.
+public final class LiveryInterface: Sendable {
+    public let service: ThemeService
+    let connection: Connection
+    let path: ObjectPath
+    let interfaceName: InterfaceName
+
+    /// - Throws: `DBusError` if the fixed names fail validation (they do not).
+    public init(service: ThemeService, connection: Connection) throws(DBusError) {
+        self.service = service
+        self.connection = connection
+        self.path = try ObjectPath(LiveryBus.path)
+        self.interfaceName = try InterfaceName(LiveryBus.interface)
+    }
+
+    /// Exports the object with its interface at `/org/livery/Livery1`.
+    public func export() throws(DBusError) {
+        try connection.export([interface], at: path)
+    }
+
+    /// The interface description: methods, signals and properties with their signatures.
+    var interface: Interface {
+        let service = self.service
+        return Interface(
+            interfaceName,
+            methods: [
+                Method("ListThemes", outputs: [Argument("themes", "a(ssa{sv})")]) { _ in
+                    [.array(element: "(ssa{sv})", service.listThemes().map(LiveryInterface.listing))]
+                },
+                Method("SetTheme", inputs: [Argument("id", "s")]) { [weak self] call in
+                    let id = call.arguments[0].string ?? ""
+                    if let change = try service.setTheme(id) { self?.publish(change) }
+                    return []
+                },
+                Method(
+                    "Resolve", inputs: [Argument("path", "s"), Argument("properties", "as"), Argument("options", "a{sv}")],
+                    outputs: [Argument("values", "a{sv}")]
+                ) { call in
+                    let app = try LiveryInterface.app(call.arguments[2])
+                    let values = try service.resolve(
+                        call.arguments[0].string ?? "", properties: call.arguments[1].stringArray ?? [], app: app)
+                    return [LiveryInterface.dictionary(values)]
+                },
+                Method(
+                    "ResolveMany", inputs: [Argument("requests", "a(sas)"), Argument("options", "a{sv}")],
+                    outputs: [Argument("values", "aa{sv}")]
+                ) { call in
+                    let app = try LiveryInterface.app(call.arguments[1])
+                    let items = (call.arguments[0].array ?? []).map { item -> (path: String, properties: [String]) in
+                        let fields = item.structureFields ?? []
+                        return (fields.first?.string ?? "", fields.count > 1 ? fields[1].stringArray ?? [] : [])
+                    }
+                    let results = try service.resolveMany(items, app: app)
+                    return [.array(element: "a{sv}", results.map(LiveryInterface.dictionary))]
+                },
+                Method("Reload") { [weak self] _ in
+                    if let change = service.reload() { self?.publish(change) }
+                    return []
+                },
+            ],
+            signals: [SignalDescription("ThemeChanged", arguments: [Argument("id", "s"), Argument("serial", "u")])],
+            properties: [
+                Property("ActiveTheme", "s") { .string(service.activeTheme) },
+                Property("Serial", "u") { .uint32(service.serial) },
+                Property("Version", "s", emitsChangedSignal: false) { .string(LiveryBus.version) },
+                Property("Problems", "as") { .strings(service.problems) },
+            ])
+    }
+
+    /// Emits `ThemeChanged(s id, u serial)` and `PropertiesChanged` for `ActiveTheme`, `Serial`
+    /// and `Problems`.
+    public func publish(_ change: ThemeService.Change) {
+        do {
+            try connection.emitSignal(
+                path: path, interface: interfaceName, member: try MemberName("ThemeChanged"),
+                arguments: [.string(change.theme), .uint32(change.serial)])
+            try connection.emitPropertiesChanged(
+                path: path, interface: interfaceName,
+                changed: [
+                    "ActiveTheme": .string(change.theme), "Serial": .uint32(change.serial),
+                    "Problems": .strings(service.problems),
+                ])
+        } catch {
+            service.log(.error, "cannot publish theme change: \(error)")
+        }
+    }
+
+    /// Reads the `app` option (`s`) of an `a{sv}` options dictionary.
+    /// - Throws: `InvalidArgs` when `app` is not a string.
+    static func app(_ options: DBusValue) throws(DBusError) -> String? {
+        guard let dict = options.stringVariantDictionary, let app = dict["app"] else { return nil }
+        guard let s = app.variantValue.string else {
+            throw DBusError(.invalidArgs, "option 'app' must be a string (s)")
+        }
+        return s.isEmpty ? nil : s
+    }
+
+    static func dictionary(_ values: [(property: String, value: Value)]) -> DBusValue {
+        .dictionary(
+            key: "s", value: "v",
+            values.map { DBusDictEntry(key: .string($0.property), value: .variant($0.value.dbusValue)) })
+    }
+
+    /// `(ssa{sv})`: id, name, and metadata: variant, description, path, format, valid, errors,
+    /// inherits, accent-color.
+    static func listing(_ l: ThemeService.Listing) -> DBusValue {
+        var meta: [String: DBusValue] = [
+            "variant": .string(l.metadata.variant), "description": .string(l.metadata.description),
+            "path": .string(l.metadata.path), "format": .string(l.metadata.format), "valid": .boolean(l.valid),
+            "errors": .strings(l.errors),
+        ]
+        if let i = l.metadata.inherits { meta["inherits"] = .string(i) }
+        if let a = l.metadata.accentColor { meta["accent-color"] = .string(a.hex) }
+        return .structure([.string(l.metadata.id), .string(l.metadata.name), .dict(meta)])
+    }
+}

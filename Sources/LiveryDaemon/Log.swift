@@ -1,0 +1,35 @@
+import Foundation
+
+/// Writes log lines to stderr with `<N>` syslog priority prefixes, which journald reads
+/// (sd-daemon(3), "SD_ERR" … "SD_DEBUG").
+public struct Log: Sendable {
+    /// Syslog priorities (RFC 5424 §6.2.1).
+    public enum Level: Int, Comparable, Sendable, CaseIterable {
+        case error = 3, warning = 4, notice = 5, info = 6, debug = 7
+        public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+        /// Parses `error`, `warning`, `notice`, `info` or `debug`.
+        public init?(name: String) {
+            guard let l = Level.allCases.first(where: { "\($0)" == name }) else { return nil }
+            self = l
+        }
+    }
+
+    /// Messages less important than this are dropped.
+    public var threshold: Level
+    private let sink: @Sendable (String) -> Void
+
+    /// - Parameter sink: receives each line with its newline; stderr by default.
+    public init(threshold: Level = .info, sink: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+        self.threshold = threshold
+        self.sink = sink
+    }
+
+    public func callAsFunction(_ level: Level, _ message: String) {
+        guard level <= threshold else { return }
+        // One line per record: journald splits at newlines, and a multi-line diagnostic keeps its
+        // prefix on every line.
+        for line in message.split(separator: "\n", omittingEmptySubsequences: false) {
+            sink("<\(level.rawValue)>\(line)\n")
+        }
+    }
+}

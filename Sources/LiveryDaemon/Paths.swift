@@ -1,0 +1,40 @@
+import Foundation
+
+/// Where Livery reads and writes, following the XDG Base Directory Specification.
+public struct Paths: Sendable {
+    public var environment: [String: String]
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.environment = environment
+    }
+
+    var home: String { environment["HOME"] ?? NSHomeDirectory() }
+
+    private func base(_ variable: String, _ fallback: String) -> String {
+        if let v = environment[variable], v.hasPrefix("/") { return v }
+        return (home as NSString).appendingPathComponent(fallback)
+    }
+
+    /// `$XDG_DATA_HOME`, default `~/.local/share`.
+    public var dataHome: String { base("XDG_DATA_HOME", ".local/share") }
+    /// `$XDG_CONFIG_HOME`, default `~/.config`.
+    public var configHome: String { base("XDG_CONFIG_HOME", ".config") }
+    /// `$XDG_STATE_HOME`, default `~/.local/state`.
+    public var stateHome: String { base("XDG_STATE_HOME", ".local/state") }
+    /// `$XDG_DATA_DIRS`, default `/usr/local/share:/usr/share`.
+    public var dataDirs: [String] {
+        let v = environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
+        return v.split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+    }
+
+    /// The theme search path of DESIGN §7: the given directories, then
+    /// `$XDG_DATA_HOME/livery/themes`, then each `$XDG_DATA_DIRS/livery/themes`.
+    public func themeSearchPath(extra: [String]) -> [String] {
+        extra + [dataHome + "/livery/themes"] + dataDirs.map { $0 + "/livery/themes" }
+    }
+
+    /// `$XDG_STATE_HOME/livery/state.json`: the active theme.
+    public var stateFile: String { stateHome + "/livery/state.json" }
+    /// `$XDG_CONFIG_HOME/livery/overrides.css`: the user's layer.
+    public var overridesFile: String { configHome + "/livery/overrides.css" }
+}

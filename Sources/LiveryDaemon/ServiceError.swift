@@ -1,0 +1,37 @@
+import LiveryDBus
+
+/// A failure of a Livery operation, carrying the D-Bus error a caller sees
+/// (`org.livery.Livery1.Error.*`, DESIGN §5) and a message that says what and where.
+public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible, DBusErrorConvertible {
+    /// The kinds of failure; new kinds may be added.
+    public struct Kind: Hashable, Sendable, RawRepresentable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// No installed theme has that id.
+        public static let unknownTheme = Kind(rawValue: "UnknownTheme")
+        /// The theme has errors and cannot be activated.
+        public static let invalidTheme = Kind(rawValue: "InvalidTheme")
+        /// The component path cannot be parsed or names unknown types or states.
+        public static let invalidPath = Kind(rawValue: "InvalidPath")
+        /// The schema has no such property.
+        public static let unknownProperty = Kind(rawValue: "UnknownProperty")
+        /// A request is larger than the limits of DESIGN §5.
+        public static let limitExceeded = Kind(rawValue: "LimitExceeded")
+        public static let accessDenied = Kind(rawValue: "AccessDenied")
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// `org.livery.Livery1.Error.<Kind>`.
+    public var errorName: String { "org.livery.Livery1.Error." + kind.rawValue }
+
+    public var dbusError: DBusError { DBusError(ErrorName(rawValue: errorName), message) }
+
+    public var description: String { "\(kind.rawValue): \(message)" }
+}

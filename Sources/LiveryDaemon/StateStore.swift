@@ -1,0 +1,66 @@
+import Foundation
+
+/// Saves and restores the active theme id in `state.json`, atomically: write a temporary file in
+/// the same directory, fsync it, rename it over the old one, fsync the directory. A crash at any
+/// point leaves either the old file or the new one, never a half-written one.
+public struct StateStore: Sendable {
+    public let path: String
+
+    public init(path: String) { self.path = path }
+
+    /// The saved state.
+    public struct State: Codable, Equatable, Sendable {
+        /// The active theme's id.
+        public var theme: String
+    }
+
+    /// Reads the saved state.
+    /// - Throws: a message saying why the file is missing or unusable.
+    public func load() throws -> State {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ServiceError(.unknownTheme, "\(path): no saved state")
+        }
+        do { return try JSONDecoder().decode(State.self, from: data) } catch {
+            throw ServiceError(.invalidTheme, "\(path): not a valid state file")
+        }
+    }
+
+    /// Writes the state atomically.
+    /// - Throws: `POSIXError`-style `NSError` when the directory cannot be created or written.
+    public func save(_ state: State) throws {
+        let dir = (path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var data = try encoder.encode(state)
+        data.append(0x0a)
+        let tmp = dir + "/.state.json.\(getpid()).tmp"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        var ok = data.withUnsafeBytes { buf in
+            var offset = 0
+            while offset < buf.count {
+                let n = write(fd, buf.baseAddress! + offset, buf.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += n
+            }
+            return true
+        }
+        ok = ok && fsync(fd) == 0
+        let code = errno
+        close(fd)
+        guard ok, rename(tmp, path) == 0 else {
+            let e = ok ? errno : code
+            unlink(tmp)
+            throw POSIXError(POSIXErrorCode(rawValue: e) ?? .EIO)
+        }
+        let dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dfd >= 0 {
+            fsync(dfd)
+            close(dfd)
+        }
+    }
+}

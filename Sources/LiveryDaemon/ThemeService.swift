@@ -1,0 +1,319 @@
+import Foundation
+import LiveryCore
+
+/// The daemon's model, free of D-Bus: the installed themes, the active one, the serial, and the
+/// operations of the `org.livery.Livery1` interface. The D-Bus layer (`LiveryInterface`) maps
+/// calls onto it and publishes the `Change`s it returns.
+///
+/// Safe to share between threads: every piece of state is read and written under `lock`.
+public final class ThemeService: @unchecked Sendable {
+    /// Configuration: where themes, schema, state and overrides live.
+    public struct Configuration: Sendable {
+        public var searchPath: [String]
+        /// The schema file; nil means the first `schema.json` on the search path.
+        public var schemaFile: String?
+        public var stateFile: String
+        public var overridesFile: String
+        /// The theme used when no valid theme was saved.
+        public var fallbackTheme = "default"
+
+        public init(searchPath: [String], schemaFile: String? = nil, stateFile: String, overridesFile: String) {
+            self.searchPath = searchPath
+            self.schemaFile = schemaFile
+            self.stateFile = stateFile
+            self.overridesFile = overridesFile
+        }
+    }
+
+    /// One installed theme as `ListThemes` reports it.
+    public struct Listing: Sendable {
+        public var metadata: ThemeMetadata
+        public var valid: Bool
+        /// Rendered one-line diagnostics (`file:line:col: error: …`).
+        public var errors: [String]
+    }
+
+    /// A published change: the new active theme and serial.
+    public struct Change: Sendable, Equatable {
+        public var theme: String
+        public var serial: UInt32
+    }
+
+    public let configuration: Configuration
+    public let log: Log
+    private let lock = NSLock()
+    private let schema: Schema
+    private var catalog: ThemeCatalog
+    private var listings: [String: Listing] = [:]
+    private var activeID: String
+    private var cascade: Cascade
+    private var fingerprint: String
+    private var serialNumber: UInt32 = 0
+    private var currentProblems: [String] = []
+    private let store: StateStore
+
+    /// Loads the schema and the catalog and activates the saved theme, or the fallback with a
+    /// warning when the saved one is missing or broken.
+    /// - Throws: `ServiceError` when the schema cannot be read or no theme at all is valid.
+    public init(configuration: Configuration, log: Log = Log()) throws {
+        self.configuration = configuration
+        self.log = log
+        self.store = StateStore(path: configuration.stateFile)
+        let schemaPath =
+            configuration.schemaFile
+            ?? configuration.searchPath.map { $0 + "/schema.json" }.first { FileManager.default.fileExists(atPath: $0) }
+        guard let schemaPath else {
+            throw ServiceError(
+                .invalidTheme, "no schema.json on the theme search path (\(configuration.searchPath.joined(separator: ":")))")
+        }
+        do { schema = try Schema.load(from: URL(fileURLWithPath: schemaPath)) } catch {
+            throw ServiceError(.invalidTheme, "\(error)")
+        }
+        catalog = ThemeCatalog(searchPath: configuration.searchPath)
+        for note in catalog.notes { log(.notice, note) }
+        let overrides = ThemeService.readOverrides(configuration.overridesFile, log: log)
+
+        var candidates: [String] = []
+        do {
+            candidates.append(try store.load().theme)
+        } catch {
+            if FileManager.default.fileExists(atPath: configuration.stateFile) {
+                log(.warning, "\(error); using '\(configuration.fallbackTheme)'")
+            }
+        }
+        candidates.append(configuration.fallbackTheme)
+        let listed = ThemeService.list(catalog, schema: schema)
+        listings = listed
+        candidates += catalog.ids.filter { listed[$0]?.valid == true }
+        var chosen: (String, CompiledTheme, [String])?
+        for (i, id) in candidates.enumerated() {
+            if let built = ThemeService.build(id, catalog: catalog, schema: schema, overrides: overrides, log: log) {
+                chosen = (id, built.0, built.1)
+                break
+            }
+            if i == 0 && catalog.sources[id] == nil {
+                log(.warning, "saved theme '\(id)' is not installed; falling back to '\(configuration.fallbackTheme)'")
+            } else if i == 0 {
+                log(.warning, "saved theme '\(id)' has errors; falling back to '\(configuration.fallbackTheme)'")
+            }
+        }
+        guard let (id, theme, problems) = chosen else {
+            throw ServiceError(.invalidTheme, "no valid theme on the search path (\(configuration.searchPath.joined(separator: ":")))")
+        }
+        activeID = id
+        cascade = Cascade(theme: theme)
+        fingerprint = ThemeService.fingerprint(theme)
+        currentProblems = problems
+        log(.info, "active theme '\(id)' (\(catalog.ids.count) themes installed)")
+    }
+
+    // MARK: Reading
+
+    /// The active theme's id.
+    public var activeTheme: String { lock.withLock { activeID } }
+    /// The number of published changes so far.
+    public var serial: UInt32 { lock.withLock { serialNumber } }
+    /// Problems the user should see: a broken overrides file, an active theme whose newer version
+    /// on disk does not validate.
+    public var problems: [String] { lock.withLock { currentProblems } }
+    /// The active compiled theme.
+    public var activeCascade: Cascade { lock.withLock { cascade } }
+
+    /// Every installed theme, sorted by id.
+    public func listThemes() -> [Listing] {
+        lock.withLock { catalog.ids.compactMap { listings[$0] } }
+    }
+
+    /// Resolves properties of one component in the active theme.
+    /// - Parameters:
+    ///   - path: `Type#name.class:state/…`, at most `Limits.pathBytes` bytes and
+    ///     `Limits.pathSegments` segments.
+    ///   - properties: names; empty for every property of the type; at most
+    ///     `Limits.propertiesPerCall`.
+    ///   - app: the asking application's id for `@app` blocks.
+    /// - Throws: `ServiceError` `InvalidPath`, `UnknownProperty` or `LimitExceeded`.
+    public func resolve(_ path: String, properties: [String], app: String?) throws(ServiceError) -> [(property: String, value: Value)] {
+        let c = activeCascade
+        return try ThemeService.resolve(path, properties: properties, app: app, in: c)
+    }
+
+    /// Resolves a batch against one snapshot of the active theme, so that a switch cannot fall
+    /// between two items.
+    /// - Throws: as `resolve`, and `LimitExceeded` past `Limits.resolveManyItems` items.
+    public func resolveMany(_ items: [(path: String, properties: [String])], app: String?) throws(ServiceError)
+        -> [[(property: String, value: Value)]]
+    {
+        guard items.count <= Limits.resolveManyItems else {
+            throw ServiceError(.limitExceeded, "\(items.count) items; ResolveMany takes at most \(Limits.resolveManyItems)")
+        }
+        let c = activeCascade
+        var out: [[(property: String, value: Value)]] = []
+        for (i, item) in items.enumerated() {
+            do { out.append(try ThemeService.resolve(item.path, properties: item.properties, app: app, in: c)) } catch {
+                throw ServiceError(error.kind, "item \(i): \(error.message)")
+            }
+        }
+        return out
+    }
+
+    static func resolve(_ path: String, properties: [String], app: String?, in c: Cascade) throws(ServiceError)
+        -> [(property: String, value: Value)]
+    {
+        guard path.utf8.count <= Limits.pathBytes else {
+            throw ServiceError(.limitExceeded, "path is \(path.utf8.count) bytes; the limit is \(Limits.pathBytes)")
+        }
+        let segments = path.utf8.reduce(1) { $0 + ($1 == UInt8(ascii: "/") ? 1 : 0) }
+        guard segments <= Limits.pathSegments else {
+            throw ServiceError(.limitExceeded, "path has \(segments) segments; the limit is \(Limits.pathSegments)")
+        }
+        guard properties.count <= Limits.propertiesPerCall else {
+            throw ServiceError(.limitExceeded, "\(properties.count) properties; the limit is \(Limits.propertiesPerCall) per call")
+        }
+        if let app, app.utf8.count > Limits.identifierBytes {
+            throw ServiceError(.limitExceeded, "application id is longer than \(Limits.identifierBytes) bytes")
+        }
+        let parsed: ComponentPath
+        do { parsed = try ComponentPath(path, schema: c.theme.schema) } catch {
+            throw ServiceError(.invalidPath, "\(error)")
+        }
+        do { return try c.resolve(parsed, properties: properties, app: app) } catch {
+            throw ServiceError(.unknownProperty, error.description)
+        }
+    }
+
+    // MARK: Changing
+
+    /// Validates, activates and saves a theme.
+    /// - Returns: the change to publish, or nil when the theme was already active and unchanged.
+    /// - Throws: `UnknownTheme` when no such theme is installed, `InvalidTheme` (with the first
+    ///   diagnostics) when it has errors; the active theme is then unchanged.
+    public func setTheme(_ id: String) throws(ServiceError) -> Change? {
+        guard id.utf8.count <= Limits.identifierBytes else {
+            throw ServiceError(.limitExceeded, "theme id is longer than \(Limits.identifierBytes) bytes")
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        guard catalog.sources[id] != nil else {
+            let hint = suggestion(for: id, among: catalog.ids).map { " (did you mean '\($0)'?)" } ?? ""
+            throw ServiceError(.unknownTheme, "no theme '\(id)' is installed\(hint)")
+        }
+        let overrides = ThemeService.readOverrides(configuration.overridesFile, log: log)
+        let (theme, diagnostics) = catalog.compile(id, schema: schema)
+        guard let theme else {
+            let errors = diagnostics.filter { $0.severity == .error }
+            throw ServiceError(
+                .invalidTheme,
+                "theme '\(id)' has \(errors.count) error\(errors.count == 1 ? "" : "s"): "
+                    + errors.prefix(5).map(\.description).joined(separator: "; "))
+        }
+        let (withOverrides, problems) = ThemeService.applyOverrides(id, theme, catalog: catalog, schema: schema, overrides: overrides, log: log)
+        let print = ThemeService.fingerprint(withOverrides)
+        currentProblems = problems
+        // Saved before the reply, so that a crash right after `SetTheme` returns keeps the choice.
+        do { try store.save(StateStore.State(theme: id)) } catch {
+            log(.error, "cannot save the active theme to \(store.path): \(error)")
+        }
+        guard id != activeID || print != fingerprint else { return nil }
+        activeID = id
+        cascade = Cascade(theme: withOverrides)
+        fingerprint = print
+        serialNumber &+= 1
+        log(.info, "active theme '\(id)' (serial \(serialNumber))")
+        return Change(theme: id, serial: serialNumber)
+    }
+
+    /// Rescans the search path and the overrides file. The active theme stays active; when its
+    /// new version does not validate, the last good version stays in force and the problem is
+    /// kept for `problems` and the log.
+    /// - Returns: the change to publish when resolved values may have changed.
+    public func reload() -> Change? {
+        let newCatalog = ThemeCatalog(searchPath: configuration.searchPath)
+        for note in newCatalog.notes { log(.notice, note) }
+        let newListings = ThemeService.list(newCatalog, schema: schema)
+        let overrides = ThemeService.readOverrides(configuration.overridesFile, log: log)
+        lock.lock()
+        defer { lock.unlock() }
+        catalog = newCatalog
+        listings = newListings
+        guard newCatalog.sources[activeID] != nil else {
+            let p = "active theme '\(activeID)' was removed from disk; keeping the loaded version"
+            log(.warning, p)
+            currentProblems = [p]
+            return nil
+        }
+        let (theme, diagnostics) = newCatalog.compile(activeID, schema: schema)
+        guard let theme else {
+            let rendered = diagnostics.filter { $0.severity == .error }.map(\.description)
+            log(.error, "active theme '\(activeID)' no longer validates; keeping the last good version:\n" + rendered.joined(separator: "\n"))
+            currentProblems = rendered
+            return nil
+        }
+        let (withOverrides, problems) = ThemeService.applyOverrides(activeID, theme, catalog: newCatalog, schema: schema, overrides: overrides, log: log)
+        currentProblems = problems
+        let print = ThemeService.fingerprint(withOverrides)
+        guard print != fingerprint else { return nil }
+        cascade = Cascade(theme: withOverrides)
+        fingerprint = print
+        serialNumber &+= 1
+        log(.info, "reloaded theme '\(activeID)' (serial \(serialNumber))")
+        return Change(theme: activeID, serial: serialNumber)
+    }
+
+    // MARK: Helpers
+
+    static func readOverrides(_ path: String, log: Log) -> Stylesheet? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard let text = String(data: data, encoding: .utf8) else {
+            log(.warning, "\(path): not UTF-8 text; user overrides ignored")
+            return nil
+        }
+        return SheetParser().parse(text, file: path)
+    }
+
+    /// Compiles a theme with the overrides; a broken overrides file is left out (with the errors
+    /// kept as problems) rather than blocking the theme.
+    static func applyOverrides(
+        _ id: String, _ theme: CompiledTheme, catalog: ThemeCatalog, schema: Schema, overrides: Stylesheet?, log: Log
+    ) -> (CompiledTheme, [String]) {
+        guard let overrides else { return (theme, []) }
+        let (combined, diagnostics) = catalog.compile(id, schema: schema, overrides: overrides)
+        if let combined { return (combined, []) }
+        let rendered = diagnostics.filter { $0.severity == .error }.map(\.description)
+        log(.warning, "user overrides ignored because of errors:\n" + rendered.joined(separator: "\n"))
+        return (theme, rendered)
+    }
+
+    static func build(_ id: String, catalog: ThemeCatalog, schema: Schema, overrides: Stylesheet?, log: Log) -> (CompiledTheme, [String])? {
+        guard catalog.sources[id] != nil, let theme = catalog.compile(id, schema: schema).theme else { return nil }
+        return applyOverrides(id, theme, catalog: catalog, schema: schema, overrides: overrides, log: log)
+    }
+
+    static func list(_ catalog: ThemeCatalog, schema: Schema) -> [String: Listing] {
+        var out: [String: Listing] = [:]
+        for id in catalog.ids {
+            let (theme, diagnostics) = catalog.compile(id, schema: schema)
+            let source = catalog.sources[id]!
+            let meta =
+                theme?.metadata
+                ?? ThemeMetadata(
+                    id: id, name: source.sheet.metadataString("name") ?? id,
+                    description: source.sheet.metadataString("description") ?? "",
+                    variant: source.sheet.metadataString("variant") ?? "light", inherits: source.sheet.metadataString("inherits"),
+                    accentColor: nil, darkVariant: nil, lightVariant: nil, format: source.format, path: source.path)
+            out[id] = Listing(
+                metadata: meta, valid: theme != nil,
+                errors: diagnostics.filter { $0.severity == .error }.map(\.description))
+        }
+        return out
+    }
+
+    /// A digest of everything in a compiled theme that can change a resolved value.
+    static func fingerprint(_ theme: CompiledTheme) -> String {
+        var s = "\(theme.metadata)"
+        for r in theme.rules {
+            s += "|\(r.selector.text)@\(r.layer)\(r.app ?? "")"
+            for d in r.declarations { s += ";\(d.property)=\(d.value)" }
+        }
+        return s
+    }
+}

@@ -1,0 +1,4 @@
+import Foundation
+import LiveryDaemon
+
+exit(runDaemon(arguments: Array(CommandLine.arguments.dropFirst())))
