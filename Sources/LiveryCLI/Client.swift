@@ -1,0 +1,345 @@
+import Foundation
+import LiveryCore
+import LiveryDBus
+import LiveryDaemon
+
+/// Where `livery` writes: standard output and error, replaceable in tests.
+public struct Output: Sendable {
+    public var out: @Sendable (String) -> Void
+    public var err: @Sendable (String) -> Void
+    /// Whether standard output is a terminal (colour swatches are shown only then).
+    public var isTerminal: Bool
+
+    public static let standard = Output(
+        out: { s in
+            FileHandle.standardOutput.write(Data(s.utf8))
+        }, err: { FileHandle.standardError.write(Data($0.utf8)) }, isTerminal: isatty(1) == 1)
+
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, isTerminal: Bool) {
+        self.out = out
+        self.err = err
+        self.isTerminal = isTerminal
+    }
+}
+
+/// Parsed global and command options.
+struct Invocation {
+    var command: Command?
+    var positional: [String] = []
+    var json = false
+    var app: String?
+    var address: String?
+    var system = false
+    var help = false
+    var themesDirectories: [String] = []
+    var schema: String?
+}
+
+struct UsageError: Error {
+    var message: String
+    var command: Command?
+}
+
+/// `livery`'s whole program. Returns the exit status: 0 success, 1 failure, 2 usage error.
+public func runClient(arguments: [String], output: Output = .standard) -> Int32 {
+    let inv: Invocation
+    do { inv = try parse(arguments) } catch {
+        output.err("livery: \(error.message)\n")
+        output.err("Try 'livery \(error.command.map { $0.rawValue + " " } ?? "")--help'.\n")
+        return 2
+    }
+    guard let command = inv.command else {
+        output.out(generalUsage + "\n")
+        return 0
+    }
+    if inv.help {
+        output.out("Usage: " + command.usage + "\n")
+        return 0
+    }
+    if command == .check { return check(inv, output: output) }
+    do {
+        let client = try Client(inv, output: output)
+        return try client.run(command)
+    } catch let e as DBusError {
+        output.err("livery: \(describe(e))\n")
+        return 1
+    } catch let e as UsageError {
+        output.err("livery: \(e.message)\nTry 'livery \(command.rawValue) --help'.\n")
+        return 2
+    } catch {
+        output.err("livery: \(error)\n")
+        return 1
+    }
+}
+
+func describe(_ e: DBusError) -> String {
+    switch e.name {
+    case .serviceUnknown, .nameHasNoOwner:
+        return "liveryd is not running on this bus (\(e.name.rawValue))"
+    default:
+        let short = e.name.rawValue.hasPrefix("org.livery.Livery1.Error.")
+            ? String(e.name.rawValue.dropFirst("org.livery.Livery1.Error.".count)) : e.name.rawValue
+        return "\(short): \(e.message)"
+    }
+}
+
+func parse(_ args: [String]) throws(UsageError) -> Invocation {
+    var inv = Invocation()
+    var i = 0
+    func value(_ flag: String) throws(UsageError) -> String {
+        i += 1
+        guard i < args.count else { throw UsageError(message: "\(flag) needs a value", command: inv.command) }
+        return args[i]
+    }
+    var onlyPositional = false
+    while i < args.count {
+        let a = args[i]
+        if onlyPositional || !a.hasPrefix("-") || a == "-" {
+            if inv.command == nil {
+                guard let c = Command(rawValue: a) else {
+                    let hint = suggestion(for: a, among: Command.allCases.map(\.rawValue)).map { " (did you mean '\($0)'?)" } ?? ""
+                    throw UsageError(message: "unknown command '\(a)'\(hint)", command: nil)
+                }
+                inv.command = c
+            } else {
+                inv.positional.append(a)
+            }
+            i += 1
+            continue
+        }
+        var flag = a
+        var inline: String?
+        if let eq = a.firstIndex(of: "="), a.hasPrefix("--") {
+            flag = String(a[..<eq])
+            inline = String(a[a.index(after: eq)...])
+        }
+        func arg() throws(UsageError) -> String { if let inline { return inline } else { return try value(flag) } }
+        switch flag {
+        case "--": onlyPositional = true
+        case "--json": inv.json = true
+        case "--app": inv.app = try arg()
+        case "--address": inv.address = try arg()
+        case "--system": inv.system = true
+        case "--themes-dir": inv.themesDirectories.append(try arg())
+        case "--schema": inv.schema = try arg()
+        case "-h", "--help": inv.help = true
+        case "--version":
+            print("livery \(LiveryBus.version)")
+            exit(0)
+        default: throw UsageError(message: "unknown option '\(a)'", command: inv.command)
+        }
+        i += 1
+    }
+    if inv.help { return inv }
+    if inv.system && inv.address != nil {
+        throw UsageError(message: "--system and --address exclude each other", command: inv.command)
+    }
+    guard let c = inv.command else { return inv }
+    let n = inv.positional.count
+    let ok: Bool
+    switch c {
+    case .list, .get, .watch, .reload, .status: ok = n == 0
+    case .set: ok = n == 1
+    case .resolve: ok = n >= 1
+    case .check: ok = n >= 1
+    }
+    if !ok {
+        throw UsageError(message: "wrong number of arguments for '\(c.rawValue)'\nUsage: \(c.usage.split(separator: "\n")[0])", command: c)
+    }
+    if inv.json && [.set, .check, .reload].contains(c) {
+        throw UsageError(message: "'\(c.rawValue)' has no --json output", command: c)
+    }
+    if inv.app != nil && c != .resolve {
+        throw UsageError(message: "--app applies to 'resolve' only", command: c)
+    }
+    return inv
+}
+
+/// A connection to liveryd and the commands that use it.
+struct Client {
+    let inv: Invocation
+    let output: Output
+    let connection: Connection
+    let destination: BusName
+    let path: ObjectPath
+    let interface: InterfaceName
+
+    init(_ inv: Invocation, output: Output) throws {
+        self.inv = inv
+        self.output = output
+        if let a = inv.address {
+            connection = try Connection(address: a)
+        } else if inv.system {
+            connection = try Connection.system()
+        } else {
+            connection = try Connection.session()
+        }
+        destination = try BusName(LiveryBus.name)
+        path = try ObjectPath(LiveryBus.path)
+        interface = try InterfaceName(LiveryBus.interface)
+    }
+
+    func call(_ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
+        try connection.call(
+            destination: destination, path: path, interface: interface, member: try MemberName(member), arguments: arguments)
+    }
+
+    func property(_ name: String) throws -> DBusValue {
+        let r = try connection.call(
+            destination: destination, path: path, interface: .properties, member: try MemberName("Get"),
+            arguments: [.string(LiveryBus.interface), .string(name)])
+        return r.first?.variantValue ?? .string("")
+    }
+
+    func printJSON(_ object: Any) {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        output.out(String(decoding: data, as: UTF8.self) + "\n")
+    }
+
+    func run(_ command: Command) throws -> Int32 {
+        switch command {
+        case .list:
+            let themes = try call("ListThemes").first?.array ?? []
+            let active = try property("ActiveTheme").string ?? ""
+            if inv.json {
+                printJSON(themes.map { t -> [String: Any] in
+                    let f = t.structureFields ?? []
+                    var o: [String: Any] = ["id": f[0].string ?? "", "name": f[1].string ?? "", "active": f[0].string == active]
+                    for (k, v) in f[2].stringVariantDictionary ?? [:] { o[k] = json(v) }
+                    return o
+                })
+                return 0
+            }
+            let rows = themes.map { t -> [String] in
+                let f = t.structureFields ?? []
+                let meta = f[2].stringVariantDictionary ?? [:]
+                let id = f[0].string ?? ""
+                let mark = id == active ? "*" : (meta["valid"]?.variantValue.bool == false ? "!" : " ")
+                return [mark, id, f[1].string ?? "", meta["variant"]?.variantValue.string ?? "", meta["format"]?.variantValue.string ?? ""]
+            }
+            let w = (1..<5).map { c in rows.map { $0[c].count }.max() ?? 0 }
+            for r in rows {
+                output.out("\(r[0]) \(pad(r[1], w[0]))  \(pad(r[2], w[1]))  \(pad(r[3], w[2]))  \(r[4])\n")
+            }
+            return 0
+        case .get:
+            let active = try property("ActiveTheme").string ?? ""
+            if inv.json { printJSON(["theme": active]) } else { output.out(active + "\n") }
+            return 0
+        case .set:
+            _ = try call("SetTheme", [.string(inv.positional[0])])
+            return 0
+        case .reload:
+            _ = try call("Reload")
+            return 0
+        case .resolve:
+            let props = Array(inv.positional.dropFirst())
+            var options: [String: DBusValue] = [:]
+            if let app = inv.app { options["app"] = .string(app) }
+            let r = try call("Resolve", [.string(inv.positional[0]), .strings(props), .dict(options)])
+            let values = r.first?.dictionaryEntries ?? []
+            var byName: [String: DBusValue] = [:]
+            for e in values { if let k = e.key.string { byName[k] = e.value.variantValue } }
+            let order = props.isEmpty ? values.compactMap { $0.key.string } : props
+            if inv.json {
+                var o: [String: Any] = [:]
+                for (k, v) in byName { o[k] = json(v) }
+                printJSON(o)
+            } else if props.count == 1, let v = byName[props[0]] {
+                output.out(display(v) + "\n")
+            } else {
+                let w = order.map(\.count).max() ?? 0
+                for k in order { if let v = byName[k] { output.out("\(pad(k, w))  \(display(v))\n") } }
+            }
+            return 0
+        case .status:
+            let owner = try connection.call(
+                destination: .bus, path: ObjectPath("/org/freedesktop/DBus"), interface: .bus,
+                member: MemberName("GetNameOwner"), arguments: [.string(LiveryBus.name)]
+            ).first?.string ?? ""
+            let all = try connection.call(
+                destination: destination, path: path, interface: .properties, member: try MemberName("GetAll"),
+                arguments: [.string(LiveryBus.interface)]
+            ).first?.stringVariantDictionary ?? [:]
+            let themes = try call("ListThemes").first?.array ?? []
+            let invalid = themes.filter { ($0.structureFields?[2].stringVariantDictionary?["valid"]?.variantValue.bool) == false }
+                .compactMap { $0.structureFields?[0].string }
+            let problems = all["Problems"]?.variantValue.stringArray ?? []
+            if inv.json {
+                printJSON([
+                    "owner": owner, "active": all["ActiveTheme"]?.variantValue.string ?? "",
+                    "serial": Int(all["Serial"]?.variantValue.uint32 ?? 0), "version": all["Version"]?.variantValue.string ?? "",
+                    "themes": themes.count, "invalid": invalid, "problems": problems,
+                ])
+                return 0
+            }
+            output.out("liveryd \(all["Version"]?.variantValue.string ?? "") at \(LiveryBus.name) (\(owner))\n")
+            output.out("active theme: \(all["ActiveTheme"]?.variantValue.string ?? "")\n")
+            output.out("serial: \(all["Serial"]?.variantValue.uint32 ?? 0)\n")
+            output.out("themes: \(themes.count) installed" + (invalid.isEmpty ? "" : ", with errors: \(invalid.joined(separator: ", "))") + "\n")
+            if problems.isEmpty {
+                output.out("problems: none\n")
+            } else {
+                output.out("problems:\n" + problems.map { "  \($0)\n" }.joined())
+            }
+            return 0
+        case .watch:
+            let json = inv.json
+            let out = output.out
+            try connection.addMatch(
+                "type='signal',sender='\(LiveryBus.name)',interface='\(LiveryBus.interface)',member='ThemeChanged',path='\(LiveryBus.path)'"
+            ) { message in
+                let id = message.arguments.first?.string ?? ""
+                let serial = message.arguments.count > 1 ? message.arguments[1].uint32 ?? 0 : 0
+                if json {
+                    let data = (try? JSONSerialization.data(withJSONObject: ["signal": "ThemeChanged", "theme": id, "serial": Int(serial)], options: [.sortedKeys])) ?? Data()
+                    out(String(decoding: data, as: UTF8.self) + "\n")
+                } else {
+                    out("ThemeChanged \(id) \(serial)\n")
+                }
+            }
+            // Make sure the daemon is there before waiting; this also fails fast when it is not.
+            _ = try property("Serial")
+            connection.run()
+            return 1
+        case .check:
+            return 2
+        }
+    }
+
+    func pad(_ s: String, _ w: Int) -> String { s + String(repeating: " ", count: max(0, w - s.count)) }
+
+    /// A value for people: colours with a swatch on a terminal, numbers without trailing `.0`.
+    func display(_ v: DBusValue) -> String {
+        switch v {
+        case .string(let s):
+            if output.isTerminal, s.hasPrefix("#"), s.count == 9, let c = RGBA(hexDigits: s.dropFirst()) {
+                let (r, g, b) = (RGBA.eightBit(c.red), RGBA.eightBit(c.green), RGBA.eightBit(c.blue))
+                return "\u{1B}[48;2;\(r);\(g);\(b)m    \u{1B}[0m \(s)"
+            }
+            return s
+        case .double(let d): return d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
+        case .structure(let fields): return fields.map(display).joined(separator: " ")
+        default: return "\(json(v))"
+        }
+    }
+}
+
+/// A D-Bus value as a JSON-compatible object.
+func json(_ v: DBusValue) -> Any {
+    switch v {
+    case .string(let s): return s
+    case .double(let d): return d
+    case .boolean(let b): return b
+    case .uint32(let u): return Int(u)
+    case .int32(let i): return Int(i)
+    case .variant(let inner): return json(inner)
+    case .structure(let fields): return fields.map(json)
+    case .array(_, let items): return items.map(json)
+    case .dictionary(_, _, let entries):
+        var o: [String: Any] = [:]
+        for e in entries { o[e.key.string ?? "\(e.key)"] = json(e.value) }
+        return o
+    default: return "\(v)"
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// The sub-commands of `livery` with their usage text (DESIGN §6).
+enum Command: String, CaseIterable {
+    case list, get, set, resolve, watch, check, reload, status
+
+    var usage: String {
+        switch self {
+        case .list: "livery list [--json]\n\nLists the installed themes: id, name, variant, format; '*' marks the active one, '!' one with errors."
+        case .get: "livery get [--json]\n\nPrints the active theme's id."
+        case .set: "livery set ID\n\nValidates, activates and saves theme ID. Fails (exit 1) and changes nothing when ID is unknown or has errors."
+        case .resolve:
+            "livery resolve PATH [PROPERTY...] [--app ID] [--json]\n\nResolves properties of the component at PATH (e.g. Window/NavigationBar/BarButtonItem:highlighted)\nin the active theme. With one PROPERTY prints just its value; otherwise 'property value' lines for\nthe given properties, or for every property of the type when none is given."
+        case .watch: "livery watch [--json]\n\nPrints each ThemeChanged signal as it arrives ('ID SERIAL', or one JSON object per line), until interrupted."
+        case .check:
+            "livery check BUNDLE... [--themes-dir DIR]... [--schema FILE]\n\nChecks theme bundles (directories, .css files or base16/base24 .yaml schemes) without a daemon.\nPrints every error as file:line:col with the line and a caret; exits 1 if there is any. Parent\nthemes named by 'inherits' are looked up next to the bundle, in each --themes-dir and on the\ntheme search path."
+        case .reload: "livery reload\n\nAsks the daemon to rescan the theme directories and the user overrides."
+        case .status: "livery status [--json]\n\nPrints the daemon's bus name owner, active theme, serial, version, installed themes and problems."
+        }
+    }
+}
+
+let generalUsage = """
+    Usage: livery [--address ADDR | --system] COMMAND [ARGS...]
+
+    Switches and inspects Livery themes served by liveryd over D-Bus.
+
+    Commands:
+      list                    list installed themes
+      get                     print the active theme
+      set ID                  switch to theme ID
+      resolve PATH [PROP...]  resolve a component's properties
+      watch                   print theme changes as they happen
+      check BUNDLE...         check theme bundles offline
+      reload                  rescan theme directories
+      status                  show the daemon's state
+
+    Options:
+      --address ADDR   use the bus at ADDR instead of the session bus
+      --system         use the system bus
+      --json           print data as JSON (list, get, resolve, watch, status)
+      --app ID         resolve as application ID (its @app blocks apply)
+      -h, --help       show help (livery COMMAND --help for a command)
+      --version        print the version
+
+    Exit status: 0 success, 1 the operation failed, 2 usage error.
+    """
