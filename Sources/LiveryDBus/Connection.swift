@@ -167,16 +167,20 @@ public final class Connection: @unchecked Sendable {
     ///
     /// Safe from any thread: when the loop runs on another thread, the close happens there.
     public func close() {
-        if loop.isRunning && !loop.isLoopThread {
-            let done = DispatchSemaphore(value: 0)
-            loop.enqueue { [self] in
-                closeNow()
-                done.signal()
-            }
-            // The loop may already be leaving; do not wait forever for it.
-            if done.wait(timeout: .now() + 5) == .success { return }
+        if loop.isLoopThread {
+            closeNow()
+            return
         }
-        closeNow()
+        // libdbus frees its watches on close; the loop thread must not be polling them then.
+        let done = DispatchSemaphore(value: 0)
+        if loop.enqueueIfRunning({ [self] in
+            closeNow()
+            done.signal()
+        }) {
+            done.wait()
+        } else {
+            closeNow()
+        }
     }
 
     private func closeNow() {
@@ -440,8 +444,10 @@ public final class Connection: @unchecked Sendable {
     /// - Returns: the thread, already started.
     @discardableResult
     public func startThread() -> Thread {
-        let thread = Thread { [self] in run() }
-        thread.name = "livery-dbus"
+        let thread = Thread { [self] in
+            Thread.current.name = "livery-dbus"
+            run()
+        }
         thread.start()
         return thread
     }

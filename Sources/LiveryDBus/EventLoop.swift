@@ -78,6 +78,19 @@ final class EventLoop: Sendable {
         wakeup()
     }
 
+    /// Queues `work` only if a loop is running, atomically with the loop's exit.
+    ///
+    /// - Returns: false when no loop runs; the caller must then do the work itself.
+    func enqueueIfRunning(_ work: @escaping @Sendable () -> Void) -> Bool {
+        let queued = state.withLock { s -> Bool in
+            guard s.running else { return false }
+            s.work.append(work)
+            return true
+        }
+        if queued { wakeup() }
+        return queued
+    }
+
     func requestStop() {
         state.withLock { $0.stopRequested = true }
         wakeup()
@@ -164,11 +177,17 @@ final class EventLoop: Sendable {
         }
         guard started else { return false }
         defer {
-            state.withLock {
-                $0.running = false
-                $0.loopThread = nil
-                $0.stopRequested = false
+            // Work queued while the loop ran is never dropped: run what is left here, on this
+            // thread, after which enqueueIfRunning refuses new work.
+            let leftover = state.withLock { s -> [@Sendable () -> Void] in
+                s.running = false
+                s.loopThread = nil
+                s.stopRequested = false
+                let w = s.work
+                s.work = []
+                return w
             }
+            for item in leftover { item() }
         }
 
         while true {

@@ -1,0 +1,137 @@
+import Foundation
+import LiveryDBus
+import XCTest
+
+final class ConnectionTests: BusTestCase {
+    func testUnicastSignalsReachOnlyTheirDestination() throws {
+        let other = try Connection(address: bus.address)
+        other.startThread()
+        defer { other.close() }
+        let rule = "type='signal',interface='org.livery.Test1',member='Changed'"
+        let toClient = Box<[String]>([])
+        let toOther = Box<[String]>([])
+        try client.addMatch(rule) { m in toClient.mutate { $0.append(m.arguments.first?.string ?? "?") } }
+        try other.addMatch(rule) { m in toOther.mutate { $0.append(m.arguments.first?.string ?? "?") } }
+        let changed = try MemberName("Changed")
+        try service.emitSignal(
+            path: Test.path, interface: Test.interface, member: changed, arguments: [.string("private")],
+            destination: BusName(client.uniqueName))
+        try service.emitSignal(
+            path: Test.path, interface: Test.interface, member: changed, arguments: [.string("public")])
+        XCTAssertTrue(eventually { toClient.value.count == 2 && toOther.value.count == 1 })
+        // Signals from one sender arrive in order, so once "public" is in, "private" would be too.
+        XCTAssertEqual(toClient.value, ["private", "public"])
+        XCTAssertEqual(toOther.value, ["public"])
+    }
+
+    func testAddMatchDeliversMatchingSignalsAndRemoveMatchStopsThem() throws {
+        let seen = Box<[Message]>([])
+        let rule = "type='signal',sender='\(service.uniqueName)',path='/org/livery/Test',arg0='yes'"
+        try client.addMatch(rule) { m in seen.mutate { $0.append(m) } }
+        let changed = try MemberName("Changed")
+        try service.emitSignal(
+            path: Test.path, interface: Test.interface, member: changed, arguments: [.string("no")])
+        try service.emitSignal(
+            path: Test.path, interface: Test.interface, member: changed, arguments: [.string("yes")])
+        XCTAssertTrue(eventually { seen.value.count == 1 })
+        let message = try XCTUnwrap(seen.value.first)
+        XCTAssertEqual(message.type, .signal)
+        XCTAssertEqual(message.sender, service.uniqueName)
+        XCTAssertEqual(message.interface, "org.livery.Test1")
+        XCTAssertEqual(message.member, "Changed")
+        XCTAssertEqual(message.arguments, [.string("yes")])
+
+        try client.removeMatch(rule)
+        // A fence: the bus handles RemoveMatch before the next signal, and a round trip to
+        // the service orders everything after it.
+        let fence = Box(0)
+        try client.addMatch("type='signal',member='Fence'") { _ in fence.mutate { $0 += 1 } }
+        try service.emitSignal(
+            path: Test.path, interface: Test.interface, member: changed, arguments: [.string("yes")])
+        try service.emitSignal(path: Test.path, interface: Test.interface, member: MemberName("Fence"))
+        XCTAssertTrue(eventually { fence.value == 1 })
+        XCTAssertEqual(seen.value.count, 1)
+        assertDBusError(ErrorName(rawValue: "org.freedesktop.DBus.Error.MatchRuleInvalid")) {
+            try client.addMatch("type='nonsense'") { _ in }
+        }
+    }
+
+    func testRequestNameWithDoNotQueueReportsExistsWhenTaken() throws {
+        XCTAssertEqual(try client.requestName(Test.name, flags: .doNotQueue), .exists)
+        XCTAssertEqual(try client.requestName(Test.name, flags: []), .inQueue)
+        XCTAssertEqual(try service.requestName(Test.name, flags: .doNotQueue), .alreadyOwner)
+        XCTAssertEqual(try client.releaseName(Test.name), .released)  // leaves the queue
+        XCTAssertEqual(try client.releaseName(Test.name), .notOwner)
+        XCTAssertEqual(try client.releaseName(BusName("org.livery.Nobody")), .nonExistent)
+        assertDBusError(.invalidArgs) { _ = try client.requestName(BusName(":1.99")) }
+    }
+
+    func testNameLostIsReportedWhenAnotherConnectionReplacesUs() throws {
+        let name = try BusName("org.livery.Replaceable")
+        let lost = Box<[String]>([])
+        service.onNameLost = { lostName in lost.mutate { $0.append(lostName) } }
+        XCTAssertEqual(try service.requestName(name, flags: [.allowReplacement, .doNotQueue]), .primaryOwner)
+        XCTAssertEqual(try client.requestName(name, flags: [.replaceExisting, .doNotQueue]), .primaryOwner)
+        XCTAssertTrue(eventually { lost.value == ["org.livery.Replaceable"] })
+    }
+
+    func testPerformRunsWorkInOrderOnTheLoopThread() throws {
+        let log = Box<[String]>([])
+        for i in 0..<3 {
+            service.perform { log.mutate { $0.append("\(i):\(Thread.current.name ?? "")") } }
+        }
+        XCTAssertTrue(eventually { log.value.count == 3 })
+        XCTAssertEqual(log.value, ["0:livery-dbus", "1:livery-dbus", "2:livery-dbus"])
+    }
+
+    func testCallTimesOutWithNoReply() throws {
+        let sleeper = try Connection(address: bus.address)  // never runs its loop: never answers
+        defer { sleeper.close() }
+        let start = Date()
+        assertDBusError(.noReply) {
+            _ = try client.call(
+                destination: BusName(sleeper.uniqueName), path: .root, interface: .peer,
+                member: MemberName("Nope"),
+                timeout: 0.2)
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 2)
+    }
+
+    func testStopEndsRunAndDisconnectIsReported() throws {
+        let own = try TestBus()
+        defer { own.stop() }
+        let connection = try Connection(address: own.address)
+        let disconnected = Box(false)
+        connection.onDisconnect = { disconnected.value = true }
+        let thread = connection.startThread()
+        XCTAssertTrue(eventually { thread.isExecuting })
+        own.stop()
+        XCTAssertTrue(eventually { disconnected.value })
+        XCTAssertTrue(eventually { thread.isFinished })
+        XCTAssertFalse(connection.isConnected)
+        assertDBusError(.disconnected) {
+            try connection.emitSignal(path: .root, interface: Test.interface, member: MemberName("X"))
+        }
+
+        // stop() on a healthy connection ends run() too.
+        let second = try Connection(address: bus.address)
+        let secondThread = second.startThread()
+        XCTAssertTrue(eventually { secondThread.isExecuting })
+        second.stop()
+        XCTAssertTrue(eventually { secondThread.isFinished })
+    }
+
+    func testConnectingToANonexistentAddressThrows() {
+        do {
+            _ = try Connection(address: "unix:path=/nonexistent/livery-test-socket")
+            XCTFail("connected to nothing")
+        } catch {
+            XCTAssertTrue(error.name.rawValue.hasPrefix("org.freedesktop.DBus.Error."), error.name.rawValue)
+            XCTAssertTrue(error.message.contains("/nonexistent/livery-test-socket"), error.message)
+        }
+        assertDBusError(ErrorName(rawValue: "org.freedesktop.DBus.Error.BadAddress")) {
+            _ = try Connection(address: "nonsense")
+        }
+        assertDBusError(.invalidArgs) { _ = try Connection(address: "unix:path=/x\0y") }
+    }
+}

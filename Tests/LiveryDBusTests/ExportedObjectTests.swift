@@ -1,0 +1,448 @@
+import Foundation
+import LiveryDBus
+import XCTest
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+final class ExportedObjectTests: BusTestCase {
+    // MARK: Outside clients
+
+    func testGdbusCallsTheExportedObject() throws {
+        let add = try runTool(
+            "/usr/bin/gdbus",
+            [
+                "call", "--address", bus.address, "--dest", "org.livery.Test", "--object-path",
+                "/org/livery/Test",
+                "--method", "org.livery.Test1.Add", "2", "3",
+            ])
+        XCTAssertEqual(add.status, 0, add.stderr)
+        XCTAssertEqual(add.stdout, "(5,)\n")
+        let echo = try runTool(
+            "/usr/bin/gdbus",
+            [
+                "call", "--address", bus.address, "--dest", "org.livery.Test", "--object-path",
+                "/org/livery/Test",
+                "--method", "org.livery.Test1.Echo", "<{'a': <uint32 7>}>",
+            ])
+        XCTAssertEqual(echo.status, 0, echo.stderr)
+        XCTAssertEqual(echo.stdout, "(<{'a': <uint32 7>}>,)\n")
+    }
+
+    func testBusctlCallsAndReadsProperties() throws {
+        let add = try runTool(
+            "/usr/bin/busctl",
+            [
+                "--address=\(bus.address)", "call", "org.livery.Test", "/org/livery/Test", "org.livery.Test1",
+                "Add",
+                "ii", "40", "2",
+            ])
+        XCTAssertEqual(add.status, 0, add.stderr)
+        XCTAssertEqual(add.stdout, "i 42\n")
+        let count = try runTool(
+            "/usr/bin/busctl",
+            [
+                "--address=\(bus.address)", "get-property", "org.livery.Test", "/org/livery/Test",
+                "org.livery.Test1",
+                "Count",
+            ])
+        XCTAssertEqual(count.status, 0, count.stderr)
+        XCTAssertEqual(count.stdout, "u 42\n")
+        let introspect = try runTool(
+            "/usr/bin/busctl",
+            [
+                "--address=\(bus.address)", "introspect", "--xml-interface", "org.livery.Test",
+                "/org/livery/Test",
+            ])
+        XCTAssertEqual(introspect.status, 0, introspect.stderr)
+        XCTAssertTrue(introspect.stdout.contains("<method name=\"Add\">"))
+    }
+
+    func testDbusSendGetsRepliesAndErrors() throws {
+        let add = try runTool(
+            "/usr/bin/dbus-send",
+            [
+                "--bus=\(bus.address)", "--print-reply", "--dest=org.livery.Test", "/org/livery/Test",
+                "org.livery.Test1.Add", "int32:2", "int32:3",
+            ])
+        XCTAssertEqual(add.status, 0, add.stderr)
+        XCTAssertTrue(add.stdout.hasSuffix("\n   int32 5\n"), add.stdout)
+        let unknown = try runTool(
+            "/usr/bin/dbus-send",
+            [
+                "--bus=\(bus.address)", "--print-reply", "--dest=org.livery.Test", "/org/livery/Test",
+                "org.livery.Test1.Nope",
+            ])
+        XCTAssertNotEqual(unknown.status, 0)
+        XCTAssertTrue(unknown.stderr.contains("org.freedesktop.DBus.Error.UnknownMethod"), unknown.stderr)
+    }
+
+    func testPythonDbusCallsMethodsAndSeesCustomErrors() throws {
+        let result = try runPython(
+            """
+            import sys, dbus
+            bus = dbus.bus.BusConnection(sys.argv[1])
+            t = dbus.Interface(bus.get_object('org.livery.Test', '/org/livery/Test'), 'org.livery.Test1')
+            print(int(t.Add(2, 3)))
+            r = t.Echo(dbus.Dictionary({'a': dbus.UInt32(7), 'b': dbus.String('x')}, signature='sv'))
+            print(sorted((str(k), str(v)) for k, v in r.items()))
+            try:
+                t.Fail('org.livery.Livery1.Error.UnknownTheme', "no theme 'nope'")
+            except dbus.exceptions.DBusException as e:
+                print(e.get_dbus_name(), e.get_dbus_message())
+            try:
+                t.Add('x', 'y', signature='ss')
+            except dbus.exceptions.DBusException as e:
+                print(e.get_dbus_name())
+            """, address: bus.address)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(
+            result.stdout,
+            """
+            5
+            [('a', '7'), ('b', 'x')]
+            org.livery.Livery1.Error.UnknownTheme no theme 'nope'
+            org.freedesktop.DBus.Error.InvalidArgs
+
+            """)
+    }
+
+    func testTwoHundredConcurrentPythonCallsAllGetTheirReplies() throws {
+        let result = try runPython(
+            """
+            import sys, dbus, dbus.mainloop.glib
+            from gi.repository import GLib
+            dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+            bus = dbus.bus.BusConnection(sys.argv[1])
+            obj = bus.get_object('org.livery.Test', '/org/livery/Test', introspect=False)
+            loop = GLib.MainLoop()
+            results, errors = {}, []
+            def make(i):
+                def ok(v):
+                    results[i] = int(v)
+                    if len(results) + len(errors) == 200: loop.quit()
+                def err(e):
+                    errors.append(str(e))
+                    if len(results) + len(errors) == 200: loop.quit()
+                return ok, err
+            for i in range(200):
+                ok, err = make(i)
+                obj.Add(dbus.Int32(i), dbus.Int32(1000), dbus_interface='org.livery.Test1',
+                        reply_handler=ok, error_handler=err)
+            GLib.timeout_add(15000, loop.quit)
+            loop.run()
+            print(len(results), len(errors), all(results[i] == i + 1000 for i in results))
+            """, address: bus.address)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "200 0 True\n")
+    }
+
+    func testConcurrentCallsFromManySwiftThreads() throws {
+        let failures = Box(0)
+        let client = self.client!
+        DispatchQueue.concurrentPerform(iterations: 200) { i in
+            do {
+                let reply = try client.call(
+                    destination: Test.name, path: Test.path, interface: Test.interface,
+                    member: MemberName("Add"),
+                    arguments: [.int32(Int32(i)), .int32(1)], timeout: 10)
+                if reply != [.int32(Int32(i) + 1)] { failures.mutate { $0 += 1 } }
+            } catch {
+                failures.mutate { $0 += 1 }
+            }
+        }
+        XCTAssertEqual(failures.value, 0)
+    }
+
+    // MARK: Errors
+
+    func testUnknownMembersInterfacesAndObjectsGetErrors() throws {
+        assertDBusError(.unknownMethod) { _ = try callTest("Nope") }
+        assertDBusError(.unknownMethod) {
+            _ = try callTest("Add", interface: InterfaceName("org.livery.Other"))
+        }
+        assertDBusError(.unknownObject) {
+            _ = try client.call(
+                destination: Test.name, path: ObjectPath("/nothing/here"), interface: Test.interface,
+                member: MemberName("Add"), arguments: [.int32(1), .int32(2)], timeout: 5)
+        }
+    }
+
+    func testWrongArgumentTypesGetInvalidArgsNamingBothSignatures() throws {
+        let error = assertDBusError(.invalidArgs) { _ = try callTest("Add", [.string("1"), .string("2")]) }
+        XCTAssertEqual(error?.message, "Method 'org.livery.Test1.Add' expects signature 'ii' but got 'ss'")
+        assertDBusError(.invalidArgs) { _ = try callTest("Add", [.int32(1)]) }
+    }
+
+    func testHandlerErrorsReachTheCallerByName() throws {
+        let error = assertDBusError(ErrorName(rawValue: "org.livery.Livery1.Error.UnknownTheme")) {
+            _ = try callTest(
+                "Fail", [.string("org.livery.Livery1.Error.UnknownTheme"), .string("no theme 'x'")])
+        }
+        XCTAssertEqual(error?.message, "no theme 'x'")
+        let plain = assertDBusError(.failed) { _ = try callTest("FailPlainly") }
+        XCTAssertEqual(plain?.message, "oops")
+        // An invalid error name from a handler must not crash libdbus; it becomes Failed.
+        let invalid = assertDBusError(.failed) {
+            _ = try callTest("Fail", [.string("not valid"), .string("m")])
+        }
+        XCTAssertEqual(invalid?.message, "not valid: m")
+        let wrong = assertDBusError(.failed) { _ = try callTest("WrongReply") }
+        XCTAssertTrue(wrong?.message.contains("returned signature 's' instead of its declared 'u'") ?? false)
+    }
+
+    func testHandlersSeeTheCallersUniqueName() throws {
+        XCTAssertEqual(try callTest("Caller"), [.string(client.uniqueName)])
+        XCTAssertTrue(client.uniqueName.hasPrefix(":"))
+    }
+
+    func testHandlerCanMakeABlockingCallOnTheLoopThread() throws {
+        let id = try client.call(
+            destination: .bus, path: ObjectPath("/org/freedesktop/DBus"), interface: .bus,
+            member: MemberName("GetId"))
+        XCTAssertEqual(try callTest("BusId"), id)
+        XCTAssertEqual(id.first?.string?.count, 32)
+    }
+
+    // MARK: Standard interfaces
+
+    func testIntrospectionDescribesInterfacesAndChildren() throws {
+        let reply = try callTest("Introspect", interface: .introspectable)
+        let xml = try XCTUnwrap(reply.first?.string)
+        XCTAssertTrue(
+            xml.hasPrefix(
+                "<!DOCTYPE node PUBLIC \"-//freedesktop//DTD D-BUS Object Introspection 1.0//EN\"\n \"http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd\">\n<node>"
+            ))
+        let parsed = try IntrospectionSummary(xml)
+        XCTAssertEqual(
+            parsed.interfaces,
+            [
+                "org.livery.Test1", "org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Properties",
+                "org.freedesktop.DBus.Peer",
+            ])
+        XCTAssertEqual(parsed.methods["org.livery.Test1.Add"], ["a:i:in", "b:i:in", "sum:i:out"])
+        XCTAssertEqual(parsed.methods["org.livery.Test1.Echo"], ["value:v:in", "value:v:out"])
+        XCTAssertEqual(
+            parsed.methods["org.freedesktop.DBus.Properties.Get"],
+            ["interface_name:s:in", "property_name:s:in", "value:v:out"])
+        XCTAssertEqual(parsed.signals["org.livery.Test1.Changed"], ["what:s:"])
+        XCTAssertEqual(
+            parsed.signals["org.freedesktop.DBus.Properties.PropertiesChanged"],
+            ["interface_name:s:", "changed_properties:a{sv}:", "invalidated_properties:as:"])
+        XCTAssertEqual(parsed.properties, ["Name:s:readwrite", "Count:u:read", "Quiet:s:read"])
+        XCTAssertEqual(parsed.annotations, ["org.freedesktop.DBus.Property.EmitsChangedSignal=false"])
+        XCTAssertEqual(parsed.children, ["child"])
+
+        // Parents of exported objects list their children.
+        let root = try client.call(
+            destination: Test.name, path: .root, interface: .introspectable, member: MemberName("Introspect"))
+        XCTAssertEqual(try IntrospectionSummary(root[0].string!).children, ["org"])
+        // gdbus parses the XML too.
+        let gdbus = try runTool(
+            "/usr/bin/gdbus",
+            [
+                "introspect", "--address", bus.address, "--dest", "org.livery.Test", "--object-path",
+                "/org/livery/Test",
+            ])
+        XCTAssertEqual(gdbus.status, 0, gdbus.stderr)
+        XCTAssertTrue(gdbus.stdout.contains("readwrite s Name = 'initial';"), gdbus.stdout)
+        XCTAssertTrue(gdbus.stdout.contains("Add(in  i a,"), gdbus.stdout)
+    }
+
+    func testPropertiesGetGetAllAndSet() throws {
+        let props = InterfaceName.properties
+        XCTAssertEqual(
+            try callTest("Get", [.string("org.livery.Test1"), .string("Count")], interface: props),
+            [.variant(.uint32(42))])
+        XCTAssertEqual(
+            try callTest("GetAll", [.string("org.livery.Test1")], interface: props),
+            [
+                .dictionary(
+                    key: "s", value: "v",
+                    [
+                        DBusDictEntry(key: .string("Name"), value: .variant(.string("initial"))),
+                        DBusDictEntry(key: .string("Count"), value: .variant(.uint32(42))),
+                        DBusDictEntry(key: .string("Quiet"), value: .variant(.string("shh"))),
+                    ])
+            ])
+        XCTAssertEqual(
+            try callTest(
+                "Set", [.string("org.livery.Test1"), .string("Name"), .variant(.string("new"))],
+                interface: props), [])
+        XCTAssertEqual(propertyName.value, "new")
+        XCTAssertEqual(
+            try callTest("Get", [.string("org.livery.Test1"), .string("Name")], interface: props),
+            [.variant(.string("new"))])
+
+        assertDBusError(.propertyReadOnly) {
+            _ = try callTest(
+                "Set", [.string("org.livery.Test1"), .string("Count"), .variant(.uint32(1))], interface: props
+            )
+        }
+        let wrongType = assertDBusError(.invalidArgs) {
+            _ = try callTest(
+                "Set", [.string("org.livery.Test1"), .string("Name"), .variant(.uint32(1))], interface: props)
+        }
+        XCTAssertEqual(wrongType?.message, "Property 'Name' has type 's', not 'u'")
+        assertDBusError(.accessDenied) {
+            _ = try callTest(
+                "Set", [.string("org.livery.Test1"), .string("Name"), .variant(.string("forbidden"))],
+                interface: props)
+        }
+        assertDBusError(.unknownProperty) {
+            _ = try callTest("Get", [.string("org.livery.Test1"), .string("Nope")], interface: props)
+        }
+        assertDBusError(.unknownInterface) {
+            _ = try callTest("Get", [.string("org.livery.Nope"), .string("Name")], interface: props)
+        }
+        assertDBusError(.unknownInterface) {
+            _ = try callTest("GetAll", [.string("org.livery.Nope")], interface: props)
+        }
+        XCTAssertEqual(setterCalls.value, 2)
+    }
+
+    func testPropertiesChangedReachesAPythonListener() throws {
+        let result = try runPython(
+            """
+            import sys, dbus, dbus.mainloop.glib
+            from gi.repository import GLib
+            dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+            bus = dbus.bus.BusConnection(sys.argv[1])
+            loop = GLib.MainLoop()
+            seen = []
+            def changed(iface, values, invalidated):
+                seen.append((str(iface), sorted((str(k), str(v)) for k, v in values.items()), [str(x) for x in invalidated]))
+                loop.quit()
+            bus.add_signal_receiver(changed, 'PropertiesChanged', 'org.freedesktop.DBus.Properties', None, '/org/livery/Test')
+            props = dbus.Interface(bus.get_object('org.livery.Test', '/org/livery/Test'), 'org.freedesktop.DBus.Properties')
+            props.Set('org.livery.Test1', 'Name', dbus.String('renamed', variant_level=1))
+            GLib.timeout_add(5000, loop.quit)
+            loop.run()
+            print(seen)
+            """, address: bus.address)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "[('org.livery.Test1', [('Name', 'renamed')], [])]\n")
+    }
+
+    func testEmitPropertiesChangedCarriesChangedAndInvalidated() throws {
+        let seen = Box<[Message]>([])
+        try client.addMatch(
+            "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'"
+        ) {
+            message in seen.mutate { $0.append(message) }
+        }
+        try service.emitPropertiesChanged(
+            path: Test.path, interface: Test.interface, changed: ["Count": .uint32(43)], invalidated: ["Name"]
+        )
+        XCTAssertTrue(eventually { seen.value.count == 1 })
+        let message = try XCTUnwrap(seen.value.first)
+        XCTAssertEqual(message.signature, "sa{sv}as")
+        XCTAssertEqual(message.path, "/org/livery/Test")
+        XCTAssertEqual(
+            message.arguments,
+            [.string("org.livery.Test1"), .dict(["Count": .uint32(43)]), .strings(["Name"])])
+    }
+
+    func testPeerPingAndGetMachineId() throws {
+        XCTAssertEqual(try callTest("Ping", interface: .peer), [])
+        let id = try callTest("GetMachineId", interface: .peer)
+        let expected = try String(contentsOfFile: "/etc/machine-id", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(id, [.string(expected)])
+        let gdbus = try runTool(
+            "/usr/bin/gdbus",
+            [
+                "call", "--address", bus.address, "--dest", "org.livery.Test", "--object-path",
+                "/org/livery/Test",
+                "--method", "org.freedesktop.DBus.Peer.Ping",
+            ])
+        XCTAssertEqual(gdbus.stdout, "()\n")
+    }
+
+    func testExportRejectsInvalidDeclarationsAndDuplicatePaths() throws {
+        let path = try ObjectPath("/bad")
+        assertDBusError(.invalidArgs) {
+            try service.export([Interface(Test.interface, methods: [Method("1x") { _ in [] }])], at: path)
+        }
+        assertDBusError(.invalidArgs) {
+            try service.export(
+                [
+                    Interface(
+                        Test.interface, methods: [Method("M", inputs: [Argument("a", "ss")]) { _ in [] }])
+                ], at: path)
+        }
+        assertDBusError(.invalidArgs) { try service.export([Interface(.properties)], at: path) }
+        assertDBusError(ErrorName(rawValue: "org.freedesktop.DBus.Error.ObjectPathInUse")) {
+            try service.export([], at: Test.path)
+        }
+        service.unexport(at: Test.childPath)
+        assertDBusError(.unknownObject) {
+            _ = try client.call(
+                destination: Test.name, path: Test.childPath, interface: InterfaceName("org.livery.Child1"),
+                member: MemberName("Hello"))
+        }
+    }
+}
+
+/// The parts of introspection XML the tests compare, read with Foundation's XMLParser.
+final class IntrospectionSummary: NSObject, XMLParserDelegate {
+    var interfaces: [String] = []
+    var methods: [String: [String]] = [:]
+    var signals: [String: [String]] = [:]
+    var properties: [String] = []
+    var annotations: [String] = []
+    var children: [String] = []
+    private var depth = 0
+    private var currentInterface = ""
+    private var currentMember: (kind: String, name: String)? = nil
+
+    init(_ xml: String) throws {
+        super.init()
+        let parser = XMLParser(data: Data(xml.utf8))
+        parser.delegate = self
+        if !parser.parse() { throw parser.parserError ?? DBusError(.failed, "XML did not parse") }
+    }
+
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        depth += 1
+        switch name {
+        case "interface":
+            currentInterface = attributes["name"] ?? ""
+            interfaces.append(currentInterface)
+        case "method", "signal":
+            let key = currentInterface + "." + (attributes["name"] ?? "")
+            currentMember = (name, key)
+            if name == "method" { methods[key] = [] } else { signals[key] = [] }
+        case "arg":
+            let entry =
+                "\(attributes["name"] ?? ""):\(attributes["type"] ?? ""):\(attributes["direction"] ?? "")"
+            if let member = currentMember {
+                if member.kind == "method" {
+                    methods[member.name, default: []].append(entry)
+                } else {
+                    signals[member.name, default: []].append(entry)
+                }
+            }
+        case "property":
+            properties.append(
+                "\(attributes["name"] ?? ""):\(attributes["type"] ?? ""):\(attributes["access"] ?? "")")
+        case "annotation":
+            annotations.append("\(attributes["name"] ?? "")=\(attributes["value"] ?? "")")
+        case "node" where depth == 2:
+            children.append(attributes["name"] ?? "")
+        default:
+            break
+        }
+    }
+
+    func parser(
+        _ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?
+    ) {
+        depth -= 1
+        if name == "method" || name == "signal" { currentMember = nil }
+    }
+}
