@@ -1,0 +1,69 @@
+# Livery: make run | make test | make bench | make install PREFIX=...
+SHELL := /bin/bash
+PREFIX ?= $(HOME)/.local
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+SWIFT ?= $(shell command -v swift || echo /opt/swift/usr/bin/swift)
+CONFIG ?= debug
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# Debian packages: build (libdbus, libyaml), run (dbus-daemon), and the outside clients the
+# end-to-end tests drive the daemon with (gdbus, busctl, dbus-send, dbus-monitor, python3-dbus).
+BUILD_PACKAGES := libdbus-1-dev libyaml-dev pkg-config
+RUN_PACKAGES := dbus-daemon dbus-bin
+TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus
+
+.PHONY: all build run test deps deps-test install uninstall clean format bench
+
+all: build
+
+# Installs missing Debian packages (apt-get update first, as a fresh machine needs).
+deps:
+	@missing=""; for p in $(BUILD_PACKAGES) $(RUN_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+
+deps-test: deps
+	@missing=""; for p in $(TEST_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+
+build: deps
+	$(SWIFT) build -c $(CONFIG) --product liveryd
+	$(SWIFT) build -c $(CONFIG) --product livery
+
+# The daemon with the shipped themes: on the session bus when there is one, otherwise on a
+# private bus whose address is printed.
+run: build
+	@scripts/run-daemon.sh "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)" themes
+
+# Unit tests and end-to-end tests (liveryd on private buses, driven by livery, gdbus, busctl,
+# dbus-send, dbus-monitor and python3-dbus), all under a private session bus.
+test: deps-test
+	$(SWIFT) build --build-tests
+	@set -o pipefail; dbus-run-session -- $(SWIFT) test --skip-build --disable-swift-testing 2>&1 | tee .build/test.log; \
+	status=$$?; scripts/test-summary.sh .build/test.log; exit $$status
+
+install: build
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/livery/themes \
+	  $(DESTDIR)$(DATADIR)/dbus-1/services $(DESTDIR)$(PREFIX)/lib/systemd/user
+	install -m 755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/liveryd" $(DESTDIR)$(BINDIR)/liveryd
+	install -m 755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/livery" $(DESTDIR)$(BINDIR)/livery
+	cp -R themes/. $(DESTDIR)$(DATADIR)/livery/themes/
+	sed 's|@BINDIR@|$(BINDIR)|g' systemd/livery.service > $(DESTDIR)$(PREFIX)/lib/systemd/user/livery.service
+	sed 's|@BINDIR@|$(BINDIR)|g' systemd/org.livery.Livery1.service > $(DESTDIR)$(DATADIR)/dbus-1/services/org.livery.Livery1.service
+	@echo "installed to $(DESTDIR)$(PREFIX)"
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/liveryd $(DESTDIR)$(BINDIR)/livery \
+	  $(DESTDIR)$(PREFIX)/lib/systemd/user/livery.service \
+	  $(DESTDIR)$(DATADIR)/dbus-1/services/org.livery.Livery1.service
+	rm -rf $(DESTDIR)$(DATADIR)/livery/themes
+
+format:
+	$(SWIFT) format -i -r Sources Tests
+
+clean:
+	rm -rf .build
