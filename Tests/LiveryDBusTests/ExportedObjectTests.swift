@@ -85,6 +85,9 @@ final class ExportedObjectTests: BusTestCase {
             bus = dbus.bus.BusConnection(sys.argv[1])
             t = dbus.Interface(bus.get_object('org.livery.Test', '/org/livery/Test'), 'org.livery.Test1')
             print(int(t.Add(2, 3)))
+            # No interface field: the object searches all its interfaces for the member.
+            obj = bus.get_object('org.livery.Test', '/org/livery/Test', introspect=False)
+            print(int(obj.Add(dbus.Int32(4), dbus.Int32(5))))
             r = t.Echo(dbus.Dictionary({'a': dbus.UInt32(7), 'b': dbus.String('x')}, signature='sv'))
             print(sorted((str(k), str(v)) for k, v in r.items()))
             try:
@@ -101,6 +104,7 @@ final class ExportedObjectTests: BusTestCase {
             result.stdout,
             """
             5
+            9
             [('a', '7'), ('b', 'x')]
             org.livery.Livery1.Error.UnknownTheme no theme 'nope'
             org.freedesktop.DBus.Error.InvalidArgs
