@@ -24,6 +24,9 @@ public struct Log: Sendable {
         self.sink = sink
     }
 
+    /// The sink, for building another log with a different threshold.
+    public var sinkForTests: @Sendable (String) -> Void { sink }
+
     public func callAsFunction(_ level: Level, _ message: String) {
         guard level <= threshold else { return }
         // One line per record: journald splits at newlines, and a multi-line diagnostic keeps its
