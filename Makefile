@@ -52,7 +52,9 @@ install: build
 	install -m 755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/liveryd" $(DESTDIR)$(BINDIR)/liveryd
 	install -m 755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/livery" $(DESTDIR)$(BINDIR)/livery
 	cp -R themes/. $(DESTDIR)$(DATADIR)/livery/themes/
-	sed 's|@BINDIR@|$(BINDIR)|g' systemd/livery.service > $(DESTDIR)$(PREFIX)/lib/systemd/user/livery.service
+	install -d $(DESTDIR)$(DATADIR)/doc/livery
+	install -m 644 README.md $(DESTDIR)$(DATADIR)/doc/livery/README.md
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DATADIR@|$(DATADIR)|g' systemd/livery.service > $(DESTDIR)$(PREFIX)/lib/systemd/user/livery.service
 	sed 's|@BINDIR@|$(BINDIR)|g' systemd/org.livery.Livery1.service > $(DESTDIR)$(DATADIR)/dbus-1/services/org.livery.Livery1.service
 	@echo "installed to $(DESTDIR)$(PREFIX)"
 
@@ -60,7 +62,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/liveryd $(DESTDIR)$(BINDIR)/livery \
 	  $(DESTDIR)$(PREFIX)/lib/systemd/user/livery.service \
 	  $(DESTDIR)$(DATADIR)/dbus-1/services/org.livery.Livery1.service
-	rm -rf $(DESTDIR)$(DATADIR)/livery/themes
+	rm -rf $(DESTDIR)$(DATADIR)/livery/themes $(DESTDIR)$(DATADIR)/doc/livery
 
 format:
 	$(SWIFT) format -i -r Sources Tests

@@ -9,9 +9,14 @@ func check(_ inv: Invocation, output: Output) -> Int32 {
     let bundles = inv.positional.map { URL(fileURLWithPath: $0).standardizedFileURL }
     // Parents named by `inherits` are found next to the bundles, then in --themes-dir, then on the
     // daemon's search path.
-    let searchPath = Array(NSOrderedSet(array: bundles.map { $0.deletingLastPathComponent().path }
-        + paths.themeSearchPath(extra: inv.themesDirectories))) as! [String]
-    let schemaPath = inv.schema ?? searchPath.map { $0 + "/schema.json" }.first { FileManager.default.fileExists(atPath: $0) }
+    let searchPath =
+        Array(
+            NSOrderedSet(
+                array: bundles.map { $0.deletingLastPathComponent().path }
+                    + paths.themeSearchPath(extra: inv.themesDirectories))) as! [String]
+    let schemaPath =
+        inv.schema
+        ?? searchPath.map { $0 + "/schema.json" }.first { FileManager.default.fileExists(atPath: $0) }
     guard let schemaPath else {
         output.err("livery: no schema.json found; give one with --schema FILE or --themes-dir DIR\n")
         return 1
@@ -30,10 +35,14 @@ func check(_ inv: Invocation, output: Output) -> Int32 {
             failed = true
             continue
         }
-        guard let format = ThemeFormats.all.first(where: { $0.claim(url, isDirectory: isDir.boolValue) != nil }),
+        guard
+            let format = ThemeFormats.all.first(where: { $0.claim(url, isDirectory: isDir.boolValue) != nil }
+            ),
             let id = format.claim(url, isDirectory: isDir.boolValue)
         else {
-            output.err("\(arg): error: not a theme bundle (a directory with theme.css, a .css file, or a base16 .yaml scheme)\n")
+            output.err(
+                "\(arg): error: not a theme bundle (a directory with theme.css, a .css file, or a base16 .yaml scheme)\n"
+            )
             failed = true
             continue
         }

@@ -15,7 +15,9 @@ public struct Output: Sendable {
             FileHandle.standardOutput.write(Data(s.utf8))
         }, err: { FileHandle.standardError.write(Data($0.utf8)) }, isTerminal: isatty(1) == 1)
 
-    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, isTerminal: Bool) {
+    public init(
+        out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, isTerminal: Bool
+    ) {
         self.out = out
         self.err = err
         self.isTerminal = isTerminal
@@ -77,7 +79,8 @@ func describe(_ e: DBusError) -> String {
     case .serviceUnknown, .nameHasNoOwner:
         return "liveryd is not running on this bus (\(e.name.rawValue))"
     default:
-        let short = e.name.rawValue.hasPrefix("org.livery.Livery1.Error.")
+        let short =
+            e.name.rawValue.hasPrefix("org.livery.Livery1.Error.")
             ? String(e.name.rawValue.dropFirst("org.livery.Livery1.Error.".count)) : e.name.rawValue
         return "\(short): \(e.message)"
     }
@@ -97,7 +100,10 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
         if onlyPositional || !a.hasPrefix("-") || a == "-" {
             if inv.command == nil {
                 guard let c = Command(rawValue: a) else {
-                    let hint = suggestion(for: a, among: Command.allCases.map(\.rawValue)).map { " (did you mean '\($0)'?)" } ?? ""
+                    let hint =
+                        suggestion(for: a, among: Command.allCases.map(\.rawValue)).map {
+                            " (did you mean '\($0)'?)"
+                        } ?? ""
                     throw UsageError(message: "unknown command '\(a)'\(hint)", command: nil)
                 }
                 inv.command = c
@@ -113,7 +119,9 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
             flag = String(a[..<eq])
             inline = String(a[a.index(after: eq)...])
         }
-        func arg() throws(UsageError) -> String { if let inline { return inline } else { return try value(flag) } }
+        func arg() throws(UsageError) -> String {
+            if let inline { return inline } else { return try value(flag) }
+        }
         switch flag {
         case "--": onlyPositional = true
         case "--json": inv.json = true
@@ -144,7 +152,10 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
     case .check: ok = n >= 1
     }
     if !ok {
-        throw UsageError(message: "wrong number of arguments for '\(c.rawValue)'\nUsage: \(c.usage.split(separator: "\n")[0])", command: c)
+        throw UsageError(
+            message:
+                "wrong number of arguments for '\(c.rawValue)'\nUsage: \(c.usage.split(separator: "\n")[0])",
+            command: c)
     }
     if inv.json && [.set, .check, .reload].contains(c) {
         throw UsageError(message: "'\(c.rawValue)' has no --json output", command: c)
@@ -181,7 +192,8 @@ struct Client {
 
     func call(_ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
         try connection.call(
-            destination: destination, path: path, interface: interface, member: try MemberName(member), arguments: arguments)
+            destination: destination, path: path, interface: interface, member: try MemberName(member),
+            arguments: arguments)
     }
 
     func property(_ name: String) throws -> DBusValue {
@@ -192,7 +204,9 @@ struct Client {
     }
 
     func printJSON(_ object: Any) {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        let data =
+            (try? JSONSerialization.data(
+                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         output.out(String(decoding: data, as: UTF8.self) + "\n")
     }
 
@@ -202,12 +216,16 @@ struct Client {
             let themes = try call("ListThemes").first?.array ?? []
             let active = try property("ActiveTheme").string ?? ""
             if inv.json {
-                printJSON(themes.map { t -> [String: Any] in
-                    let f = t.structureFields ?? []
-                    var o: [String: Any] = ["id": f[0].string ?? "", "name": f[1].string ?? "", "active": f[0].string == active]
-                    for (k, v) in f[2].stringVariantDictionary ?? [:] { o[k] = json(v) }
-                    return o
-                })
+                printJSON(
+                    themes.map { t -> [String: Any] in
+                        let f = t.structureFields ?? []
+                        var o: [String: Any] = [
+                            "id": f[0].string ?? "", "name": f[1].string ?? "",
+                            "active": f[0].string == active,
+                        ]
+                        for (k, v) in f[2].stringVariantDictionary ?? [:] { o[k] = json(v) }
+                        return o
+                    })
                 return 0
             }
             let rows = themes.map { t -> [String] in
@@ -215,7 +233,10 @@ struct Client {
                 let meta = f[2].stringVariantDictionary ?? [:]
                 let id = f[0].string ?? ""
                 let mark = id == active ? "*" : (meta["valid"]?.variantValue.bool == false ? "!" : " ")
-                return [mark, id, f[1].string ?? "", meta["variant"]?.variantValue.string ?? "", meta["format"]?.variantValue.string ?? ""]
+                return [
+                    mark, id, f[1].string ?? "", meta["variant"]?.variantValue.string ?? "",
+                    meta["format"]?.variantValue.string ?? "",
+                ]
             }
             let w = (1..<5).map { c in rows.map { $0[c].count }.max() ?? 0 }
             for r in rows {
@@ -253,30 +274,39 @@ struct Client {
             }
             return 0
         case .status:
-            let owner = try connection.call(
-                destination: .bus, path: ObjectPath("/org/freedesktop/DBus"), interface: .bus,
-                member: MemberName("GetNameOwner"), arguments: [.string(LiveryBus.name)]
-            ).first?.string ?? ""
-            let all = try connection.call(
-                destination: destination, path: path, interface: .properties, member: try MemberName("GetAll"),
-                arguments: [.string(LiveryBus.interface)]
-            ).first?.stringVariantDictionary ?? [:]
+            let owner =
+                try connection.call(
+                    destination: .bus, path: ObjectPath("/org/freedesktop/DBus"), interface: .bus,
+                    member: MemberName("GetNameOwner"), arguments: [.string(LiveryBus.name)]
+                ).first?.string ?? ""
+            let all =
+                try connection.call(
+                    destination: destination, path: path, interface: .properties,
+                    member: try MemberName("GetAll"),
+                    arguments: [.string(LiveryBus.interface)]
+                ).first?.stringVariantDictionary ?? [:]
             let themes = try call("ListThemes").first?.array ?? []
-            let invalid = themes.filter { ($0.structureFields?[2].stringVariantDictionary?["valid"]?.variantValue.bool) == false }
-                .compactMap { $0.structureFields?[0].string }
+            let invalid = themes.filter {
+                ($0.structureFields?[2].stringVariantDictionary?["valid"]?.variantValue.bool) == false
+            }
+            .compactMap { $0.structureFields?[0].string }
             let problems = all["Problems"]?.variantValue.stringArray ?? []
             if inv.json {
                 printJSON([
                     "owner": owner, "active": all["ActiveTheme"]?.variantValue.string ?? "",
-                    "serial": Int(all["Serial"]?.variantValue.uint32 ?? 0), "version": all["Version"]?.variantValue.string ?? "",
+                    "serial": Int(all["Serial"]?.variantValue.uint32 ?? 0),
+                    "version": all["Version"]?.variantValue.string ?? "",
                     "themes": themes.count, "invalid": invalid, "problems": problems,
                 ])
                 return 0
             }
-            output.out("liveryd \(all["Version"]?.variantValue.string ?? "") at \(LiveryBus.name) (\(owner))\n")
+            output.out(
+                "liveryd \(all["Version"]?.variantValue.string ?? "") at \(LiveryBus.name) (\(owner))\n")
             output.out("active theme: \(all["ActiveTheme"]?.variantValue.string ?? "")\n")
             output.out("serial: \(all["Serial"]?.variantValue.uint32 ?? 0)\n")
-            output.out("themes: \(themes.count) installed" + (invalid.isEmpty ? "" : ", with errors: \(invalid.joined(separator: ", "))") + "\n")
+            output.out(
+                "themes: \(themes.count) installed"
+                    + (invalid.isEmpty ? "" : ", with errors: \(invalid.joined(separator: ", "))") + "\n")
             if problems.isEmpty {
                 output.out("problems: none\n")
             } else {
@@ -292,7 +322,10 @@ struct Client {
                 let id = message.arguments.first?.string ?? ""
                 let serial = message.arguments.count > 1 ? message.arguments[1].uint32 ?? 0 : 0
                 if json {
-                    let data = (try? JSONSerialization.data(withJSONObject: ["signal": "ThemeChanged", "theme": id, "serial": Int(serial)], options: [.sortedKeys])) ?? Data()
+                    let data =
+                        (try? JSONSerialization.data(
+                            withJSONObject: ["signal": "ThemeChanged", "theme": id, "serial": Int(serial)],
+                            options: [.sortedKeys])) ?? Data()
                     out(String(decoding: data, as: UTF8.self) + "\n")
                 } else {
                     out("ThemeChanged \(id) \(serial)\n")

@@ -6,16 +6,21 @@ enum Command: String, CaseIterable {
 
     var usage: String {
         switch self {
-        case .list: "livery list [--json]\n\nLists the installed themes: id, name, variant, format; '*' marks the active one, '!' one with errors."
+        case .list:
+            "livery list [--json]\n\nLists the installed themes: id, name, variant, format; '*' marks the active one, '!' one with errors."
         case .get: "livery get [--json]\n\nPrints the active theme's id."
-        case .set: "livery set ID\n\nValidates, activates and saves theme ID. Fails (exit 1) and changes nothing when ID is unknown or has errors."
+        case .set:
+            "livery set ID\n\nValidates, activates and saves theme ID. Fails (exit 1) and changes nothing when ID is unknown or has errors."
         case .resolve:
             "livery resolve PATH [PROPERTY...] [--app ID] [--json]\n\nResolves properties of the component at PATH (e.g. Window/NavigationBar/BarButtonItem:highlighted)\nin the active theme. With one PROPERTY prints just its value; otherwise 'property value' lines for\nthe given properties, or for every property of the type when none is given."
-        case .watch: "livery watch [--json]\n\nPrints each ThemeChanged signal as it arrives ('ID SERIAL', or one JSON object per line), until interrupted."
+        case .watch:
+            "livery watch [--json]\n\nPrints each ThemeChanged signal as it arrives ('ID SERIAL', or one JSON object per line), until interrupted."
         case .check:
             "livery check BUNDLE... [--themes-dir DIR]... [--schema FILE]\n\nChecks theme bundles (directories, .css files or base16/base24 .yaml schemes) without a daemon.\nPrints every error as file:line:col with the line and a caret; exits 1 if there is any. Parent\nthemes named by 'inherits' are looked up next to the bundle, in each --themes-dir and on the\ntheme search path."
-        case .reload: "livery reload\n\nAsks the daemon to rescan the theme directories and the user overrides."
-        case .status: "livery status [--json]\n\nPrints the daemon's bus name owner, active theme, serial, version, installed themes and problems."
+        case .reload:
+            "livery reload\n\nAsks the daemon to rescan the theme directories and the user overrides."
+        case .status:
+            "livery status [--json]\n\nPrints the daemon's bus name owner, active theme, serial, version, installed themes and problems."
         }
     }
 }

@@ -51,7 +51,9 @@ public enum BundleFiles {
             let size = attrs[.size] as? Int
         else { return .failure(Refusal(message: "'\(path)' cannot be read")) }
         guard size <= maximumImageSize else {
-            return .failure(Refusal(message: "'\(path)' is \(size) bytes; images are limited to \(maximumImageSize) bytes"))
+            return .failure(
+                Refusal(
+                    message: "'\(path)' is \(size) bytes; images are limited to \(maximumImageSize) bytes"))
         }
         guard let handle = FileHandle(forReadingAtPath: real) else {
             return .failure(Refusal(message: "'\(path)' cannot be read"))
@@ -68,12 +70,14 @@ public enum BundleFiles {
     public static func imageKind(_ head: [UInt8]) -> String? {
         if head.starts(with: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) { return "png" }
         if head.starts(with: [0xff, 0xd8, 0xff]) { return "jpeg" }
-        if head.count >= 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) {
+        if head.count >= 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8)
+        {
             return "webp"
         }
         if let text = String(bytes: head, encoding: .utf8) {
             let t = text.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
-            if (t.hasPrefix("<?xml") || t.hasPrefix("<svg") || t.hasPrefix("<!--") || t.hasPrefix("<!DOCTYPE svg"))
+            if (t.hasPrefix("<?xml") || t.hasPrefix("<svg") || t.hasPrefix("<!--")
+                || t.hasPrefix("<!DOCTYPE svg"))
                 && t.contains("<svg")
             {
                 return "svg"
@@ -98,9 +102,11 @@ public enum BundleFiles {
                 if let size = (try? FileManager.default.attributesOfItem(atPath: real))?[.size] as? Int,
                     size > maximumSheetSize
                 {
-                    return .failure(SheetParser.ImportError("'\(path)' is larger than \(maximumSheetSize) bytes"))
+                    return .failure(
+                        SheetParser.ImportError("'\(path)' is larger than \(maximumSheetSize) bytes"))
                 }
-                guard let data = FileManager.default.contents(atPath: real), let text = String(data: data, encoding: .utf8)
+                guard let data = FileManager.default.contents(atPath: real),
+                    let text = String(data: data, encoding: .utf8)
                 else { return .failure(SheetParser.ImportError("'\(path)' is not readable UTF-8 text")) }
                 return .success((file: (base as NSString).appendingPathComponent(path), text: text))
             }

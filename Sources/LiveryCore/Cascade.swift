@@ -18,7 +18,8 @@ public struct Cascade: Sendable {
         case unknownProperty(String, suggestion: String?)
         public var description: String {
             switch self {
-            case .unknownProperty(let p, let s): "unknown property '\(p)'" + (s.map { " (did you mean '\($0)'?)" } ?? "")
+            case .unknownProperty(let p, let s):
+                "unknown property '\(p)'" + (s.map { " (did you mean '\($0)'?)" } ?? "")
             }
         }
     }
@@ -59,7 +60,8 @@ public struct Cascade: Sendable {
         -> (value: Value, origin: Origin)
     {
         guard let d = schema.properties[property] else {
-            throw .unknownProperty(property, suggestion: suggestion(for: property, among: schema.properties.keys))
+            throw .unknownProperty(
+                property, suggestion: suggestion(for: property, among: schema.properties.keys))
         }
         var context = Context(cascade: self, path: path, app: app)
         return context.value(of: d, at: path.nodes.count - 1)
@@ -69,19 +71,29 @@ public struct Cascade: Sendable {
     /// any property is the last of them that declares it.
     public func matchingRules(_ path: ComponentPath, at index: Int, app: String?) -> [CompiledRule] {
         theme.rules
-            .filter { ($0.app == nil || $0.app == app) && Cascade.matches($0.selector, path.nodes, index, schema) }
+            .filter {
+                ($0.app == nil || $0.app == app) && Cascade.matches($0.selector, path.nodes, index, schema)
+            }
             .sorted(by: Cascade.precedes)
     }
 
     /// Cascade order: layer, specificity, subject depth, source order (rules 2–4).
     public static func precedes(_ a: CompiledRule, _ b: CompiledRule) -> Bool {
-        (a.layer.rawValue, a.specificity.ids, a.specificity.classes, a.specificity.types, a.subjectDepth, a.order)
-            < (b.layer.rawValue, b.specificity.ids, b.specificity.classes, b.specificity.types, b.subjectDepth, b.order)
+        (
+            a.layer.rawValue, a.specificity.ids, a.specificity.classes, a.specificity.types, a.subjectDepth,
+            a.order
+        )
+            < (
+                b.layer.rawValue, b.specificity.ids, b.specificity.classes, b.specificity.types,
+                b.subjectDepth, b.order
+            )
     }
 
     /// Whether `selector` matches node `index` of `nodes` (CSS Selectors 4 §16: matched right to
     /// left, a descendant combinator trying every container outwards).
-    public static func matches(_ selector: Selector, _ nodes: [PathNode], _ index: Int, _ schema: Schema) -> Bool {
+    public static func matches(_ selector: Selector, _ nodes: [PathNode], _ index: Int, _ schema: Schema)
+        -> Bool
+    {
         func match(_ ci: Int, _ k: Int) -> Bool {
             guard compoundMatches(selector.compounds[ci], nodes[k], schema) else { return false }
             if ci == 0 { return true }
@@ -141,7 +153,9 @@ public struct Cascade: Sendable {
             var result: (Value, Origin)?
             search: for rule in rules.reversed() {
                 for d in rule.declarations.reversed() where d.property == property.name {
-                    result = (d.value, .declaration(d.location, selector: rule.selector.text, layer: rule.layer))
+                    result = (
+                        d.value, .declaration(d.location, selector: rule.selector.text, layer: rule.layer)
+                    )
                     break search
                 }
             }

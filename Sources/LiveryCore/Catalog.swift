@@ -22,9 +22,12 @@ public struct ThemeCatalog: Sendable {
                 for format in formats {
                     guard let id = format.claim(url, isDirectory: isDir.boolValue) else { continue }
                     if !ThemeSource.isValidID(id) {
-                        notes.append("\(url.path): skipped: '\(id)' is not a theme id (lower-case letters, digits and '-')")
+                        notes.append(
+                            "\(url.path): skipped: '\(id)' is not a theme id (lower-case letters, digits and '-')"
+                        )
                     } else if let first = sources[id] {
-                        notes.append("\(url.path): skipped: theme '\(id)' is already provided by \(first.path)")
+                        notes.append(
+                            "\(url.path): skipped: theme '\(id)' is already provided by \(first.path)")
                     } else {
                         sources[id] = format.read(url, id: id)
                     }
@@ -58,7 +61,8 @@ public struct ThemeCatalog: Sendable {
     /// - Returns: the chain, or the diagnostic for an unknown parent or a cycle.
     public func chain(for id: String) -> Result<[ThemeSource], Diagnostic> {
         guard var current = sources[id] else {
-            return .failure(Diagnostic(.error, "unknown theme '\(id)'", at: SourceLocation(file: id, line: 1, column: 1)))
+            return .failure(
+                Diagnostic(.error, "unknown theme '\(id)'", at: SourceLocation(file: id, line: 1, column: 1)))
         }
         var chain = [current]
         var seen: Set<String> = [id]
@@ -67,12 +71,15 @@ public struct ThemeCatalog: Sendable {
             guard let next = sources[parent] else {
                 return .failure(
                     Diagnostic(
-                        .error, "'\(current.id)' inherits unknown theme '\(parent)'\(didYouMean(parent, ids))",
+                        .error,
+                        "'\(current.id)' inherits unknown theme '\(parent)'\(didYouMean(parent, ids))",
                         at: decl.value[0].location, sourceLine: decl.sourceLine))
             }
             guard seen.insert(parent).inserted else {
                 return .failure(
-                    Diagnostic(.error, "theme '\(parent)' inherits itself (an inherits cycle)", at: decl.value[0].location, sourceLine: decl.sourceLine))
+                    Diagnostic(
+                        .error, "theme '\(parent)' inherits itself (an inherits cycle)",
+                        at: decl.value[0].location, sourceLine: decl.sourceLine))
             }
             chain.append(next)
             current = next

@@ -82,7 +82,8 @@ public struct RGBA: Hashable, Sendable, CustomStringConvertible {
 
     /// Hue in degrees 0–360, lightness and saturation 0–1.
     var hls: (Double, Double, Double) {
-        let maxc = max(red, green, blue), minc = min(red, green, blue)
+        let maxc = max(red, green, blue)
+        let minc = min(red, green, blue)
         let l = (maxc + minc) / 2
         guard maxc != minc else { return (0, l, 0) }
         let d = maxc - minc
@@ -103,7 +104,8 @@ public struct RGBA: Hashable, Sendable, CustomStringConvertible {
     /// Makes a colour from CSS `hsl()` components: hue in degrees, saturation and lightness 0–1
     /// (CSS Color 4 §7, "HSL to RGB").
     public init(hue: Double, saturation: Double, lightness: Double, alpha: Double = 1) {
-        let s = RGBA.clamp(saturation), l = RGBA.clamp(lightness)
+        let s = RGBA.clamp(saturation)
+        let l = RGBA.clamp(lightness)
         var h = hue.truncatingRemainder(dividingBy: 360)
         if h < 0 { h += 360 }
         func f(_ n: Double) -> Double {

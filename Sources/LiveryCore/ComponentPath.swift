@@ -13,7 +13,8 @@ public struct PathNode: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        type + (name.map { "#" + $0 } ?? "") + classes.map { "." + $0 }.joined() + states.map { ":" + $0 }.joined()
+        type + (name.map { "#" + $0 } ?? "") + classes.map { "." + $0 }.joined()
+            + states.map { ":" + $0 }.joined()
     }
 }
 
@@ -43,7 +44,9 @@ public struct ComponentPath: Hashable, Sendable, CustomStringConvertible {
             var cur = ""
             var mode: Character = "T"
             func flush() throws {
-                guard !cur.isEmpty else { throw fail(mode == "T" ? "expected a type name" : "expected a name after '\(mode)'") }
+                guard !cur.isEmpty else {
+                    throw fail(mode == "T" ? "expected a type name" : "expected a name after '\(mode)'")
+                }
                 guard cur.unicodeScalars.allSatisfy(Lexer.isName) else { throw fail("invalid name '\(cur)'") }
                 switch mode {
                 case "T": node.type = cur

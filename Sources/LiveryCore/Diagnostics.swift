@@ -26,7 +26,8 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
     /// The text of the source line, for the caret display; empty when unknown.
     public var sourceLine: String
 
-    public init(_ severity: Severity, _ message: String, at location: SourceLocation, sourceLine: String = "") {
+    public init(_ severity: Severity, _ message: String, at location: SourceLocation, sourceLine: String = "")
+    {
         self.severity = severity
         self.message = message
         self.location = location
@@ -50,7 +51,8 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
 /// Uses Levenshtein distance, case-insensitively, and accepts a suggestion at most a third of the
 /// word's length away (at least 1, at most 3 edits).
 /// - Returns: the best candidate, or nil when none is close enough.
-public func suggestion<S: Sequence>(for word: String, among candidates: S) -> String? where S.Element == String {
+public func suggestion<S: Sequence>(for word: String, among candidates: S) -> String?
+where S.Element == String {
     let w = Array(word.lowercased().unicodeScalars)
     let limit = min(3, max(1, w.count / 3))
     var best: (String, Int)?

@@ -18,9 +18,12 @@ public enum ThemeFormats {
     public static let all: [any ThemeFormat] = [NativeFormat(), Base16Format()]
 
     /// Reads a file as UTF-8 text, or a diagnostic saying why not.
-    static func readText(_ url: URL, limit: Int = BundleFiles.maximumSheetSize) -> Result<String, Diagnostic> {
+    static func readText(_ url: URL, limit: Int = BundleFiles.maximumSheetSize) -> Result<String, Diagnostic>
+    {
         let loc = SourceLocation(file: url.path, line: 1, column: 1)
-        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > limit {
+        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
+            size > limit
+        {
             return .failure(Diagnostic(.error, "file is \(size) bytes; the limit is \(limit)", at: loc))
         }
         guard let data = FileManager.default.contents(atPath: url.path) else {
@@ -41,7 +44,9 @@ public struct NativeFormat: ThemeFormat {
 
     public func claim(_ url: URL, isDirectory: Bool) -> String? {
         if isDirectory {
-            guard FileManager.default.fileExists(atPath: url.appendingPathComponent("theme.css").path) else { return nil }
+            guard FileManager.default.fileExists(atPath: url.appendingPathComponent("theme.css").path) else {
+                return nil
+            }
             return url.lastPathComponent
         }
         return url.pathExtension == "css" ? url.deletingPathExtension().lastPathComponent : nil
@@ -59,7 +64,8 @@ public struct NativeFormat: ThemeFormat {
             return ThemeSource(id: id, format: name, path: url.path, sheet: sheet)
         case .success(let text):
             let parser = SheetParser(bundleRoot: root, importer: root.map { BundleFiles.importer(root: $0) })
-            return ThemeSource(id: id, format: name, path: url.path, sheet: parser.parse(text, file: file.path))
+            return ThemeSource(
+                id: id, format: name, path: url.path, sheet: parser.parse(text, file: file.path))
         }
     }
 }
@@ -82,9 +88,10 @@ public struct Base16Format: ThemeFormat {
     /// The theme id for a scheme file: its base name, lower-cased, other characters as `-`.
     static func id(for url: URL) -> String {
         let base = url.deletingPathExtension().lastPathComponent.lowercased()
-        var id = String(base.unicodeScalars.map { s -> Character in
-            (s.properties.isAlphabetic && s.isASCII) || ("0"..."9").contains(s) ? Character(s) : "-"
-        })
+        var id = String(
+            base.unicodeScalars.map { s -> Character in
+                (s.properties.isAlphabetic && s.isASCII) || ("0"..."9").contains(s) ? Character(s) : "-"
+            })
         while id.contains("--") { id = id.replacingOccurrences(of: "--", with: "-") }
         return String(id.trimmingCharacters(in: CharacterSet(charactersIn: "-")).prefix(64))
     }
@@ -100,7 +107,9 @@ public struct Base16Format: ThemeFormat {
         }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         func lineText(_ n: Int) -> String { n >= 1 && n <= lines.count ? String(lines[n - 1]) : "" }
-        func loc(_ m: YAMLNode.Mark) -> SourceLocation { SourceLocation(file: url.path, line: m.line, column: m.column) }
+        func loc(_ m: YAMLNode.Mark) -> SourceLocation {
+            SourceLocation(file: url.path, line: m.line, column: m.column)
+        }
         func error(_ message: String, _ m: YAMLNode.Mark) {
             sheet.diagnostics.append(Diagnostic(.error, message, at: loc(m), sourceLine: lineText(m.line)))
         }
@@ -141,7 +150,9 @@ public struct Base16Format: ThemeFormat {
             schemeName = scalar(top, "name")?.0 ?? id
         } else {
             schemeName = scalar(top, "scheme")?.0 ?? scalar(top, "name")?.0 ?? id
-            if colours.contains(where: { $0.0.scalar?.lowercased().hasPrefix("base1") == true }) { system = "base24" }
+            if colours.contains(where: { $0.0.scalar?.lowercased().hasPrefix("base1") == true }) {
+                system = "base24"
+            }
         }
         let author = scalar(top, "author")?.0
         let slots = (0..<(system == "base24" ? 24 : 16)).map { i in
@@ -160,7 +171,9 @@ public struct Base16Format: ThemeFormat {
         }
         for slot in slots {
             guard let (s, mark) = found[slot] else {
-                error("missing colour '\(slot)' (a \(system) scheme has \(slots.first!)…\(slots.last!))", root.mark)
+                error(
+                    "missing colour '\(slot)' (a \(system) scheme has \(slots.first!)…\(slots.last!))",
+                    root.mark)
                 continue
             }
             let hex = s.hasPrefix("#") ? String(s.dropFirst()) : s
@@ -171,18 +184,23 @@ public struct Base16Format: ThemeFormat {
             let l = loc(mark)
             sheet.palette.append(
                 PaletteDefinition(
-                    name: slot, value: [ValueNode(kind: .hash(hex), location: l)], location: l, sourceLine: lineText(mark.line)))
+                    name: slot, value: [ValueNode(kind: .hash(hex), location: l)], location: l,
+                    sourceLine: lineText(mark.line)))
         }
         var variant = scalar(top, "variant")?.0.lowercased()
         if variant != "light" && variant != "dark" {
             // Old schemes say nothing: judge by the background.
-            let bg = found["base00"].flatMap { RGBA(hexDigits: Substring($0.0.hasPrefix("#") ? String($0.0.dropFirst()) : $0.0)) }
+            let bg = found["base00"].flatMap {
+                RGBA(hexDigits: Substring($0.0.hasPrefix("#") ? String($0.0.dropFirst()) : $0.0))
+            }
             variant = (bg?.luminance ?? 0) > 0.4 ? "light" : "dark"
         }
         func meta(_ key: String, _ value: String) {
             let l = SourceLocation(file: url.path, line: 1, column: 1)
             sheet.metadata.append(
-                Declaration(property: key, value: [ValueNode(kind: .string(value), location: l)], location: l, sourceLine: "", bundleRoot: nil))
+                Declaration(
+                    property: key, value: [ValueNode(kind: .string(value), location: l)], location: l,
+                    sourceLine: "", bundleRoot: nil))
         }
         meta("name", schemeName)
         meta("description", "\(system) scheme" + (author.map { " by \($0)" } ?? ""))

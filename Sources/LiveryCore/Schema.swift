@@ -88,11 +88,15 @@ public struct Schema: Sendable {
         self.types = [:]
         self.properties = [:]
         for (name, raw) in props {
-            guard let p = raw as? [String: Any], let t = p["type"] as? String, let type = ValueType(rawValue: t) else {
+            guard let p = raw as? [String: Any], let t = p["type"] as? String,
+                let type = ValueType(rawValue: t)
+            else {
                 throw fail("property '\(name)' needs a 'type' of \(ValueType.allCases.map(\.rawValue))")
             }
             let keywords = p["keywords"] as? [String] ?? []
-            guard let initialText = p["initial"] as? String else { throw fail("property '\(name)' needs an 'initial' string") }
+            guard let initialText = p["initial"] as? String else {
+                throw fail("property '\(name)' needs an 'initial' string")
+            }
             let def = PropertyDefinition(
                 name: name, type: type, inherits: p["inherits"] as? Bool ?? false, initial: .keyword(""),
                 keywords: keywords, summary: p["description"] as? String ?? "")
@@ -101,7 +105,8 @@ public struct Schema: Sendable {
                 throw fail("property '\(name)': cannot parse initial value '\(initialText)'")
             }
             var typer = ValueTyper(palette: [:])
-            guard let v = typer.value(decl.value, for: def, declaration: decl), typer.diagnostics.isEmpty else {
+            guard let v = typer.value(decl.value, for: def, declaration: decl), typer.diagnostics.isEmpty
+            else {
                 throw fail(
                     "property '\(name)': initial value '\(initialText)' is not a \(type.rawValue): "
                         + typer.diagnostics.map(\.message).joined(separator: "; "))
@@ -112,7 +117,9 @@ public struct Schema: Sendable {
         }
         for (name, raw) in types {
             guard let t = raw as? [String: Any] else { throw fail("type '\(name)' is not an object") }
-            let parts = (t["parts"] as? [String: String] ?? [:]).sorted { $0.key < $1.key }.map { (name: $0.key, type: $0.value) }
+            let parts = (t["parts"] as? [String: String] ?? [:]).sorted { $0.key < $1.key }.map {
+                (name: $0.key, type: $0.value)
+            }
             self.types[name] = TypeDefinition(
                 name: name, superType: t["super"] as? String, parts: parts,
                 ownProperties: t["properties"] as? [String] ?? [], summary: t["description"] as? String ?? "")
@@ -156,7 +163,9 @@ public struct Schema: Sendable {
     public mutating func extend(with components: [ComponentDeclaration]) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for c in components {
-            func err(_ m: String) { diagnostics.append(Diagnostic(.error, m, at: c.location, sourceLine: c.sourceLine)) }
+            func err(_ m: String) {
+                diagnostics.append(Diagnostic(.error, m, at: c.location, sourceLine: c.sourceLine))
+            }
             if types[c.name] != nil {
                 err("component '\(c.name)' is already defined")
                 continue
@@ -167,7 +176,8 @@ public struct Schema: Sendable {
                 ok = false
             }
             guard ok else { continue }
-            types[c.name] = TypeDefinition(name: c.name, superType: c.superType, parts: c.parts, ownProperties: [], summary: "")
+            types[c.name] = TypeDefinition(
+                name: c.name, superType: c.superType, parts: c.parts, ownProperties: [], summary: "")
             chains[c.name] = [c.name] + chains[c.superType]!
             typeProperties[c.name] = typeProperties[c.superType]!
         }
@@ -178,7 +188,9 @@ public struct Schema: Sendable {
     public func chain(of type: String) -> [String] { chains[type] ?? [] }
 
     /// Whether `type` is `ancestor` or derives from it.
-    public func isType(_ type: String, kindOf ancestor: String) -> Bool { chains[type]?.contains(ancestor) ?? false }
+    public func isType(_ type: String, kindOf ancestor: String) -> Bool {
+        chains[type]?.contains(ancestor) ?? false
+    }
 
     /// How derived a type is: 0 for a root such as `View`.
     public func depth(of type: String) -> Int { max(0, (chains[type]?.count ?? 1) - 1) }

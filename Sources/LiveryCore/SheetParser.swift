@@ -5,7 +5,8 @@ import Foundation
 public struct SheetParser {
     /// Reads an `@import`ed file: given the path as written and the importing file, returns the
     /// file's label and text, or a message saying why it may not be read.
-    public typealias Importer = @Sendable (_ path: String, _ from: String) -> Result<(file: String, text: String), ImportError>
+    public typealias Importer =
+        @Sendable (_ path: String, _ from: String) -> Result<(file: String, text: String), ImportError>
 
     /// Why an `@import` failed.
     public struct ImportError: Error, Sendable {
@@ -57,7 +58,9 @@ public struct SheetParser {
                     let pathToken = cursor.peek
                     cursor.next()
                     cursor.expectSemicolon()
-                    importFile(path, at: pathToken, from: file, cursor: &cursor, into: &sheet, importStack: &importStack)
+                    importFile(
+                        path, at: pathToken, from: file, cursor: &cursor, into: &sheet,
+                        importStack: &importStack)
                 case "app":
                     guard case .string(let app) = cursor.peek.kind else {
                         cursor.error("expected a quoted application id after '@app'", at: cursor.peek)
@@ -106,7 +109,8 @@ public struct SheetParser {
     }
 
     private func importFile(
-        _ path: String, at token: Token, from file: String, cursor: inout Cursor, into sheet: inout Stylesheet,
+        _ path: String, at token: Token, from file: String, cursor: inout Cursor,
+        into sheet: inout Stylesheet,
         importStack: inout Set<String>
     ) {
         guard let importer else {
@@ -148,7 +152,9 @@ private struct Cursor {
     var atEnd: Bool { if case .eof = peek.kind { true } else { false } }
     mutating func next() { if !atEnd { index += 1 } }
 
-    func location(_ t: Token) -> SourceLocation { SourceLocation(file: lexer.file, line: t.line, column: t.column) }
+    func location(_ t: Token) -> SourceLocation {
+        SourceLocation(file: lexer.file, line: t.line, column: t.column)
+    }
 
     mutating func error(_ message: String, at t: Token) {
         diagnostics.append(Diagnostic(.error, message, at: location(t), sourceLine: lexer.sourceLine(t.line)))
@@ -226,7 +232,9 @@ private struct Cursor {
         }
         if failed {
             // Skip the whole rule, block included.
-            while !atEnd && peek.kind != .delim("{") && peek.kind != .delim("}") && peek.kind != .delim(";") { next() }
+            while !atEnd && peek.kind != .delim("{") && peek.kind != .delim("}") && peek.kind != .delim(";") {
+                next()
+            }
             if peek.kind == .delim(";") {
                 next()
             } else if peek.kind == .delim("{") {
@@ -286,7 +294,8 @@ private struct Cursor {
 
     mutating func compound() -> CompoundSelector? {
         let start = peek
-        var c = CompoundSelector(type: nil, location: location(start), sourceLine: lexer.sourceLine(start.line))
+        var c = CompoundSelector(
+            type: nil, location: location(start), sourceLine: lexer.sourceLine(start.line))
         switch start.kind {
         case .ident(let name):
             c.type = name
@@ -447,7 +456,9 @@ private struct Cursor {
                 error("expected a colour for '@define-color \(name)'", at: peek)
             } else {
                 sheet.palette.append(
-                    PaletteDefinition(name: name, value: value, location: location(t), sourceLine: lexer.sourceLine(t.line)))
+                    PaletteDefinition(
+                        name: name, value: value, location: location(t), sourceLine: lexer.sourceLine(t.line))
+                )
             }
         }
         expectSemicolon()
@@ -490,7 +501,8 @@ private struct Cursor {
         }
         sheet.components.append(
             ComponentDeclaration(
-                name: name, superType: superType, parts: parts, location: location(t), sourceLine: lexer.sourceLine(t.line)))
+                name: name, superType: superType, parts: parts, location: location(t),
+                sourceLine: lexer.sourceLine(t.line)))
     }
 
     func describe(_ t: Token) -> String {

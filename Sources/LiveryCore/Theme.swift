@@ -19,7 +19,8 @@ public struct ThemeSource: Sendable {
 
     /// Whether `id` is a valid theme id: 1–64 lower-case ASCII letters, digits and `-`.
     public static func isValidID(_ id: String) -> Bool {
-        !id.isEmpty && id.count <= 64 && id.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 }
+        !id.isEmpty && id.count <= 64
+            && id.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 }
     }
 }
 
@@ -101,7 +102,9 @@ public struct CompiledTheme: Sendable {
 /// Turns a theme's `inherits` chain (and the user's overrides) into a `CompiledTheme`, checking
 /// every name, value and palette reference; collects every error in one pass.
 public enum ThemeCompiler {
-    static let metadataKeys = ["name", "description", "variant", "inherits", "accent-color", "dark-variant", "light-variant"]
+    static let metadataKeys = [
+        "name", "description", "variant", "inherits", "accent-color", "dark-variant", "light-variant",
+    ]
 
     /// Compiles a theme.
     /// - Parameters:
@@ -113,7 +116,8 @@ public enum ThemeCompiler {
         -> (theme: CompiledTheme?, diagnostics: [Diagnostic])
     {
         precondition(!chain.isEmpty)
-        let sheets: [(Stylesheet, Bool)] = chain.map { ($0.sheet, false) } + (overrides.map { [($0, true)] } ?? [])
+        let sheets: [(Stylesheet, Bool)] =
+            chain.map { ($0.sheet, false) } + (overrides.map { [($0, true)] } ?? [])
         var diagnostics: [Diagnostic] = sheets.flatMap { $0.0.diagnostics }
         var schema = base
         for (sheet, _) in sheets { diagnostics += schema.extend(with: sheet.components) }
@@ -129,7 +133,10 @@ public enum ThemeCompiler {
             if let c = palette[name] { return c }
             guard let d = definitions[name], !failed.contains(name) else { return nil }
             guard !visiting.contains(name) else {
-                diagnostics.append(Diagnostic(.error, "palette colour '@\(name)' refers to itself", at: d.location, sourceLine: d.sourceLine))
+                diagnostics.append(
+                    Diagnostic(
+                        .error, "palette colour '@\(name)' refers to itself", at: d.location,
+                        sourceLine: d.sourceLine))
                 failed.insert(name)
                 return nil
             }
@@ -157,14 +164,16 @@ public enum ThemeCompiler {
         var meta = ThemeMetadata(
             id: own.id, name: own.id, description: "", variant: "light", inherits: nil, accentColor: nil,
             format: own.format, path: own.path)
-        var variantSet = false, accentSet = false
+        var variantSet = false
+        var accentSet = false
         for (index, source) in chain.enumerated().reversed() {
             let isOwn = index == chain.count - 1
             for d in source.sheet.metadata.reversed() {
                 guard metadataKeys.contains(d.property) else {
                     diagnostics.append(
                         Diagnostic(
-                            .error, "unknown @theme key '\(d.property)'\(didYouMean(d.property, metadataKeys))",
+                            .error,
+                            "unknown @theme key '\(d.property)'\(didYouMean(d.property, metadataKeys))",
                             at: d.location, sourceLine: d.sourceLine))
                     continue
                 }
@@ -221,7 +230,8 @@ public enum ThemeCompiler {
                 for sel in rule.selectors {
                     for c in sel.compounds {
                         func err(_ m: String) {
-                            diagnostics.append(Diagnostic(.error, m, at: c.location, sourceLine: c.sourceLine))
+                            diagnostics.append(
+                                Diagnostic(.error, m, at: c.location, sourceLine: c.sourceLine))
                             selectorsOK = false
                         }
                         if let t = c.type, schema.types[t] == nil {
@@ -229,7 +239,8 @@ public enum ThemeCompiler {
                         }
                         for s in c.states where !schema.states.contains(s) {
                             var at = c.location
-                            at.column = column(of: ":" + s, in: c.sourceLine, from: c.location.column) ?? at.column
+                            at.column =
+                                column(of: ":" + s, in: c.sourceLine, from: c.location.column) ?? at.column
                             diagnostics.append(
                                 Diagnostic(
                                     .error, "unknown state ':\(s)'\(didYouMean(s, schema.states))", at: at,
@@ -243,7 +254,8 @@ public enum ThemeCompiler {
                     guard let def = schema.properties[d.property] else {
                         diagnostics.append(
                             Diagnostic(
-                                .error, "unknown property '\(d.property)'\(didYouMean(d.property, schema.properties.keys))",
+                                .error,
+                                "unknown property '\(d.property)'\(didYouMean(d.property, schema.properties.keys))",
                                 at: d.location, sourceLine: d.sourceLine))
                         continue
                     }
@@ -251,7 +263,10 @@ public enum ThemeCompiler {
                     let v = typer.value(d.value, for: def, declaration: d)
                     // A reference to a palette colour that failed is already reported there.
                     diagnostics += typer.diagnostics
-                    if let v { decls.append(CompiledDeclaration(property: d.property, value: v, location: d.location)) }
+                    if let v {
+                        decls.append(
+                            CompiledDeclaration(property: d.property, value: v, location: d.location))
+                    }
                 }
                 guard selectorsOK else { continue }
                 let layer: Layer = rule.app != nil ? .app : (isOverrides ? .user : .theme)
@@ -279,13 +294,16 @@ public enum ThemeCompiler {
         for d in ds where fileOrder[d.location.file] == nil { fileOrder[d.location.file] = fileOrder.count }
         return ds.filter { seen.insert($0).inserted }.enumerated().sorted { a, b in
             let (x, y) = (a.element.location, b.element.location)
-            return (fileOrder[x.file]!, x.line, x.column, a.offset) < (fileOrder[y.file]!, y.line, y.column, b.offset)
+            return (fileOrder[x.file]!, x.line, x.column, a.offset) < (
+                fileOrder[y.file]!, y.line, y.column, b.offset
+            )
         }.map(\.element)
     }
 
     /// The 1-based column where `needle` first occurs in `line` at or after `start`.
     static func column(of needle: String, in line: String, from start: Int) -> Int? {
-        let scalars = Array(line.unicodeScalars), n = Array(needle.unicodeScalars)
+        let scalars = Array(line.unicodeScalars)
+        let n = Array(needle.unicodeScalars)
         guard start >= 1, n.count <= scalars.count else { return nil }
         var i = start - 1
         while i + n.count <= scalars.count {

@@ -27,7 +27,8 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
         case .keyword(let k): k
         case .string(let s): "\"\(s)\""
         case .size(let w, let h): "\(w.formatted) \(h.formatted)"
-        case .insets(let t, let r, let b, let l): "\(t.formatted) \(r.formatted) \(b.formatted) \(l.formatted)"
+        case .insets(let t, let r, let b, let l):
+            "\(t.formatted) \(r.formatted) \(b.formatted) \(l.formatted)"
         }
     }
 
@@ -72,12 +73,16 @@ struct ValueTyper {
     }
 
     /// Reads `nodes` as a value of the property's type.
-    mutating func value(_ nodes: [ValueNode], for property: PropertyDefinition, declaration: Declaration) -> Value? {
+    mutating func value(_ nodes: [ValueNode], for property: PropertyDefinition, declaration: Declaration)
+        -> Value?
+    {
         sourceLine = declaration.sourceLine
         let name = property.name
         func single() -> ValueNode? {
             guard nodes.count == 1 else {
-                error("'\(name)' takes one \(property.type.rawValue) value, found \(nodes.count)", at: nodes[min(1, nodes.count - 1)])
+                error(
+                    "'\(name)' takes one \(property.type.rawValue) value, found \(nodes.count)",
+                    at: nodes[min(1, nodes.count - 1)])
                 return nil
             }
             return nodes[0]
@@ -96,7 +101,9 @@ struct ValueTyper {
                 return nil
             }
             guard let root = declaration.bundleRoot else {
-                error("url() is only allowed in a bundle directory (this sheet has no bundle to hold images)", at: n)
+                error(
+                    "url() is only allowed in a bundle directory (this sheet has no bundle to hold images)",
+                    at: n)
                 return nil
             }
             switch BundleFiles.checkImage(path, in: root) {
@@ -172,7 +179,12 @@ struct ValueTyper {
 
     mutating func number(_ n: ValueNode, units: Set<String>, what: String) -> Double? {
         guard case .number(let v, let unit) = n.kind, units.contains(unit) else {
-            error("expected \(what)" + (units.count > 1 ? " (\(units.filter { !$0.isEmpty }.sorted().joined(separator: ", ")) or no unit)" : ""), at: n)
+            error(
+                "expected \(what)"
+                    + (units.count > 1
+                        ? " (\(units.filter { !$0.isEmpty }.sorted().joined(separator: ", ")) or no unit)"
+                        : ""),
+                at: n)
             return nil
         }
         return v
@@ -196,7 +208,9 @@ struct ValueTyper {
             if let v = cssNamedColors[lower] {
                 return RGBA(red8: Int(v >> 16), green8: Int((v >> 8) & 0xff), blue8: Int(v & 0xff))
             }
-            error("unknown colour '\(name)'\(didYouMean(lower, Array(cssNamedColors.keys) + ["transparent"]))", at: n)
+            error(
+                "unknown colour '\(name)'\(didYouMean(lower, Array(cssNamedColors.keys) + ["transparent"]))",
+                at: n)
             return nil
         case .reference(let name):
             guard let c = lookup(name) else {
@@ -229,7 +243,8 @@ struct ValueTyper {
             out.alpha = RGBA.clamp(c.alpha * a)
             return out
         case "mix":
-            guard arity(3), let a = color(args[0][0]), let b = color(args[1][0]), let t = factor(args[2][0]) else { return nil }
+            guard arity(3), let a = color(args[0][0]), let b = color(args[1][0]), let t = factor(args[2][0])
+            else { return nil }
             return RGBA.mix(a, b, t)
         case "shade":
             guard arity(2), let c = color(args[0][0]), let k = factor(args[1][0]) else { return nil }

@@ -26,7 +26,8 @@ struct YAMLNode {
     static func parse(_ text: String) -> Result<YAMLNode, ParseError> {
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else {
-            return .failure(ParseError(message: "cannot start the YAML parser", mark: Mark(line: 1, column: 1)))
+            return .failure(
+                ParseError(message: "cannot start the YAML parser", mark: Mark(line: 1, column: 1)))
         }
         defer { yaml_parser_delete(&parser) }
         let bytes = Array(text.utf8)
@@ -36,7 +37,9 @@ struct YAMLNode {
             guard yaml_parser_load(&parser, &document) == 1 else {
                 let m = parser.problem_mark
                 let problem = parser.problem.map { String(cString: $0) } ?? "malformed YAML"
-                return .failure(ParseError(message: "YAML: \(problem)", mark: Mark(line: m.line + 1, column: m.column + 1)))
+                return .failure(
+                    ParseError(
+                        message: "YAML: \(problem)", mark: Mark(line: m.line + 1, column: m.column + 1)))
             }
             defer { yaml_document_delete(&document) }
             guard let root = yaml_document_get_root_node(&document) else {
@@ -47,7 +50,9 @@ struct YAMLNode {
         }
     }
 
-    private static func convert(_ node: UnsafeMutablePointer<yaml_node_t>, _ doc: inout yaml_document_t, _ depth: inout Int) -> YAMLNode {
+    private static func convert(
+        _ node: UnsafeMutablePointer<yaml_node_t>, _ doc: inout yaml_document_t, _ depth: inout Int
+    ) -> YAMLNode {
         let mark = Mark(line: node.pointee.start_mark.line + 1, column: node.pointee.start_mark.column + 1)
         depth += 1
         defer { depth -= 1 }
@@ -62,7 +67,9 @@ struct YAMLNode {
             var items: [YAMLNode] = []
             var p = node.pointee.data.sequence.items.start
             while let cur = p, cur != node.pointee.data.sequence.items.top {
-                if let child = yaml_document_get_node(&doc, cur.pointee) { items.append(convert(child, &doc, &depth)) }
+                if let child = yaml_document_get_node(&doc, cur.pointee) {
+                    items.append(convert(child, &doc, &depth))
+                }
                 p = cur + 1
             }
             return YAMLNode(kind: .sequence(items), mark: mark)
@@ -70,7 +77,9 @@ struct YAMLNode {
             var pairs: [(YAMLNode, YAMLNode)] = []
             var p = node.pointee.data.mapping.pairs.start
             while let cur = p, cur != node.pointee.data.mapping.pairs.top {
-                if let k = yaml_document_get_node(&doc, cur.pointee.key), let v = yaml_document_get_node(&doc, cur.pointee.value) {
+                if let k = yaml_document_get_node(&doc, cur.pointee.key),
+                    let v = yaml_document_get_node(&doc, cur.pointee.value)
+                {
                     pairs.append((convert(k, &doc, &depth), convert(v, &doc, &depth)))
                 }
                 p = cur + 1

@@ -60,7 +60,8 @@ public struct DaemonOptions: Sendable, Equatable {
             case "--log-level":
                 let v = try arg()
                 guard let l = Log.Level(name: v) else {
-                    throw UsageError(description: "unknown log level '\(v)' (error, warning, notice, info, debug)")
+                    throw UsageError(
+                        description: "unknown log level '\(v)' (error, warning, notice, info, debug)")
                 }
                 o.logLevel = l
             case "-h", "--help": return nil
@@ -71,7 +72,9 @@ public struct DaemonOptions: Sendable, Equatable {
             }
             i += 1
         }
-        if o.system && o.address != nil { throw UsageError(description: "--system and --address exclude each other") }
+        if o.system && o.address != nil {
+            throw UsageError(description: "--system and --address exclude each other")
+        }
         return o
     }
 }
@@ -86,12 +89,15 @@ public final class Daemon: Sendable {
     /// Loads themes, connects, exports the object and takes the bus name (objects are registered
     /// first, then `RequestName` with `DO_NOT_QUEUE`, DESIGN §9).
     /// - Throws: a message for the log; the caller exits non-zero.
-    public init(options: DaemonOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    public init(options: DaemonOptions, environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws
+    {
         let log = Log(threshold: options.logLevel)
         self.log = log
         let paths = Paths(environment: environment)
         let configuration = ThemeService.Configuration(
-            searchPath: paths.themeSearchPath(extra: options.themesDirectories), schemaFile: options.schemaFile,
+            searchPath: paths.themeSearchPath(extra: options.themesDirectories),
+            schemaFile: options.schemaFile,
             stateFile: paths.stateFile, overridesFile: paths.overridesFile)
         service = try ThemeService(configuration: configuration, log: log)
         do {
@@ -123,7 +129,8 @@ public final class Daemon: Sendable {
             }
             connection.close()
             throw ServiceError(
-                .accessDenied, "\(LiveryBus.name) is already owned by \(owner); use --replace to take it over")
+                .accessDenied, "\(LiveryBus.name) is already owned by \(owner); use --replace to take it over"
+            )
         }
         log(.notice, "serving \(LiveryBus.name) as \(connection.uniqueName)")
         connection.onNameLost = { [log, connection] name in

@@ -26,7 +26,8 @@ extension Value {
         case .keyword(let k): .string(k)
         case .string(let s): .string(s)
         case .size(let w, let h): .structure([.double(w), .double(h)])
-        case .insets(let t, let r, let b, let l): .structure([.double(t), .double(r), .double(b), .double(l)])
+        case .insets(let t, let r, let b, let l):
+            .structure([.double(t), .double(r), .double(b), .double(l)])
         }
     }
 }
@@ -66,12 +67,16 @@ public final class LiveryInterface: Sendable {
                     return []
                 },
                 Method(
-                    "Resolve", inputs: [Argument("path", "s"), Argument("properties", "as"), Argument("options", "a{sv}")],
+                    "Resolve",
+                    inputs: [
+                        Argument("path", "s"), Argument("properties", "as"), Argument("options", "a{sv}"),
+                    ],
                     outputs: [Argument("values", "a{sv}")]
                 ) { call in
                     let app = try LiveryInterface.app(call.arguments[2])
                     let values = try service.resolve(
-                        call.arguments[0].string ?? "", properties: call.arguments[1].stringArray ?? [], app: app)
+                        call.arguments[0].string ?? "", properties: call.arguments[1].stringArray ?? [],
+                        app: app)
                     return [LiveryInterface.dictionary(values)]
                 },
                 Method(
@@ -79,9 +84,12 @@ public final class LiveryInterface: Sendable {
                     outputs: [Argument("values", "aa{sv}")]
                 ) { call in
                     let app = try LiveryInterface.app(call.arguments[1])
-                    let items = (call.arguments[0].array ?? []).map { item -> (path: String, properties: [String]) in
+                    let items = (call.arguments[0].array ?? []).map {
+                        item -> (path: String, properties: [String]) in
                         let fields = item.structureFields ?? []
-                        return (fields.first?.string ?? "", fields.count > 1 ? fields[1].stringArray ?? [] : [])
+                        return (
+                            fields.first?.string ?? "", fields.count > 1 ? fields[1].stringArray ?? [] : []
+                        )
                     }
                     let results = try service.resolveMany(items, app: app)
                     return [.array(element: "a{sv}", results.map(LiveryInterface.dictionary))]
@@ -91,7 +99,9 @@ public final class LiveryInterface: Sendable {
                     return []
                 },
             ],
-            signals: [SignalDescription("ThemeChanged", arguments: [Argument("id", "s"), Argument("serial", "u")])],
+            signals: [
+                SignalDescription("ThemeChanged", arguments: [Argument("id", "s"), Argument("serial", "u")])
+            ],
             properties: [
                 Property("ActiveTheme", "s") { .string(service.activeTheme) },
                 Property("Serial", "u") { .uint32(service.serial) },
@@ -139,7 +149,8 @@ public final class LiveryInterface: Sendable {
     static func listing(_ l: ThemeService.Listing) -> DBusValue {
         var meta: [String: DBusValue] = [
             "variant": .string(l.metadata.variant), "description": .string(l.metadata.description),
-            "path": .string(l.metadata.path), "format": .string(l.metadata.format), "valid": .boolean(l.valid),
+            "path": .string(l.metadata.path), "format": .string(l.metadata.format),
+            "valid": .boolean(l.valid),
             "errors": .strings(l.errors),
         ]
         if let i = l.metadata.inherits { meta["inherits"] = .string(i) }

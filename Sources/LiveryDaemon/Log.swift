@@ -5,7 +5,11 @@ import Foundation
 public struct Log: Sendable {
     /// Syslog priorities (RFC 5424 §6.2.1).
     public enum Level: Int, Comparable, Sendable, CaseIterable {
-        case error = 3, warning = 4, notice = 5, info = 6, debug = 7
+        case error = 3
+        case warning = 4
+        case notice = 5
+        case info = 6
+        case debug = 7
         public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
         /// Parses `error`, `warning`, `notice`, `info` or `debug`.
         public init?(name: String) {
@@ -19,7 +23,10 @@ public struct Log: Sendable {
     private let sink: @Sendable (String) -> Void
 
     /// - Parameter sink: receives each line with its newline; stderr by default.
-    public init(threshold: Level = .info, sink: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+    public init(
+        threshold: Level = .info,
+        sink: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+    ) {
         self.threshold = threshold
         self.sink = sink
     }

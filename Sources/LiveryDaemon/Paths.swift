@@ -23,7 +23,8 @@ public struct Paths: Sendable {
     public var stateHome: String { base("XDG_STATE_HOME", ".local/state") }
     /// `$XDG_DATA_DIRS`, default `/usr/local/share:/usr/share`.
     public var dataDirs: [String] {
-        let v = environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
+        let v =
+            environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
         return v.split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
     }
 

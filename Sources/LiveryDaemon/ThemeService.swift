@@ -17,7 +17,8 @@ public final class ThemeService: @unchecked Sendable {
         /// The theme used when no valid theme was saved.
         public var fallbackTheme = "default"
 
-        public init(searchPath: [String], schemaFile: String? = nil, stateFile: String, overridesFile: String) {
+        public init(searchPath: [String], schemaFile: String? = nil, stateFile: String, overridesFile: String)
+        {
             self.searchPath = searchPath
             self.schemaFile = schemaFile
             self.stateFile = stateFile
@@ -61,10 +62,14 @@ public final class ThemeService: @unchecked Sendable {
         self.store = StateStore(path: configuration.stateFile)
         let schemaPath =
             configuration.schemaFile
-            ?? configuration.searchPath.map { $0 + "/schema.json" }.first { FileManager.default.fileExists(atPath: $0) }
+            ?? configuration.searchPath.map { $0 + "/schema.json" }.first {
+                FileManager.default.fileExists(atPath: $0)
+            }
         guard let schemaPath else {
             throw ServiceError(
-                .invalidTheme, "no schema.json on the theme search path (\(configuration.searchPath.joined(separator: ":")))")
+                .invalidTheme,
+                "no schema.json on the theme search path (\(configuration.searchPath.joined(separator: ":")))"
+            )
         }
         do { schema = try Schema.load(from: URL(fileURLWithPath: schemaPath)) } catch {
             throw ServiceError(.invalidTheme, "\(error)")
@@ -87,18 +92,26 @@ public final class ThemeService: @unchecked Sendable {
         candidates += catalog.ids.filter { listed[$0]?.valid == true }
         var chosen: (String, CompiledTheme, [String])?
         for (i, id) in candidates.enumerated() {
-            if let built = ThemeService.build(id, catalog: catalog, schema: schema, overrides: overrides, log: log) {
+            if let built = ThemeService.build(
+                id, catalog: catalog, schema: schema, overrides: overrides, log: log)
+            {
                 chosen = (id, built.0, built.1)
                 break
             }
             if i == 0 && catalog.sources[id] == nil {
-                log(.warning, "saved theme '\(id)' is not installed; falling back to '\(configuration.fallbackTheme)'")
+                log(
+                    .warning,
+                    "saved theme '\(id)' is not installed; falling back to '\(configuration.fallbackTheme)'")
             } else if i == 0 {
-                log(.warning, "saved theme '\(id)' has errors; falling back to '\(configuration.fallbackTheme)'")
+                log(
+                    .warning,
+                    "saved theme '\(id)' has errors; falling back to '\(configuration.fallbackTheme)'")
             }
         }
         guard let (id, theme, problems) = chosen else {
-            throw ServiceError(.invalidTheme, "no valid theme on the search path (\(configuration.searchPath.joined(separator: ":")))")
+            throw ServiceError(
+                .invalidTheme,
+                "no valid theme on the search path (\(configuration.searchPath.joined(separator: ":")))")
         }
         activeID = id
         cascade = Cascade(theme: theme)
@@ -132,7 +145,9 @@ public final class ThemeService: @unchecked Sendable {
     ///     `Limits.propertiesPerCall`.
     ///   - app: the asking application's id for `@app` blocks.
     /// - Throws: `ServiceError` `InvalidPath`, `UnknownProperty` or `LimitExceeded`.
-    public func resolve(_ path: String, properties: [String], app: String?) throws(ServiceError) -> [(property: String, value: Value)] {
+    public func resolve(_ path: String, properties: [String], app: String?) throws(ServiceError) -> [(
+        property: String, value: Value
+    )] {
         let c = activeCascade
         return try ThemeService.resolve(path, properties: properties, app: app, in: c)
     }
@@ -140,37 +155,47 @@ public final class ThemeService: @unchecked Sendable {
     /// Resolves a batch against one snapshot of the active theme, so that a switch cannot fall
     /// between two items.
     /// - Throws: as `resolve`, and `LimitExceeded` past `Limits.resolveManyItems` items.
-    public func resolveMany(_ items: [(path: String, properties: [String])], app: String?) throws(ServiceError)
+    public func resolveMany(_ items: [(path: String, properties: [String])], app: String?)
+        throws(ServiceError)
         -> [[(property: String, value: Value)]]
     {
         guard items.count <= Limits.resolveManyItems else {
-            throw ServiceError(.limitExceeded, "\(items.count) items; ResolveMany takes at most \(Limits.resolveManyItems)")
+            throw ServiceError(
+                .limitExceeded, "\(items.count) items; ResolveMany takes at most \(Limits.resolveManyItems)")
         }
         let c = activeCascade
         var out: [[(property: String, value: Value)]] = []
         for (i, item) in items.enumerated() {
-            do { out.append(try ThemeService.resolve(item.path, properties: item.properties, app: app, in: c)) } catch {
+            do {
+                out.append(try ThemeService.resolve(item.path, properties: item.properties, app: app, in: c))
+            } catch {
                 throw ServiceError(error.kind, "item \(i): \(error.message)")
             }
         }
         return out
     }
 
-    static func resolve(_ path: String, properties: [String], app: String?, in c: Cascade) throws(ServiceError)
+    static func resolve(_ path: String, properties: [String], app: String?, in c: Cascade)
+        throws(ServiceError)
         -> [(property: String, value: Value)]
     {
         guard path.utf8.count <= Limits.pathBytes else {
-            throw ServiceError(.limitExceeded, "path is \(path.utf8.count) bytes; the limit is \(Limits.pathBytes)")
+            throw ServiceError(
+                .limitExceeded, "path is \(path.utf8.count) bytes; the limit is \(Limits.pathBytes)")
         }
         let segments = path.utf8.reduce(1) { $0 + ($1 == UInt8(ascii: "/") ? 1 : 0) }
         guard segments <= Limits.pathSegments else {
-            throw ServiceError(.limitExceeded, "path has \(segments) segments; the limit is \(Limits.pathSegments)")
+            throw ServiceError(
+                .limitExceeded, "path has \(segments) segments; the limit is \(Limits.pathSegments)")
         }
         guard properties.count <= Limits.propertiesPerCall else {
-            throw ServiceError(.limitExceeded, "\(properties.count) properties; the limit is \(Limits.propertiesPerCall) per call")
+            throw ServiceError(
+                .limitExceeded,
+                "\(properties.count) properties; the limit is \(Limits.propertiesPerCall) per call")
         }
         if let app, app.utf8.count > Limits.identifierBytes {
-            throw ServiceError(.limitExceeded, "application id is longer than \(Limits.identifierBytes) bytes")
+            throw ServiceError(
+                .limitExceeded, "application id is longer than \(Limits.identifierBytes) bytes")
         }
         let parsed: ComponentPath
         do { parsed = try ComponentPath(path, schema: c.theme.schema) } catch {
@@ -206,7 +231,8 @@ public final class ThemeService: @unchecked Sendable {
                 "theme '\(id)' has \(errors.count) error\(errors.count == 1 ? "" : "s"): "
                     + errors.prefix(5).map(\.description).joined(separator: "; "))
         }
-        let (withOverrides, problems) = ThemeService.applyOverrides(id, theme, catalog: catalog, schema: schema, overrides: overrides, log: log)
+        let (withOverrides, problems) = ThemeService.applyOverrides(
+            id, theme, catalog: catalog, schema: schema, overrides: overrides, log: log)
         let print = ThemeService.fingerprint(withOverrides)
         currentProblems = problems
         // Saved before the reply, so that a crash right after `SetTheme` returns keeps the choice.
@@ -244,11 +270,15 @@ public final class ThemeService: @unchecked Sendable {
         let (theme, diagnostics) = newCatalog.compile(activeID, schema: schema)
         guard let theme else {
             let rendered = diagnostics.filter { $0.severity == .error }.map(\.description)
-            log(.error, "active theme '\(activeID)' no longer validates; keeping the last good version:\n" + rendered.joined(separator: "\n"))
+            log(
+                .error,
+                "active theme '\(activeID)' no longer validates; keeping the last good version:\n"
+                    + rendered.joined(separator: "\n"))
             currentProblems = rendered
             return nil
         }
-        let (withOverrides, problems) = ThemeService.applyOverrides(activeID, theme, catalog: newCatalog, schema: schema, overrides: overrides, log: log)
+        let (withOverrides, problems) = ThemeService.applyOverrides(
+            activeID, theme, catalog: newCatalog, schema: schema, overrides: overrides, log: log)
         currentProblems = problems
         let print = ThemeService.fingerprint(withOverrides)
         guard print != fingerprint else { return nil }
@@ -273,7 +303,8 @@ public final class ThemeService: @unchecked Sendable {
     /// Compiles a theme with the overrides; a broken overrides file is left out (with the errors
     /// kept as problems) rather than blocking the theme.
     static func applyOverrides(
-        _ id: String, _ theme: CompiledTheme, catalog: ThemeCatalog, schema: Schema, overrides: Stylesheet?, log: Log
+        _ id: String, _ theme: CompiledTheme, catalog: ThemeCatalog, schema: Schema, overrides: Stylesheet?,
+        log: Log
     ) -> (CompiledTheme, [String]) {
         guard let overrides else { return (theme, []) }
         let (combined, diagnostics) = catalog.compile(id, schema: schema, overrides: overrides)
@@ -283,8 +314,12 @@ public final class ThemeService: @unchecked Sendable {
         return (theme, rendered)
     }
 
-    static func build(_ id: String, catalog: ThemeCatalog, schema: Schema, overrides: Stylesheet?, log: Log) -> (CompiledTheme, [String])? {
-        guard catalog.sources[id] != nil, let theme = catalog.compile(id, schema: schema).theme else { return nil }
+    static func build(_ id: String, catalog: ThemeCatalog, schema: Schema, overrides: Stylesheet?, log: Log)
+        -> (CompiledTheme, [String])?
+    {
+        guard catalog.sources[id] != nil, let theme = catalog.compile(id, schema: schema).theme else {
+            return nil
+        }
         return applyOverrides(id, theme, catalog: catalog, schema: schema, overrides: overrides, log: log)
     }
 
@@ -298,8 +333,10 @@ public final class ThemeService: @unchecked Sendable {
                 ?? ThemeMetadata(
                     id: id, name: source.sheet.metadataString("name") ?? id,
                     description: source.sheet.metadataString("description") ?? "",
-                    variant: source.sheet.metadataString("variant") ?? "light", inherits: source.sheet.metadataString("inherits"),
-                    accentColor: nil, darkVariant: nil, lightVariant: nil, format: source.format, path: source.path)
+                    variant: source.sheet.metadataString("variant") ?? "light",
+                    inherits: source.sheet.metadataString("inherits"),
+                    accentColor: nil, darkVariant: nil, lightVariant: nil, format: source.format,
+                    path: source.path)
             out[id] = Listing(
                 metadata: meta, valid: theme != nil,
                 errors: diagnostics.filter { $0.severity == .error }.map(\.description))

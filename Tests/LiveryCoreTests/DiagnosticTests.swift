@@ -43,7 +43,10 @@ final class DiagnosticTests: XCTestCase {
         let d = try diagnostics(of: "Button {\n  tint-colour: #fff;\n}\n")
         XCTAssertEqual(d.count, 1)
         let lines = d[0].rendered.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        XCTAssertTrue(lines[0].hasSuffix("theme.css:2:3: error: unknown property 'tint-colour' (did you mean 'tint-color'?)"), lines[0])
+        XCTAssertTrue(
+            lines[0].hasSuffix(
+                "theme.css:2:3: error: unknown property 'tint-colour' (did you mean 'tint-color'?)"), lines[0]
+        )
         XCTAssertEqual(lines[1], "  tint-colour: #fff;")
         XCTAssertEqual(lines[2], "  ^")
     }
@@ -100,7 +103,9 @@ final class DiagnosticTests: XCTestCase {
     func testImportInsideBundleAndEscapeRefused() throws {
         let c = try compileSheet(
             #"@import "controls.css"; Switch { on-tint-color: #00ff00; }"#,
-            files: ["controls.css": Data("Switch { on-tint-color: #ff0000; thumb-tint-color: #0000ff; }".utf8)])
+            files: [
+                "controls.css": Data("Switch { on-tint-color: #ff0000; thumb-tint-color: #0000ff; }".utf8)
+            ])
         XCTAssertEqual(try resolved(c, "Switch", "on-tint-color"), "#00ff00ff")
         XCTAssertEqual(try resolved(c, "Switch", "thumb-tint-color"), "#0000ffff")
         let d = try diagnostics(of: #"@import "../x.css";"#)
@@ -109,7 +114,8 @@ final class DiagnosticTests: XCTestCase {
 
     func testImageCheckedByContentNotName() throws {
         let d = try diagnostics(
-            of: #"Button { background-image: url("fake.png"); }"#, files: ["fake.png": Data("not an image".utf8)])
+            of: #"Button { background-image: url("fake.png"); }"#,
+            files: ["fake.png": Data("not an image".utf8)])
         XCTAssertEqual(d.map(\.message), ["'fake.png' is not a PNG, JPEG, WebP or SVG image"])
         XCTAssertEqual(BundleFiles.imageKind(Array("<svg xmlns='http://www.w3.org/2000/svg'/>".utf8)), "svg")
         XCTAssertEqual(BundleFiles.imageKind([0xff, 0xd8, 0xff, 0xe0]), "jpeg")
@@ -118,12 +124,16 @@ final class DiagnosticTests: XCTestCase {
 
     func testPaletteCycleIsAnError() throws {
         let d = try diagnostics(of: "@define-color a @b;\n@define-color b @a;\n")
-        XCTAssertTrue(d.contains { $0.message == "palette colour '@a' refers to itself" }, d.map(\.description).joined())
+        XCTAssertTrue(
+            d.contains { $0.message == "palette colour '@a' refers to itself" }, d.map(\.description).joined()
+        )
     }
 
     func testComponentPathErrors() {
         XCTAssertThrowsError(try ComponentPath("Window/Buton", schema: shippedSchema)) { e in
-            XCTAssertEqual("\(e)", "segment 2 'Buton' of path 'Window/Buton': unknown type 'Buton' (did you mean 'Button'?)")
+            XCTAssertEqual(
+                "\(e)",
+                "segment 2 'Buton' of path 'Window/Buton': unknown type 'Buton' (did you mean 'Button'?)")
         }
         XCTAssertThrowsError(try ComponentPath("Window//Button", schema: shippedSchema))
         XCTAssertThrowsError(try ComponentPath("Button:pressed", schema: shippedSchema))

@@ -46,8 +46,10 @@ final class SeedCaseTests: XCTestCase {
 
     func testSeveralContainersMustAllEnclose() throws {
         let c = try compileSheet("Popover NavigationBar BarButtonItem { tint-color: #0000ff; }")
-        XCTAssertEqual(try resolved(c, "Window/Popover/NavigationBar/BarButtonItem", "tint-color"), "#0000ffff")
-        XCTAssertEqual(try resolved(c, "Window/NavigationBar/BarButtonItem", "tint-color"), initial("tint-color"))
+        XCTAssertEqual(
+            try resolved(c, "Window/Popover/NavigationBar/BarButtonItem", "tint-color"), "#0000ffff")
+        XCTAssertEqual(
+            try resolved(c, "Window/NavigationBar/BarButtonItem", "tint-color"), initial("tint-color"))
     }
 
     func testChildCombinatorNeedsTheDirectContainer() throws {
@@ -65,8 +67,10 @@ final class SeedCaseTests: XCTestCase {
 
     // 5. The subview's own setting wins, whatever the order
     func testSubviewSettingBeatsParentRegardlessOfOrder() throws {
-        let a = try compileSheet("NavigationBar { tint-color: #008000; } BarButtonItem { tint-color: #0000ff; }")
-        let b = try compileSheet("BarButtonItem { tint-color: #0000ff; } NavigationBar { tint-color: #008000; }")
+        let a = try compileSheet(
+            "NavigationBar { tint-color: #008000; } BarButtonItem { tint-color: #0000ff; }")
+        let b = try compileSheet(
+            "BarButtonItem { tint-color: #0000ff; } NavigationBar { tint-color: #008000; }")
         for c in [a, b] {
             XCTAssertEqual(try resolved(c, "Window/NavigationBar/BarButtonItem", "tint-color"), "#0000ffff")
             XCTAssertEqual(try resolved(c, "Window/NavigationBar", "tint-color"), "#008000ff")
@@ -74,7 +78,8 @@ final class SeedCaseTests: XCTestCase {
     }
 
     func testDirectMatchBeatsMoreSpecificContainerRule() throws {
-        let c = try compileSheet("Window NavigationBar { tint-color: #008000; } BarButtonItem { tint-color: #0000ff; }")
+        let c = try compileSheet(
+            "Window NavigationBar { tint-color: #008000; } BarButtonItem { tint-color: #0000ff; }")
         XCTAssertEqual(try resolved(c, "Window/NavigationBar/BarButtonItem", "tint-color"), "#0000ffff")
     }
 
@@ -83,7 +88,8 @@ final class SeedCaseTests: XCTestCase {
         let c = try compileSheet("Label { text-color: #ff0000; }")
         XCTAssertEqual(try resolved(c, "Window/Button/Label#title", "text-color"), "#ff0000ff")
         XCTAssertEqual(try resolved(c, "Window/TextField/Label#text", "text-color"), "#ff0000ff")
-        XCTAssertEqual(try resolved(c, "Window/SearchBar/TextField#field/Label#text", "text-color"), "#ff0000ff")
+        XCTAssertEqual(
+            try resolved(c, "Window/SearchBar/TextField#field/Label#text", "text-color"), "#ff0000ff")
     }
 
     func testDescendantLabelRuleNarrowsToButtons() throws {
@@ -131,15 +137,19 @@ final class SeedCaseTests: XCTestCase {
     }
 
     func testSymlinkLeadingOutsideTheBundleIsAnError() throws {
-        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("livery-outside-\(UUID().uuidString).png")
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "livery-outside-\(UUID().uuidString).png")
         try tinyPNG.write(to: outside)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livery-link-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("images"), withIntermediateDirectories: true)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "livery-link-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("images"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(
             atPath: dir.appendingPathComponent("images/back1.png").path, withDestinationPath: outside.path)
         try #"Button { background-image: url("images/back1.png"); }"#.write(
             to: dir.appendingPathComponent("theme.css"), atomically: true, encoding: .utf8)
-        let (theme, diags) = ThemeCompiler.compile(chain: [NativeFormat().read(dir, id: "t")], schema: shippedSchema)
+        let (theme, diags) = ThemeCompiler.compile(
+            chain: [NativeFormat().read(dir, id: "t")], schema: shippedSchema)
         XCTAssertNil(theme)
         XCTAssertEqual(diags.map(\.message), ["'images/back1.png' leads outside the bundle"])
     }
@@ -153,16 +163,20 @@ final class SeedCaseTests: XCTestCase {
     // 10. Layers
     func testUserOverridesBeatMoreSpecificThemeRules() throws {
         let c = try compileSheet(
-            "Window Button.destructive:highlighted { tint-color: #111111; }", overrides: "Button { tint-color: #333333; }")
+            "Window Button.destructive:highlighted { tint-color: #111111; }",
+            overrides: "Button { tint-color: #333333; }")
         XCTAssertEqual(try resolved(c, "Window/Button.destructive:highlighted", "tint-color"), "#333333ff")
     }
 
     func testAppBlockAppliesOnlyToThatApplication() throws {
         let c = try compileSheet(
-            #"@app "org.example.Mail" { Switch { on-tint-color: #ff8800; } } Switch { on-tint-color: #00ff00; }"#)
-        XCTAssertEqual(try resolved(c, "Window/Switch", "on-tint-color", app: "org.example.Mail"), "#ff8800ff")
+            #"@app "org.example.Mail" { Switch { on-tint-color: #ff8800; } } Switch { on-tint-color: #00ff00; }"#
+        )
+        XCTAssertEqual(
+            try resolved(c, "Window/Switch", "on-tint-color", app: "org.example.Mail"), "#ff8800ff")
         XCTAssertEqual(try resolved(c, "Window/Switch", "on-tint-color"), "#00ff00ff")
-        XCTAssertEqual(try resolved(c, "Window/Switch", "on-tint-color", app: "org.example.Other"), "#00ff00ff")
+        XCTAssertEqual(
+            try resolved(c, "Window/Switch", "on-tint-color", app: "org.example.Other"), "#00ff00ff")
     }
 
     // 11. Colour arithmetic
@@ -185,7 +199,9 @@ final class SeedCaseTests: XCTestCase {
         for k in 0...15 {
             let v = Double(k) / 15
             XCTAssertEqual(RGBA.eightBit(v), 17 * k, "k = \(k)")
-            XCTAssertEqual(RGBA(red: v, green: v, blue: v).hex, "#" + String(repeating: String(format: "%02x", 17 * k), count: 3) + "ff")
+            XCTAssertEqual(
+                RGBA(red: v, green: v, blue: v).hex,
+                "#" + String(repeating: String(format: "%02x", 17 * k), count: 3) + "ff")
         }
         XCTAssertEqual(RGBA.eightBit(1.0), 0xff)
     }

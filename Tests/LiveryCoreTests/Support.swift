@@ -21,11 +21,13 @@ func compileSheet(
     _ css: String, overrides: String? = nil, files: [String: Data] = [:], file: StaticString = #filePath,
     line: UInt = #line
 ) throws -> Cascade {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livery-test-\(UUID().uuidString)")
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "livery-test-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     for (name, data) in files {
         let url = dir.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try data.write(to: url)
     }
     try css.write(to: dir.appendingPathComponent("theme.css"), atomically: true, encoding: .utf8)
@@ -41,7 +43,9 @@ func compileSheet(
 
 /// Resolves one property and returns its printed form (`#rrggbbaa` for colours).
 func resolved(_ cascade: Cascade, _ path: String, _ property: String, app: String? = nil) throws -> String {
-    try cascade.resolve(ComponentPath(path, schema: cascade.theme.schema), properties: [property], app: app)[0].value.description
+    try cascade.resolve(ComponentPath(path, schema: cascade.theme.schema), properties: [property], app: app)[
+        0
+    ].value.description
 }
 
 /// The schema's initial value of a property, printed.
@@ -49,11 +53,13 @@ func initial(_ property: String) -> String { shippedSchema.properties[property]!
 
 /// Diagnostics for a sheet checked as a bundle.
 func diagnostics(of css: String, files: [String: Data] = [:]) throws -> [Diagnostic] {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livery-test-\(UUID().uuidString)")
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "livery-test-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     for (name, data) in files {
         let url = dir.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try data.write(to: url)
     }
     try css.write(to: dir.appendingPathComponent("theme.css"), atomically: true, encoding: .utf8)
@@ -62,4 +68,6 @@ func diagnostics(of css: String, files: [String: Data] = [:]) throws -> [Diagnos
 }
 
 /// A real, minimal PNG (1×1) for image tests.
-let tinyPNG = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!
+let tinyPNG = Data(
+    base64Encoded:
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!

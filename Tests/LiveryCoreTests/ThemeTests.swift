@@ -19,7 +19,9 @@ final class ThemeTests: XCTestCase {
     }
 
     func testEveryFixtureSchemeImportsAndActivates() throws {
-        let dirs = ["base16", "base24", "legacy"].map { fixturesDirectory.appendingPathComponent("schemes/\($0)").path }
+        let dirs = ["base16", "base24", "legacy"].map {
+            fixturesDirectory.appendingPathComponent("schemes/\($0)").path
+        }
         let catalog = ThemeCatalog(searchPath: [themesDirectory.path] + dirs)
         var count = 0
         for dir in dirs {
@@ -46,7 +48,8 @@ final class ThemeTests: XCTestCase {
         XCTAssertEqual(source.sheet.diagnostics, [])
         XCTAssertEqual(source.sheet.metadataString("name"), "base16-hivemind-dark")
         XCTAssertEqual(source.sheet.metadataString("variant"), "dark")
-        let atlas = Base16Format().read(fixturesDirectory.appendingPathComponent("schemes/legacy/atlas.yaml"), id: "atlas")
+        let atlas = Base16Format().read(
+            fixturesDirectory.appendingPathComponent("schemes/legacy/atlas.yaml"), id: "atlas")
         let catalog = ThemeCatalog(searchPath: [themesDirectory.path])
         var all = catalog
         all.add(atlas)
@@ -66,35 +69,51 @@ final class ThemeTests: XCTestCase {
     }
 
     func testSchemeWithBadColourReportsLineAndColumn() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livery-b16-\(UUID().uuidString)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "livery-b16-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let url = dir.appendingPathComponent("bad.yaml")
         var text = "scheme: \"Bad\"\nauthor: \"x\"\n"
         for i in 0..<16 { text += String(format: "base0%X: \"%@\"\n", i, i == 3 ? "12345z" : "112233") }
         try text.write(to: url, atomically: true, encoding: .utf8)
         let source = Base16Format().read(url, id: "bad")
-        XCTAssertEqual(source.sheet.diagnostics.map(\.description), ["\(url.path):6:9: error: 'base03' is '12345z', not a colour: expected six hex digits, with or without '#'"])
+        XCTAssertEqual(
+            source.sheet.diagnostics.map(\.description),
+            [
+                "\(url.path):6:9: error: 'base03' is '12345z', not a colour: expected six hex digits, with or without '#'"
+            ])
     }
 
     func testChildPaletteOverridesParentColoursInsideParentRules() throws {
         let parent = ThemeSource(
             id: "p", format: "native", path: "p",
-            sheet: SheetParser().parse("@define-color accent #ff0000; Button { tint-color: @accent; }", file: "p.css"))
+            sheet: SheetParser().parse(
+                "@define-color accent #ff0000; Button { tint-color: @accent; }", file: "p.css"))
         let child = ThemeSource(
             id: "c", format: "native", path: "c",
-            sheet: SheetParser().parse(#"@theme { inherits: "p"; } @define-color accent #00ff00;"#, file: "c.css"))
+            sheet: SheetParser().parse(
+                #"@theme { inherits: "p"; } @define-color accent #00ff00;"#, file: "c.css"))
         let catalog = ThemeCatalog(sources: [parent, child])
         let theme = try XCTUnwrap(catalog.compile("c", schema: shippedSchema).theme)
         XCTAssertEqual(try resolved(Cascade(theme: theme), "Button", "tint-color"), "#00ff00ff")
     }
 
     func testInheritsCycleAndUnknownParentAreErrors() {
-        let a = ThemeSource(id: "a", format: "native", path: "a", sheet: SheetParser().parse(#"@theme { inherits: "b"; }"#, file: "a.css"))
-        let b = ThemeSource(id: "b", format: "native", path: "b", sheet: SheetParser().parse(#"@theme { inherits: "a"; }"#, file: "b.css"))
-        let c = ThemeSource(id: "c", format: "native", path: "c", sheet: SheetParser().parse(#"@theme { inherits: "defualt"; }"#, file: "c.css"))
-        let d = ThemeSource(id: "default", format: "native", path: "d", sheet: SheetParser().parse("", file: "d.css"))
+        let a = ThemeSource(
+            id: "a", format: "native", path: "a",
+            sheet: SheetParser().parse(#"@theme { inherits: "b"; }"#, file: "a.css"))
+        let b = ThemeSource(
+            id: "b", format: "native", path: "b",
+            sheet: SheetParser().parse(#"@theme { inherits: "a"; }"#, file: "b.css"))
+        let c = ThemeSource(
+            id: "c", format: "native", path: "c",
+            sheet: SheetParser().parse(#"@theme { inherits: "defualt"; }"#, file: "c.css"))
+        let d = ThemeSource(
+            id: "default", format: "native", path: "d", sheet: SheetParser().parse("", file: "d.css"))
         let catalog = ThemeCatalog(sources: [a, b, c, d])
-        XCTAssertEqual(catalog.compile("a", schema: shippedSchema).diagnostics.map(\.description), ["b.css:1:20: error: theme 'a' inherits itself (an inherits cycle)"])
+        XCTAssertEqual(
+            catalog.compile("a", schema: shippedSchema).diagnostics.map(\.description),
+            ["b.css:1:20: error: theme 'a' inherits itself (an inherits cycle)"])
         XCTAssertEqual(
             catalog.compile("c", schema: shippedSchema).diagnostics.map(\.description),
             ["c.css:1:20: error: 'c' inherits unknown theme 'defualt' (did you mean 'default'?)"])

@@ -17,13 +17,16 @@ struct Scratch {
     var overridesFile: String { root.appendingPathComponent("config/livery/overrides.css").path }
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("livery-svc-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("themes"), withIntermediateDirectories: true)
+        root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "livery-svc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("themes"), withIntermediateDirectories: true)
     }
 
     func write(_ relative: String, _ text: String, in base: URL? = nil) throws {
         let url = (base ?? themes).appendingPathComponent(relative)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try text.write(to: url, atomically: true, encoding: .utf8)
     }
 
@@ -34,7 +37,8 @@ struct Scratch {
     func service(log: Log = Log(threshold: .error, sink: { _ in })) throws -> ThemeService {
         try ThemeService(
             configuration: .init(
-                searchPath: [themes.path, shippedThemes], stateFile: stateFile, overridesFile: overridesFile), log: log)
+                searchPath: [themes.path, shippedThemes], stateFile: stateFile, overridesFile: overridesFile),
+            log: log)
     }
 }
 
@@ -57,13 +61,18 @@ final class ThemeServiceTests: XCTestCase {
         let scratch = try Scratch()
         let s = try scratch.service()
         XCTAssertEqual(try s.setTheme("forest"), ThemeService.Change(theme: "forest", serial: 1))
-        XCTAssertEqual(try s.resolve("Window/TabBar", properties: ["tint-color"], app: nil)[0].value, .color(RGBA(red8: 0, green8: 128, blue8: 0)))
+        XCTAssertEqual(
+            try s.resolve("Window/TabBar", properties: ["tint-color"], app: nil)[0].value,
+            .color(RGBA(red8: 0, green8: 128, blue8: 0)))
         XCTAssertEqual(try s.setTheme("crimson"), ThemeService.Change(theme: "crimson", serial: 2))
-        XCTAssertEqual(try s.resolve("Window/TabBar", properties: ["tint-color"], app: nil)[0].value.description, "#800000ff")
+        XCTAssertEqual(
+            try s.resolve("Window/TabBar", properties: ["tint-color"], app: nil)[0].value.description,
+            "#800000ff")
         // Setting the active theme again changes nothing and publishes nothing.
         XCTAssertNil(try s.setTheme("crimson"))
         XCTAssertEqual(s.serial, 2)
-        XCTAssertEqual(try String(contentsOfFile: scratch.stateFile, encoding: .utf8), "{\"theme\":\"crimson\"}\n")
+        XCTAssertEqual(
+            try String(contentsOfFile: scratch.stateFile, encoding: .utf8), "{\"theme\":\"crimson\"}\n")
         XCTAssertEqual(try scratch.service().activeTheme, "crimson")
     }
 
@@ -73,13 +82,18 @@ final class ThemeServiceTests: XCTestCase {
         let s = try scratch.service()
         _ = try s.setTheme("forest")
         XCTAssertThrowsError(try s.setTheme("forrest")) { e in
-            XCTAssertEqual(e as? ServiceError, ServiceError(.unknownTheme, "no theme 'forrest' is installed (did you mean 'forest'?)"))
+            XCTAssertEqual(
+                e as? ServiceError,
+                ServiceError(.unknownTheme, "no theme 'forrest' is installed (did you mean 'forest'?)"))
         }
         XCTAssertThrowsError(try s.setTheme("broken")) { e in
             let error = e as! ServiceError
             XCTAssertEqual(error.kind, .invalidTheme)
             XCTAssertTrue(error.message.hasPrefix("theme 'broken' has 2 errors: "), error.message)
-            XCTAssertTrue(error.message.contains("theme.css:1:1: error: unknown component type 'Buton' (did you mean 'Button'?)"), error.message)
+            XCTAssertTrue(
+                error.message.contains(
+                    "theme.css:1:1: error: unknown component type 'Buton' (did you mean 'Button'?)"),
+                error.message)
             XCTAssertEqual(error.dbusError.name.rawValue, "org.livery.Livery1.Error.InvalidTheme")
         }
         XCTAssertEqual(s.activeTheme, "forest")
@@ -91,11 +105,15 @@ final class ThemeServiceTests: XCTestCase {
 
     func testBrokenStateFileFallsBackToDefaultWithWarning() throws {
         let scratch = try Scratch()
-        try scratch.write("state.json", "{not json", in: URL(fileURLWithPath: scratch.stateFile).deletingLastPathComponent())
+        try scratch.write(
+            "state.json", "{not json", in: URL(fileURLWithPath: scratch.stateFile).deletingLastPathComponent()
+        )
         let lines = LogLines()
         let s = try scratch.service(log: lines.log)
         XCTAssertEqual(s.activeTheme, "default")
-        XCTAssertTrue(lines.all.contains { $0.hasPrefix("<4>") && $0.contains("not a valid state file") }, "\(lines.all)")
+        XCTAssertTrue(
+            lines.all.contains { $0.hasPrefix("<4>") && $0.contains("not a valid state file") },
+            "\(lines.all)")
     }
 
     func testSavedThemeThatNoLongerValidatesFallsBackToDefault() throws {
@@ -115,12 +133,15 @@ final class ThemeServiceTests: XCTestCase {
         _ = try s.setTheme("mine")
         try scratch.write("mine/theme.css", "Button { tint-color: #040506; }\n")
         XCTAssertEqual(s.reload(), ThemeService.Change(theme: "mine", serial: 2))
-        XCTAssertEqual(try s.resolve("Button", properties: ["tint-color"], app: nil)[0].value.description, "#040506ff")
+        XCTAssertEqual(
+            try s.resolve("Button", properties: ["tint-color"], app: nil)[0].value.description, "#040506ff")
         try scratch.write("mine/theme.css", "Button { tint-color: #0405; text-colr: red; }\n")
         XCTAssertNil(s.reload())
-        XCTAssertEqual(try s.resolve("Button", properties: ["tint-color"], app: nil)[0].value.description, "#040506ff")
+        XCTAssertEqual(
+            try s.resolve("Button", properties: ["tint-color"], app: nil)[0].value.description, "#040506ff")
         XCTAssertEqual(s.problems.count, 1)
-        XCTAssertTrue(s.problems[0].contains("theme.css:1:29: error: unknown property 'text-colr'"), s.problems[0])
+        XCTAssertTrue(
+            s.problems[0].contains("theme.css:1:29: error: unknown property 'text-colr'"), s.problems[0])
         // An unchanged reload publishes nothing.
         try scratch.write("mine/theme.css", "Button { tint-color: #040506; }\n")
         XCTAssertNil(s.reload())
@@ -131,10 +152,14 @@ final class ThemeServiceTests: XCTestCase {
         let scratch = try Scratch()
         try scratch.writeOverrides("Button { tint-color: #333333; }\n")
         let s = try scratch.service()
-        XCTAssertEqual(try s.resolve("Window/Button", properties: ["tint-color"], app: nil)[0].value.description, "#333333ff")
+        XCTAssertEqual(
+            try s.resolve("Window/Button", properties: ["tint-color"], app: nil)[0].value.description,
+            "#333333ff")
         try scratch.writeOverrides("Button { tint-color: #33; }\n")
         XCTAssertEqual(s.reload(), ThemeService.Change(theme: "default", serial: 1))
-        XCTAssertNotEqual(try s.resolve("Window/Button", properties: ["tint-color"], app: nil)[0].value.description, "#333333ff")
+        XCTAssertNotEqual(
+            try s.resolve("Window/Button", properties: ["tint-color"], app: nil)[0].value.description,
+            "#333333ff")
         XCTAssertEqual(s.problems.count, 1)
         XCTAssertTrue(s.problems[0].contains("overrides.css:1:22: error:"), s.problems[0])
     }
@@ -149,13 +174,21 @@ final class ThemeServiceTests: XCTestCase {
         XCTAssertEqual(kind { _ = try s.resolve(long, properties: [], app: nil) }, .limitExceeded)
         let deep = Array(repeating: "View", count: 33).joined(separator: "/")
         XCTAssertEqual(kind { _ = try s.resolve(deep, properties: [], app: nil) }, .limitExceeded)
-        XCTAssertEqual(kind { _ = try s.resolve(Array(repeating: "View", count: 32).joined(separator: "/"), properties: [], app: nil) }, nil)
-        XCTAssertEqual(kind { _ = try s.resolve("Button", properties: Array(repeating: "tint-color", count: 257), app: nil) }, .limitExceeded)
+        XCTAssertEqual(
+            kind {
+                _ = try s.resolve(
+                    Array(repeating: "View", count: 32).joined(separator: "/"), properties: [], app: nil)
+            }, nil)
+        XCTAssertEqual(
+            kind {
+                _ = try s.resolve("Button", properties: Array(repeating: "tint-color", count: 257), app: nil)
+            }, .limitExceeded)
         let items = Array(repeating: (path: "Button", properties: [String]()), count: 1025)
         XCTAssertEqual(kind { _ = try s.resolveMany(items, app: nil) }, .limitExceeded)
         XCTAssertEqual(try s.resolveMany(Array(items.prefix(1024)), app: nil).count, 1024)
         XCTAssertEqual(kind { _ = try s.resolve("Window/Buton", properties: [], app: nil) }, .invalidPath)
-        XCTAssertEqual(kind { _ = try s.resolve("Window/Button", properties: ["tint"], app: nil) }, .unknownProperty)
+        XCTAssertEqual(
+            kind { _ = try s.resolve("Window/Button", properties: ["tint"], app: nil) }, .unknownProperty)
     }
 
     func testResolveManyReportsTheFailingItem() throws {
@@ -183,7 +216,11 @@ final class ThemeServiceTests: XCTestCase {
     }
 
     func testDaemonOptionsParse() throws {
-        let o = try XCTUnwrap(DaemonOptions.parse(["--themes-dir", "a", "--themes-dir=b", "--replace", "--address", "unix:path=/x", "--log-level", "debug"]))
+        let o = try XCTUnwrap(
+            DaemonOptions.parse([
+                "--themes-dir", "a", "--themes-dir=b", "--replace", "--address", "unix:path=/x",
+                "--log-level", "debug",
+            ]))
         XCTAssertEqual(o.themesDirectories, ["a", "b"])
         XCTAssertTrue(o.replace)
         XCTAssertEqual(o.address, "unix:path=/x")
@@ -195,9 +232,13 @@ final class ThemeServiceTests: XCTestCase {
 
     func testSearchPathFollowsXDG() {
         let p = Paths(environment: ["HOME": "/h", "XDG_DATA_DIRS": "/a:/b:relative"])
-        XCTAssertEqual(p.themeSearchPath(extra: ["x"]), ["x", "/h/.local/share/livery/themes", "/a/livery/themes", "/b/livery/themes"])
+        XCTAssertEqual(
+            p.themeSearchPath(extra: ["x"]),
+            ["x", "/h/.local/share/livery/themes", "/a/livery/themes", "/b/livery/themes"])
         XCTAssertEqual(p.stateFile, "/h/.local/state/livery/state.json")
-        XCTAssertEqual(Paths(environment: ["HOME": "/h", "XDG_CONFIG_HOME": "/c"]).overridesFile, "/c/livery/overrides.css")
+        XCTAssertEqual(
+            Paths(environment: ["HOME": "/h", "XDG_CONFIG_HOME": "/c"]).overridesFile,
+            "/c/livery/overrides.css")
     }
 
     func testLogLinesCarryPriorityPrefixes() {
