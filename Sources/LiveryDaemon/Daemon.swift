@@ -95,8 +95,16 @@ public final class Daemon: Sendable {
         let log = Log(threshold: options.logLevel)
         self.log = log
         let paths = Paths(environment: environment)
+        // Last, the themes installed beside the executable (`PREFIX/bin/liveryd` →
+        // `PREFIX/share/livery/themes`), so that `make install PREFIX=…` works without setting
+        // XDG_DATA_DIRS.
+        var searchPath = paths.themeSearchPath(extra: options.themesDirectories)
+        let prefix = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let installed = prefix.appendingPathComponent("share/livery/themes").path
+        if !searchPath.contains(installed) { searchPath.append(installed) }
         let configuration = ThemeService.Configuration(
-            searchPath: paths.themeSearchPath(extra: options.themesDirectories),
+            searchPath: searchPath,
             schemaFile: options.schemaFile,
             stateFile: paths.stateFile, overridesFile: paths.overridesFile)
         service = try ThemeService(configuration: configuration, log: log)
