@@ -149,6 +149,7 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
     case .list, .get, .watch, .reload, .status: ok = n == 0
     case .set: ok = n == 1
     case .resolve: ok = n >= 1
+    case .explain: ok = n == 2
     case .check: ok = n >= 1
     }
     if !ok {
@@ -160,8 +161,8 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
     if inv.json && [.set, .check, .reload].contains(c) {
         throw UsageError(message: "'\(c.rawValue)' has no --json output", command: c)
     }
-    if inv.app != nil && c != .resolve {
-        throw UsageError(message: "--app applies to 'resolve' only", command: c)
+    if inv.app != nil && c != .resolve && c != .explain {
+        throw UsageError(message: "--app applies to 'resolve' and 'explain' only", command: c)
     }
     return inv
 }
@@ -271,6 +272,40 @@ struct Client {
             } else {
                 let w = order.map(\.count).max() ?? 0
                 for k in order { if let v = byName[k] { output.out("\(pad(k, w))  \(display(v))\n") } }
+            }
+            return 0
+        case .explain:
+            var options: [String: DBusValue] = [:]
+            if let app = inv.app { options["app"] = .string(app) }
+            let r = try call(
+                "Explain", [.string(inv.positional[0]), .string(inv.positional[1]), .dict(options)])
+            let entries = (r.first?.array ?? []).map { $0.stringVariantDictionary ?? [:] }
+            if inv.json {
+                printJSON(entries.map { e in e.mapValues { json($0.variantValue) } })
+                return 0
+            }
+            output.out("\(inv.positional[0]) \(inv.positional[1])\n")
+            for e in entries {
+                let value = display(e["value"]?.variantValue ?? .string(""))
+                switch e["kind"]?.variantValue.string {
+                case "inherited":
+                    output.out(
+                        "  no declaration matched: inherited from \(e["from"]?.variantValue.string ?? "") = \(value)\n"
+                    )
+                case "initial":
+                    output.out("  no declaration matched: the schema's initial value = \(value)\n")
+                default:
+                    let won = e["winner"]?.variantValue.bool == true
+                    let spec = (e["specificity"]?.variantValue.structureFields ?? []).map {
+                        "\($0.uint32 ?? 0)"
+                    }
+                    .joined(separator: ",")
+                    let app = e["app"]?.variantValue.string.map { " \"\($0)\"" } ?? ""
+                    output.out(
+                        "\(won ? "=>" : "  ") \(e["selector"]?.variantValue.string ?? "") = \(value)\n"
+                            + "     \(e["origin"]?.variantValue.string ?? "")  layer \(e["layer"]?.variantValue.string ?? "")\(app)  specificity (\(spec))"
+                            + (won ? "  wins" : "  loses: \(e["reason"]?.variantValue.string ?? "")") + "\n")
+                }
             }
             return 0
         case .status:

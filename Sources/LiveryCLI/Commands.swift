@@ -2,7 +2,7 @@ import Foundation
 
 /// The sub-commands of `livery` with their usage text (DESIGN §6).
 enum Command: String, CaseIterable {
-    case list, get, set, resolve, watch, check, reload, status
+    case list, get, set, resolve, explain, watch, check, reload, status
 
     var usage: String {
         switch self {
@@ -13,6 +13,8 @@ enum Command: String, CaseIterable {
             "livery set ID\n\nValidates, activates and saves theme ID. Fails (exit 1) and changes nothing when ID is unknown or has errors."
         case .resolve:
             "livery resolve PATH [PROPERTY...] [--app ID] [--json]\n\nResolves properties of the component at PATH (e.g. Window/NavigationBar/BarButtonItem:highlighted)\nin the active theme. With one PROPERTY prints just its value; otherwise 'property value' lines for\nthe given properties, or for every property of the type when none is given."
+        case .explain:
+            "livery explain PATH PROPERTY [--app ID] [--json]\n\nShows every declaration that matched the component for PROPERTY, in cascade order (the\nwinner last, marked '=>'), with its origin file:line:col, selector, layer and specificity, and\nwhy each loser lost. When none matched, says whether the value was inherited (from which\ncontainer) or is the schema's initial value."
         case .watch:
             "livery watch [--json]\n\nPrints each ThemeChanged signal as it arrives ('ID SERIAL', or one JSON object per line), until interrupted."
         case .check:
@@ -35,6 +37,7 @@ let generalUsage = """
       get                     print the active theme
       set ID                  switch to theme ID
       resolve PATH [PROP...]  resolve a component's properties
+      explain PATH PROP       show why a value won
       watch                   print theme changes as they happen
       check BUNDLE...         check theme bundles offline
       reload                  rescan theme directories

@@ -173,3 +173,69 @@ public struct Cascade: Sendable {
         }
     }
 }
+
+/// Why a value won: every declaration that matched the node, in cascade order, and where the
+/// value came from when none did (`livery explain`, DESIGN §4).
+public struct Explanation: Sendable {
+    /// One declaration that matched the node.
+    public struct Candidate: Sendable, Equatable {
+        public var location: SourceLocation
+        public var selector: String
+        public var layer: Layer
+        public var app: String?
+        public var specificity: Specificity
+        /// The subject type's depth in the type hierarchy (−1 for `*`).
+        public var subjectDepth: Int
+        public var value: Value
+        public var won: Bool
+        /// Why it lost to the winner (empty for the winner): the first cascade step that decided.
+        public var reason: String
+    }
+
+    public var path: String
+    public var property: String
+    /// Lowest precedence first; the winner, if any, is last.
+    public var candidates: [Candidate]
+    public var value: Value
+    public var origin: Cascade.Origin
+}
+
+extension Cascade {
+    /// Explains how `property` of the last node of `path` was resolved.
+    /// - Throws: `Failure.unknownProperty`.
+    public func explain(_ path: ComponentPath, property: String, app: String? = nil) throws(Failure)
+        -> Explanation
+    {
+        let (value, origin) = try resolveWithOrigin(path, property: property, app: app)
+        let rules = matchingRules(path, at: path.nodes.count - 1, app: app)
+        var candidates: [Explanation.Candidate] = []
+        for rule in rules {
+            for d in rule.declarations where d.property == property {
+                candidates.append(
+                    Explanation.Candidate(
+                        location: d.location, selector: rule.selector.text, layer: rule.layer, app: rule.app,
+                        specificity: rule.specificity, subjectDepth: rule.subjectDepth, value: d.value,
+                        won: false,
+                        reason: ""))
+            }
+        }
+        if let winner = candidates.indices.last {
+            candidates[winner].won = true
+            let w = candidates[winner]
+            for i in candidates.indices.dropLast() {
+                let c = candidates[i]
+                if c.layer != w.layer {
+                    candidates[i].reason = "lower layer (\(c.layer) < \(w.layer))"
+                } else if c.specificity != w.specificity {
+                    candidates[i].reason = "lower specificity (\(c.specificity) < \(w.specificity))"
+                } else if c.subjectDepth != w.subjectDepth {
+                    candidates[i].reason = "less derived subject type"
+                } else {
+                    candidates[i].reason = "earlier in source order"
+                }
+            }
+        }
+        return Explanation(
+            path: path.description, property: property, candidates: candidates, value: value, origin: origin)
+    }
+}

@@ -94,6 +94,16 @@ public final class LiveryInterface: Sendable {
                     let results = try service.resolveMany(items, app: app)
                     return [.array(element: "a{sv}", results.map(LiveryInterface.dictionary))]
                 },
+                Method(
+                    "Explain",
+                    inputs: [Argument("path", "s"), Argument("property", "s"), Argument("options", "a{sv}")],
+                    outputs: [Argument("candidates", "aa{sv}")]
+                ) { call in
+                    let app = try LiveryInterface.app(call.arguments[2])
+                    let e = try service.explain(
+                        call.arguments[0].string ?? "", property: call.arguments[1].string ?? "", app: app)
+                    return [.array(element: "a{sv}", LiveryInterface.explanation(e))]
+                },
                 Method("Reload") { [weak self] _ in
                     if let change = service.reload() { self?.publish(change) }
                     return []
@@ -142,6 +152,40 @@ public final class LiveryInterface: Sendable {
         .dictionary(
             key: "s", value: "v",
             values.map { DBusDictEntry(key: .string($0.property), value: .variant($0.value.dbusValue)) })
+    }
+
+    /// `aa{sv}`: one dictionary per matching declaration in cascade order (lowest first) with
+    /// `kind` "declaration", `origin` "file:line:col", `file` s, `line` u, `column` u, `selector`
+    /// s, `layer` s (theme, user, app), `app` s when from an `@app` block, `specificity` (uuu),
+    /// `value` v, `winner` b, `reason` s (why it lost); or, when none matched, one dictionary with
+    /// `kind` "inherited" (and `from`, the container's path) or "initial", and `value`.
+    static func explanation(_ e: Explanation) -> [DBusValue] {
+        guard !e.candidates.isEmpty else {
+            var d: [String: DBusValue] = ["value": e.value.dbusValue]
+            switch e.origin {
+            case .inherited(let from):
+                d["kind"] = .string("inherited")
+                d["from"] = .string(from)
+            default:
+                d["kind"] = .string("initial")
+            }
+            return [.dict(d)]
+        }
+        return e.candidates.map { c in
+            var d: [String: DBusValue] = [
+                "kind": .string("declaration"), "origin": .string(c.location.description),
+                "file": .string(c.location.file), "line": .uint32(UInt32(c.location.line)),
+                "column": .uint32(UInt32(c.location.column)), "selector": .string(c.selector),
+                "layer": .string(c.layer.description),
+                "specificity": .structure([
+                    .uint32(UInt32(c.specificity.ids)), .uint32(UInt32(c.specificity.classes)),
+                    .uint32(UInt32(c.specificity.types)),
+                ]),
+                "value": c.value.dbusValue, "winner": .boolean(c.won), "reason": .string(c.reason),
+            ]
+            if let app = c.app { d["app"] = .string(app) }
+            return .dict(d)
+        }
     }
 
     /// `(ssa{sv})`: id, name, and metadata: variant, description, path, format, valid, errors,

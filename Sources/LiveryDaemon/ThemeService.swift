@@ -155,6 +155,20 @@ public final class ThemeService: @unchecked Sendable {
     /// Resolves a batch against one snapshot of the active theme, so that a switch cannot fall
     /// between two items.
     /// - Throws: as `resolve`, and `LimitExceeded` past `Limits.resolveManyItems` items.
+    /// Explains how one property of one component was resolved in the active theme.
+    /// - Throws: as `resolve`.
+    public func explain(_ path: String, property: String, app: String?) throws(ServiceError) -> Explanation {
+        let c = activeCascade
+        try ThemeService.checkLimits(path, properties: [property], app: app)
+        let parsed: ComponentPath
+        do { parsed = try ComponentPath(path, schema: c.theme.schema) } catch {
+            throw ServiceError(.invalidPath, "\(error)")
+        }
+        do { return try c.explain(parsed, property: property, app: app) } catch {
+            throw ServiceError(.unknownProperty, error.description)
+        }
+    }
+
     public func resolveMany(_ items: [(path: String, properties: [String])], app: String?)
         throws(ServiceError)
         -> [[(property: String, value: Value)]]
@@ -179,6 +193,18 @@ public final class ThemeService: @unchecked Sendable {
         throws(ServiceError)
         -> [(property: String, value: Value)]
     {
+        try checkLimits(path, properties: properties, app: app)
+        let parsed: ComponentPath
+        do { parsed = try ComponentPath(path, schema: c.theme.schema) } catch {
+            throw ServiceError(.invalidPath, "\(error)")
+        }
+        do { return try c.resolve(parsed, properties: properties, app: app) } catch {
+            throw ServiceError(.unknownProperty, error.description)
+        }
+    }
+
+    /// The limits of DESIGN §5 for one path and its property list.
+    static func checkLimits(_ path: String, properties: [String], app: String?) throws(ServiceError) {
         guard path.utf8.count <= Limits.pathBytes else {
             throw ServiceError(
                 .limitExceeded, "path is \(path.utf8.count) bytes; the limit is \(Limits.pathBytes)")
@@ -196,13 +222,6 @@ public final class ThemeService: @unchecked Sendable {
         if let app, app.utf8.count > Limits.identifierBytes {
             throw ServiceError(
                 .limitExceeded, "application id is longer than \(Limits.identifierBytes) bytes")
-        }
-        let parsed: ComponentPath
-        do { parsed = try ComponentPath(path, schema: c.theme.schema) } catch {
-            throw ServiceError(.invalidPath, "\(error)")
-        }
-        do { return try c.resolve(parsed, properties: properties, app: app) } catch {
-            throw ServiceError(.unknownProperty, error.description)
         }
     }
 

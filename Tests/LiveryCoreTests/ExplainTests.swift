@@ -1,0 +1,99 @@
+import Foundation
+import XCTest
+
+@testable import LiveryCore
+
+/// `explain` lists every matching declaration in cascade order, the winner last; seed cases 5, 6,
+/// 7 and 10 pinned exactly.
+final class ExplainTests: XCTestCase {
+    /// "line:col selector value layer specificity won/reason" per candidate.
+    func lines(_ c: Cascade, _ path: String, _ property: String, app: String? = nil) throws -> [String] {
+        let e = try c.explain(ComponentPath(path, schema: c.theme.schema), property: property, app: app)
+        return e.candidates.map {
+            "\($0.location.line):\($0.location.column) \($0.selector) \($0.value) \($0.layer) \($0.specificity) "
+                + ($0.won ? "wins" : $0.reason)
+        }
+    }
+
+    func origin(_ c: Cascade, _ path: String, _ property: String) throws -> Cascade.Origin {
+        try c.explain(ComponentPath(path, schema: c.theme.schema), property: property).origin
+    }
+
+    func testSeedCase5DirectMatchListedAloneContainerRuleNotACandidate() throws {
+        let c = try compileSheet(
+            "Window NavigationBar { tint-color: #008000; }\nBarButtonItem { tint-color: #0000ff; }")
+        XCTAssertEqual(
+            try lines(c, "Window/NavigationBar/BarButtonItem", "tint-color"),
+            ["2:17 BarButtonItem #0000ffff theme (0,0,1) wins"])
+        XCTAssertEqual(
+            try lines(c, "Window/NavigationBar", "tint-color"),
+            ["1:24 Window NavigationBar #008000ff theme (0,0,2) wins"])
+    }
+
+    func testSeedCase5InheritedValueSaysFromWhichContainer() throws {
+        let c = try compileSheet("NavigationBar { tint-color: #008000; }")
+        XCTAssertEqual(try lines(c, "Window/NavigationBar/BarButtonItem", "tint-color"), [])
+        XCTAssertEqual(
+            try origin(c, "Window/NavigationBar/BarButtonItem", "tint-color"),
+            .inherited(from: "Window/NavigationBar"))
+        XCTAssertEqual(
+            try origin(c, "Window/ToolBar/BarButtonItem", "tint-color"), .inherited(from: "Window/ToolBar"))
+        XCTAssertEqual(try origin(c, "Window", "tint-color"), .initial)
+    }
+
+    func testSeedCase6DescendantLabelRuleBeatsTypeRuleBySpecificity() throws {
+        let c = try compileSheet("Label { text-color: #ff0000; }\nButton Label { text-color: #0000ff; }")
+        XCTAssertEqual(
+            try lines(c, "Window/Button/Label#title", "text-color"),
+            [
+                "1:9 Label #ff0000ff theme (0,0,1) lower specificity ((0,0,1) < (0,0,2))",
+                "2:16 Button Label #0000ffff theme (0,0,2) wins",
+            ])
+        XCTAssertEqual(try lines(c, "Window/Label", "text-color"), ["1:9 Label #ff0000ff theme (0,0,1) wins"])
+    }
+
+    func testSeedCase7MoreDerivedTypeWinsWhateverTheOrder() throws {
+        let c = try compileSheet("Button { background-color: #ffff00; }\nView { background-color: #ffffff; }")
+        XCTAssertEqual(
+            try lines(c, "Window/Button", "background-color"),
+            [
+                "2:8 View #ffffffff theme (0,0,1) less derived subject type",
+                "1:10 Button #ffff00ff theme (0,0,1) wins",
+            ])
+        XCTAssertEqual(
+            try lines(c, "Window/Switch", "background-color"), ["2:8 View #ffffffff theme (0,0,1) wins"])
+    }
+
+    func testSeedCase10HigherLayerWinsAndTheLoserIsShown() throws {
+        let c = try compileSheet(
+            "Window Button.destructive:highlighted { tint-color: #111111; }",
+            overrides: "Button { tint-color: #333333; }")
+        XCTAssertEqual(
+            try lines(c, "Window/Button.destructive:highlighted", "tint-color"),
+            [
+                "1:41 Window Button.destructive:highlighted #111111ff theme (0,2,2) lower layer (theme < user)",
+                "1:10 Button #333333ff user (0,0,1) wins",
+            ])
+        let app = try compileSheet(
+            "@app \"org.example.Mail\" { Switch { on-tint-color: #ff8800; } }\nSwitch { on-tint-color: #00ff00; }"
+        )
+        XCTAssertEqual(
+            try lines(app, "Window/Switch", "on-tint-color", app: "org.example.Mail"),
+            [
+                "2:10 Switch #00ff00ff theme (0,0,1) lower layer (theme < app)",
+                "1:36 Switch #ff8800ff app (0,0,1) wins",
+            ])
+        XCTAssertEqual(
+            try lines(app, "Window/Switch", "on-tint-color"), ["2:10 Switch #00ff00ff theme (0,0,1) wins"])
+    }
+
+    func testLaterDeclarationWinsIsExplainedAsSourceOrder() throws {
+        let c = try compileSheet("Button { tint-color: #111111; }\nButton { tint-color: #222222; }")
+        XCTAssertEqual(
+            try lines(c, "Window/Button", "tint-color"),
+            [
+                "1:10 Button #111111ff theme (0,0,1) earlier in source order",
+                "2:10 Button #222222ff theme (0,0,1) wins",
+            ])
+    }
+}
