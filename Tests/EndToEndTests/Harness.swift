@@ -1,0 +1,377 @@
+import Foundation
+import XCTest
+
+/// Where the end-to-end tests find the programs under test, the shipped themes and the shared
+/// fixtures: all relative to this file, so that a checkout anywhere works.
+enum Locations {
+    /// The repository root (this file is `<repo>/Tests/EndToEndTests/Harness.swift`).
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+    static let liveryd = repo + "/.build/debug/liveryd"
+    static let livery = repo + "/.build/debug/livery"
+    static let themes = repo + "/themes"
+    /// `<repo>/../shared/fixtures`: the read-only fixtures next to the checkout.
+    static let fixtures = (repo as NSString).deletingLastPathComponent + "/shared/fixtures"
+    static let schemes = fixtures + "/schemes"
+    /// Debian's python3, which has the `dbus` and `gi` modules (not a pyenv shim on PATH).
+    static let python = "/usr/bin/python3"
+    static let busName = "org.livery.Livery1"
+    static let objectPath = "/org/livery/Livery1"
+    static let interface = "org.livery.Livery1"
+
+    /// The absolute path of a tool on PATH (or in /usr/bin, /bin).
+    static func tool(_ name: String) -> String {
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        for dir in ["/usr/bin", "/bin"] + path {
+            let candidate = dir + "/" + name
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return "/usr/bin/" + name
+    }
+}
+
+/// The outcome of one finished program.
+struct RunResult: CustomStringConvertible {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var timedOut: Bool
+    var command: String
+
+    var description: String {
+        "`\(command)` exited \(status)\(timedOut ? " (killed after the timeout)" : "")\n--- stdout:\n\(stdout)\n--- stderr:\n\(stderr)"
+    }
+}
+
+/// Monotonic counter for unique output file names.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func next() -> Int {
+        lock.withLock {
+            value += 1
+            return value
+        }
+    }
+}
+
+private let outputCounter = Counter()
+
+/// A program started in the background with stdout and stderr going to files (no pipes, so it
+/// can never block on a full pipe), stopped with SIGTERM and then SIGKILL.
+final class Background {
+    let name: String
+    let process = Process()
+    let stdoutPath: String
+    let stderrPath: String
+    private let exited = DispatchSemaphore(value: 0)
+    private var reaped = false
+
+    /// Starts `executable` with `arguments` in `environment`; output files go into `directory`.
+    init(_ executable: String, _ arguments: [String], environment: [String: String], directory: String) throws
+    {
+        let n = outputCounter.next()
+        name = (executable as NSString).lastPathComponent
+        stdoutPath = "\(directory)/\(n)-\(name).out"
+        stderrPath = "\(directory)/\(n)-\(name).err"
+        FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
+        process.standardError = FileHandle(forWritingAtPath: stderrPath)
+        let exited = self.exited
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+    }
+
+    var pid: pid_t { process.processIdentifier }
+    var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    var isRunning: Bool { process.isRunning }
+
+    /// Waits up to `timeout` seconds for the program to exit; true when it has.
+    @discardableResult
+    func waitForExit(timeout: TimeInterval) -> Bool {
+        if reaped { return true }
+        guard exited.wait(timeout: .now() + timeout) == .success else { return false }
+        reaped = true
+        // The handler runs just before `isRunning` turns false; wait for that too.
+        process.waitUntilExit()
+        return true
+    }
+
+    /// Kills the program with SIGKILL, as a crash would.
+    func kill9() {
+        if !reaped { kill(pid, SIGKILL) }
+        waitForExit(timeout: 10)
+    }
+
+    /// SIGTERM, then SIGKILL after two seconds.
+    func stop() {
+        guard !reaped else { return }
+        if process.isRunning { kill(pid, SIGTERM) }
+        if !waitForExit(timeout: 2) {
+            kill(pid, SIGKILL)
+            waitForExit(timeout: 10)
+        }
+    }
+}
+
+/// Polls `condition` every 10 ms for up to `timeout` seconds.
+@discardableResult
+func waitUntil(timeout: TimeInterval = 10, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+        if try condition() { return true }
+        if Date() >= deadline { return false }
+        usleep(10_000)
+    }
+}
+
+/// A private bus, fresh XDG directories and the processes of one test: each test starts from
+/// nothing installed or saved, and everything it started is stopped in tearDown.
+class EndToEndTestCase: XCTestCase {
+    /// The test's scratch directory (canonical path, so published paths compare exactly).
+    var root = ""
+    var stateHome: String { root + "/state" }
+    var configHome: String { root + "/config" }
+    var dataHome: String { root + "/data" }
+    var dataDirs: String { root + "/data-dirs" }
+    var logs: String { root + "/logs" }
+    /// The environment of every program the test runs.
+    var environment: [String: String] = [:]
+    var bus: Background!
+    var address = ""
+    /// The most recently started liveryd.
+    var daemon: Background!
+    private var started: [Background] = []
+
+    /// The theme directories every liveryd of these tests gets: the shipped themes and the
+    /// three fixture scheme folders.
+    var standardThemesDirectories: [String] {
+        [Locations.themes] + ["base16", "base24", "legacy"].map { Locations.schemes + "/" + $0 }
+    }
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        for binary in [Locations.liveryd, Locations.livery] {
+            guard FileManager.default.isExecutableFile(atPath: binary) else {
+                XCTFail("\(binary) is missing: run `swift build --build-tests` first")
+                throw CancellationError()
+            }
+        }
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "livery-e2e-\(getpid())-\(outputCounter.next())")
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        root = base.resolvingSymlinksInPath().path
+        for dir in [stateHome, configHome, dataHome, dataDirs, logs] {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        }
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_STATE_HOME"] = stateHome
+        env["XDG_CONFIG_HOME"] = configHome
+        env["XDG_DATA_HOME"] = dataHome
+        env["XDG_DATA_DIRS"] = dataDirs
+        env["XDG_RUNTIME_DIR"] = nil
+        env["DBUS_SESSION_BUS_ADDRESS"] = nil
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        environment = env
+
+        let bus = try Background(
+            Locations.tool("dbus-daemon"), ["--session", "--nofork", "--nopidfile", "--print-address=1"],
+            environment: env, directory: logs)
+        started.append(bus)
+        self.bus = bus
+        guard waitUntil({ bus.stdout.contains("\n") || !bus.isRunning }), bus.isRunning else {
+            XCTFail("dbus-daemon printed no address: \(bus.stderr)")
+            throw CancellationError()
+        }
+        address = bus.stdout.split(separator: "\n")[0].trimmingCharacters(in: .whitespaces)
+        // Tools that default to the session bus land on the private one too.
+        environment["DBUS_SESSION_BUS_ADDRESS"] = address
+    }
+
+    override func tearDownWithError() throws {
+        for process in started.reversed() { process.stop() }
+        let leftovers = started.filter(\.isRunning).map(\.name)
+        started = []
+        if !root.isEmpty { try? FileManager.default.removeItem(atPath: root) }
+        XCTAssertEqual(leftovers, [], "processes still running after tearDown")
+        try super.tearDownWithError()
+    }
+
+    // MARK: Processes
+
+    /// Starts a program in the background; tearDown stops it.
+    func background(_ executable: String, _ arguments: [String]) throws -> Background {
+        let process = try Background(executable, arguments, environment: environment, directory: logs)
+        started.append(process)
+        return process
+    }
+
+    /// Runs a program to completion (killed after `timeout` seconds) and returns its status and
+    /// output. Output goes through files, so a chatty program cannot dead-lock the test.
+    func run(_ executable: String, _ arguments: [String], timeout: TimeInterval = 10) throws -> RunResult {
+        let process = try Background(executable, arguments, environment: environment, directory: logs)
+        var timedOut = false
+        if !process.waitForExit(timeout: timeout) {
+            timedOut = true
+            process.kill9()
+        }
+        return RunResult(
+            status: timedOut ? -1 : process.process.terminationStatus, stdout: process.stdout,
+            stderr: process.stderr,
+            timedOut: timedOut, command: ([process.name] + arguments).map(shortened).joined(separator: " "))
+    }
+
+    private func shortened(_ s: String) -> String {
+        s.count > 200 ? String(s.prefix(60)) + "…(\(s.count) chars)" : s
+    }
+
+    /// `livery --address ADDR ARGS…`.
+    func livery(_ arguments: String...) throws -> RunResult {
+        try run(Locations.livery, ["--address", address] + arguments)
+    }
+
+    /// `gdbus call` on Livery's object: `method` is a member name, or a full
+    /// `interface.member` when it contains a dot.
+    func gdbusCall(_ method: String, _ arguments: [String]) throws -> RunResult {
+        let member = method.contains(".") ? method : Locations.interface + "." + method
+        return try run(
+            Locations.tool("gdbus"),
+            [
+                "call", "--address", address, "--dest", Locations.busName, "--object-path",
+                Locations.objectPath,
+                "--method", member,
+            ] + arguments)
+    }
+
+    /// `dbus-send --print-reply` to Livery's object.
+    func dbusSend(_ member: String, _ arguments: [String]) throws -> RunResult {
+        try run(
+            Locations.tool("dbus-send"),
+            [
+                "--bus=" + address, "--print-reply", "--dest=" + Locations.busName, Locations.objectPath,
+                member,
+            ] + arguments)
+    }
+
+    /// `busctl --address=ADDR ARGS…`.
+    func busctl(_ arguments: [String]) throws -> RunResult {
+        try run(Locations.tool("busctl"), ["--address=" + address] + arguments)
+    }
+
+    /// Writes `source` to a file in the scratch directory and runs it with Debian's python3,
+    /// the bus address as argv[1].
+    func python(_ source: String, _ arguments: [String] = [], timeout: TimeInterval = 20) throws -> RunResult
+    {
+        let script = root + "/script-\(outputCounter.next()).py"
+        try source.write(toFile: script, atomically: true, encoding: .utf8)
+        return try run(Locations.python, [script, address] + arguments, timeout: timeout)
+    }
+
+    // MARK: The daemon
+
+    /// Starts liveryd with the standard theme directories plus `extraThemesDirectories`, and waits
+    /// (at most 10 s) until it answers on the bus.
+    @discardableResult
+    func startDaemon(extraThemesDirectories: [String] = [], arguments: [String] = []) throws -> Background {
+        let dirs = standardThemesDirectories + extraThemesDirectories
+        let process = try background(
+            Locations.liveryd, dirs.flatMap { ["--themes-dir", $0] } + ["--address", address] + arguments)
+        daemon = process
+        var last: RunResult?
+        let up = try waitUntil {
+            guard process.isRunning else { return false }
+            let r = try livery("get")
+            last = r
+            return r.status == 0
+        }
+        guard up else {
+            process.waitForExit(timeout: 0.2)
+            XCTFail(
+                "liveryd never owned \(Locations.busName) (running: \(process.isRunning)); its stderr:\n\(process.stderr)\n"
+                    + "last probe: \(last.map { "\($0)" } ?? "none")")
+            throw CancellationError()
+        }
+        return process
+    }
+
+    /// The value `livery resolve PATH PROPERTY` prints, with its newline, failing on a non-zero exit.
+    func resolve(
+        _ path: String, _ property: String, app: String? = nil, file: StaticString = #filePath,
+        line: UInt = #line
+    )
+        throws -> String
+    {
+        let r = try run(
+            Locations.livery,
+            ["--address", address, "resolve"] + (app.map { ["--app", $0] } ?? []) + [path, property])
+        XCTAssertEqual(r.status, 0, "\(r)", file: file, line: line)
+        return r.stdout
+    }
+
+    /// `livery set ID`, asserting success.
+    func setTheme(_ id: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let r = try livery("set", id)
+        XCTAssertEqual(
+            r.status, 0, "livery set \(id): \(r)\nliveryd stderr:\n\(daemon?.stderr ?? "")", file: file,
+            line: line)
+        XCTAssertEqual(r.stderr, "", file: file, line: line)
+    }
+
+    /// The active theme as `livery get` prints it.
+    func activeTheme(file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let r = try livery("get")
+        XCTAssertEqual(r.status, 0, "\(r)", file: file, line: line)
+        return r.stdout
+    }
+
+    /// The `Serial` property read with busctl (`u N`).
+    func serial(file: StaticString = #filePath, line: UInt = #line) throws -> UInt32 {
+        let r = try busctl([
+            "get-property", Locations.busName, Locations.objectPath, Locations.interface, "Serial",
+        ])
+        XCTAssertEqual(r.status, 0, "\(r)", file: file, line: line)
+        let words = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ")
+        guard words.count == 2, words[0] == "u", let n = UInt32(words[1]) else {
+            XCTFail("busctl get-property Serial printed \(r.stdout.debugDescription)", file: file, line: line)
+            return 0
+        }
+        return n
+    }
+
+    // MARK: Bundles
+
+    /// Creates a directory under the scratch directory and returns its path.
+    func makeDirectory(_ relative: String) throws -> String {
+        let path = root + "/" + relative
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Writes `<themesDirectory>/<id>/theme.css` (and any extra files) and returns the bundle path.
+    @discardableResult
+    func writeBundle(_ id: String, in themesDirectory: String, sheet: String, files: [String: Data] = [:])
+        throws -> String
+    {
+        let bundle = themesDirectory + "/" + id
+        try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
+        try sheet.write(toFile: bundle + "/theme.css", atomically: true, encoding: .utf8)
+        for (name, data) in files {
+            let path = bundle + "/" + name
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try data.write(to: URL(fileURLWithPath: path))
+        }
+        return bundle
+    }
+}
+
+/// A valid 1×1 PNG image (real PNG bytes: signature, IHDR, IDAT, IEND).
+let onePixelPNG = Data(
+    base64Encoded:
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")!
