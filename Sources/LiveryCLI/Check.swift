@@ -50,14 +50,20 @@ func check(_ inv: Invocation, output: Output) -> Int32 {
         let source = format.read(url, id: id)
         var local = catalog
         local.replace(source)
-        let (theme, diagnostics) = local.compile(id, schema: schema)
+        var (theme, diagnostics) = local.compile(id, schema: schema)
+        if inv.warnings, theme != nil, case .success(let chain) = local.chain(for: id) {
+            diagnostics += Lint.warnings(chain: chain)
+        }
         for d in diagnostics { output.err(d.rendered + "\n") }
         let errors = diagnostics.filter { $0.severity == .error }.count
         if theme == nil || errors > 0 {
             failed = true
             output.err("\(arg): \(errors) error\(errors == 1 ? "" : "s")\n")
         } else {
-            output.out("\(arg): ok (theme '\(id)', \(format.name), \(theme!.rules.count) rules)\n")
+            let warnings = diagnostics.filter { $0.severity == .warning }.count
+            output.out(
+                "\(arg): ok (theme '\(id)', \(format.name), \(theme!.rules.count) rules"
+                    + (warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : "") + ")\n")
         }
         catalog = local
     }

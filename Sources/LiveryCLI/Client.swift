@@ -35,6 +35,7 @@ struct Invocation {
     var help = false
     var themesDirectories: [String] = []
     var schema: String?
+    var warnings = false
 }
 
 struct UsageError: Error {
@@ -130,6 +131,7 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
         case "--system": inv.system = true
         case "--themes-dir": inv.themesDirectories.append(try arg())
         case "--schema": inv.schema = try arg()
+        case "--warnings": inv.warnings = true
         case "-h", "--help": inv.help = true
         case "--version":
             print("livery \(LiveryBus.version)")
@@ -160,6 +162,9 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
     }
     if inv.json && [.set, .check, .reload].contains(c) {
         throw UsageError(message: "'\(c.rawValue)' has no --json output", command: c)
+    }
+    if inv.warnings && c != .check {
+        throw UsageError(message: "--warnings applies to 'check' only", command: c)
     }
     if inv.app != nil && c != .resolve && c != .explain {
         throw UsageError(message: "--app applies to 'resolve' and 'explain' only", command: c)

@@ -18,7 +18,7 @@ enum Command: String, CaseIterable {
         case .watch:
             "livery watch [--json]\n\nPrints each ThemeChanged signal as it arrives ('ID SERIAL', or one JSON object per line), until interrupted."
         case .check:
-            "livery check BUNDLE... [--themes-dir DIR]... [--schema FILE]\n\nChecks theme bundles (directories, .css files or base16/base24 .yaml schemes) without a daemon.\nPrints every error as file:line:col with the line and a caret; exits 1 if there is any. Parent\nthemes named by 'inherits' are looked up next to the bundle, in each --themes-dir and on the\ntheme search path."
+            "livery check BUNDLE... [--warnings] [--themes-dir DIR]... [--schema FILE]\n\nChecks theme bundles (directories, .css files or base16/base24 .yaml schemes) without a daemon.\nPrints every error as file:line:col with the line and a caret; exits 1 if there is any. Parent\nthemes named by 'inherits' are looked up next to the bundle, in each --themes-dir and on the\ntheme search path. With --warnings also reports rules that can never win and unused\n@define-color names (warnings alone do not fail the check)."
         case .reload:
             "livery reload\n\nAsks the daemon to rescan the theme directories and the user overrides."
         case .status:

@@ -1,0 +1,82 @@
+/// Warnings for `livery check --warnings`: things that are not errors but are almost certainly
+/// mistakes.
+public enum Lint {
+    /// Finds, in the theme's own sheet (the last of `chain`):
+    /// - rules that can never win: every property they set is set again, later, by a rule with the
+    ///   same selector in the same layer (or twice in the same rule);
+    /// - `@define-color` names that nothing in the chain refers to.
+    /// - Returns: warnings, sorted by position.
+    public static func warnings(chain: [ThemeSource]) -> [Diagnostic] {
+        guard let own = chain.last else { return [] }
+        var out: [Diagnostic] = []
+
+        // Shadowed rules: key each declaration by (layer, app, selector, property).
+        struct Key: Hashable {
+            var app: String?
+            var selector: String
+            var property: String
+        }
+        var lastSetter: [Key: SourceLocation] = [:]
+        for rule in own.sheet.rules.reversed() {
+            for selector in rule.selectors {
+                var shadowedBy: [SourceLocation] = []
+                var seenInRule: Set<String> = []
+                for d in rule.declarations.reversed() {
+                    let key = Key(app: rule.app, selector: selector.text, property: d.property)
+                    if !seenInRule.insert(d.property).inserted {
+                        out.append(
+                            Diagnostic(
+                                .warning,
+                                "'\(d.property)' is set again later in the same rule; this one never wins",
+                                at: d.location, sourceLine: d.sourceLine))
+                        continue
+                    }
+                    if let later = lastSetter[key] { shadowedBy.append(later) }
+                }
+                if !rule.declarations.isEmpty
+                    && shadowedBy.count == Set(rule.declarations.map(\.property)).count,
+                    let first = shadowedBy.first
+                {
+                    let c = selector.compounds[0]
+                    out.append(
+                        Diagnostic(
+                            .warning,
+                            "rule '\(selector.text)' can never win: every property it sets is set again by a later rule with the same selector (\(first.line):\(first.column))",
+                            at: c.location, sourceLine: c.sourceLine))
+                }
+                for d in rule.declarations {
+                    let key = Key(app: rule.app, selector: selector.text, property: d.property)
+                    if lastSetter[key] == nil { lastSetter[key] = d.location }
+                }
+            }
+        }
+
+        // Unused palette names: references anywhere in the chain count.
+        var used: Set<String> = []
+        func collect(_ nodes: [ValueNode]) {
+            for n in nodes {
+                switch n.kind {
+                case .reference(let name): used.insert(name)
+                case .function(_, let args): args.forEach(collect)
+                default: break
+                }
+            }
+        }
+        for source in chain {
+            source.sheet.metadata.forEach { collect($0.value) }
+            source.sheet.palette.forEach { collect($0.value) }
+            source.sheet.rules.forEach { $0.declarations.forEach { collect($0.value) } }
+        }
+        for d in own.sheet.palette where !used.contains(d.name) {
+            out.append(
+                Diagnostic(
+                    .warning, "palette colour '@\(d.name)' is never used", at: d.location,
+                    sourceLine: d.sourceLine))
+        }
+        return out.sorted {
+            ($0.location.file, $0.location.line, $0.location.column) < (
+                $1.location.file, $1.location.line, $1.location.column
+            )
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import XCTest
+
+@testable import LiveryCore
+
+final class LintTests: XCTestCase {
+    func warnings(_ css: String) -> [String] {
+        let source = ThemeSource(
+            id: "t", format: "native", path: "t", sheet: SheetParser().parse(css, file: "t.css"))
+        return Lint.warnings(chain: [source]).map {
+            "\($0.location.line):\($0.location.column): \($0.message)"
+        }
+    }
+
+    func testRuleShadowedForEveryPropertyCanNeverWin() {
+        XCTAssertEqual(
+            warnings(
+                "Button { tint-color: #111; }\nSwitch { tint-color: #222; }\nButton { tint-color: #333; text-color: #444; }"
+            ),
+            [
+                "1:1: rule 'Button' can never win: every property it sets is set again by a later rule with the same selector (3:10)"
+            ])
+    }
+
+    func testPartlyShadowedRuleAndOtherLayersAreNotReported() {
+        XCTAssertEqual(
+            warnings("Button { tint-color: #111; text-color: #000; }\nButton { tint-color: #333; }"), [])
+        XCTAssertEqual(
+            warnings("Button { tint-color: #111; }\n@app \"x\" { Button { tint-color: #333; } }"), [])
+        XCTAssertEqual(warnings("Button { tint-color: #111; }\nWindow Button { tint-color: #333; }"), [])
+    }
+
+    func testPropertySetTwiceInOneRule() {
+        XCTAssertEqual(
+            warnings("Button { tint-color: #111; tint-color: #222; }"),
+            ["1:10: 'tint-color' is set again later in the same rule; this one never wins"])
+    }
+
+    func testUnusedPaletteNames() {
+        XCTAssertEqual(
+            warnings(
+                "@define-color a #111;\n@define-color b #222;\n@define-color c alpha(@b, 0.5);\nButton { tint-color: @c; }"
+            ),
+            ["1:15: palette colour '@a' is never used"])
+    }
+}
