@@ -1,3 +1,5 @@
+import Foundation
+
 /// Resolves which value wins for each property of a component (DESIGN §4):
 ///
 /// 1. Only declarations whose selector matches the node itself compete, and any of them beats a
@@ -10,8 +12,17 @@
 public struct Cascade: Sendable {
     public let theme: CompiledTheme
     var schema: Schema { theme.schema }
+    /// The rules indexed for matching; built once per compiled theme.
+    let map: SelectorMap
+    /// Styles of resolved paths: one cache per compiled theme (a theme generation), so a switch
+    /// or reload, which makes a new `Cascade`, invalidates it.
+    let cache: StyleCache
 
-    public init(theme: CompiledTheme) { self.theme = theme }
+    public init(theme: CompiledTheme) {
+        self.theme = theme
+        self.map = SelectorMap(theme: theme)
+        self.cache = StyleCache()
+    }
 
     /// Why a resolve failed.
     public enum Failure: Error, Sendable, CustomStringConvertible {
@@ -51,8 +62,50 @@ public struct Cascade: Sendable {
             }
             defs.append(d)
         }
+        let style = computedStyle(path, app: app)
+        return defs.map { ($0.name, style.values[map.propertyIndex[$0.name]!]) }
+    }
+
+    /// The same as `resolve`, computed by testing every rule against every node of the path with
+    /// no index, filter or cache: the reference the fast path is checked against.
+    public func resolveNaive(_ path: ComponentPath, properties: [String] = [], app: String? = nil)
+        throws(Failure)
+        -> [(property: String, value: Value)]
+    {
+        let names = properties.isEmpty ? schema.properties(of: path.nodes.last!.type) : properties
+        var defs: [PropertyDefinition] = []
+        for n in names {
+            guard let d = schema.properties[n] else {
+                throw .unknownProperty(n, suggestion: suggestion(for: n, among: schema.properties.keys))
+            }
+            defs.append(d)
+        }
         var context = Context(cascade: self, path: path, app: app)
         return defs.map { ($0.name, context.value(of: $0, at: path.nodes.count - 1).0) }
+    }
+
+    /// Every property of the path's last node, from the cache when this theme generation has
+    /// resolved the path (or a prefix of it) before.
+    public func computedStyle(_ path: ComponentPath, app: String?) -> ComputedStyle {
+        let keys = (1...path.nodes.count).map { k in
+            path.nodes[..<k].map(\.description).joined(separator: "/") + "\u{0}" + (app ?? "")
+        }
+        if let hit = cache.entry(keys.last!) { return hit.style }
+        // Start from the longest cached prefix.
+        var start = 0
+        var walker = StyleWalker(self, app: app)
+        for k in stride(from: keys.count - 2, through: 0, by: -1) {
+            if let hit = cache.entry(keys[k]) {
+                walker.seed(path.nodes[...k], style: hit.style, filter: hit.filter)
+                start = k + 1
+                break
+            }
+        }
+        for k in start..<path.nodes.count {
+            let style = walker.push(path.nodes[k])!
+            cache.store(keys[k], StyleCache.Entry(style: style, filter: walker.filters.last!))
+        }
+        return walker.top!
     }
 
     /// Resolves one property and says where its value came from.
@@ -170,6 +223,29 @@ public struct Cascade: Sendable {
             }
             resolved[index, default: [:]][property.name] = result!
             return result!
+        }
+    }
+}
+
+/// Resolved styles by path and application for one theme generation, bounded in size.
+final class StyleCache: @unchecked Sendable {
+    // Safe to share: `entries` is only touched with `lock` held.
+    struct Entry {
+        var style: ComputedStyle
+        /// The ancestor filter for the node's children.
+        var filter: AncestorFilter
+    }
+    /// Entries kept at most; past it the cache starts over (paths are few in practice).
+    static let capacity = 8192
+    private let lock = NSLock()
+    private var entries: [String: Entry] = [:]
+
+    func entry(_ key: String) -> Entry? { lock.withLock { entries[key] } }
+
+    func store(_ key: String, _ entry: Entry) {
+        lock.withLock {
+            if entries.count >= StyleCache.capacity { entries.removeAll(keepingCapacity: true) }
+            entries[key] = entry
         }
     }
 }

@@ -1,0 +1,69 @@
+/// A Bloom filter over the types (with their supertypes), `#name`s and `.class`es of a node's
+/// containers, used to reject descendant and child selectors without walking the path (the
+/// "ancestor filter" of Servo's and Blink's style engines).
+///
+/// False positives only cost a full match; there are no false negatives, so results never change.
+public struct AncestorFilter: Sendable {
+    /// 512 bits.
+    private var bits: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (
+        0, 0, 0, 0, 0, 0, 0, 0
+    )
+
+    public init() {}
+
+    /// FNV-1a over the UTF-8 of a tag byte and the text: distinct spaces for types, names,
+    /// classes.
+    @inlinable
+    public static func hash(_ tag: UInt8, _ text: String) -> UInt32 {
+        var h: UInt32 = 2_166_136_261
+        h = (h ^ UInt32(tag)) &* 16_777_619
+        for b in text.utf8 { h = (h ^ UInt32(b)) &* 16_777_619 }
+        return h
+    }
+
+    static let typeTag: UInt8 = 0x54
+    static let nameTag: UInt8 = 0x23
+    static let classTag: UInt8 = 0x2e
+
+    /// Adds one hash (two bits, from the low and high halves).
+    public mutating func insert(_ h: UInt32) {
+        set(Int(h & 511))
+        set(Int((h >> 16) & 511))
+    }
+
+    /// Whether the hash may have been inserted.
+    @inline(__always)
+    public func mayContain(_ h: UInt32) -> Bool {
+        isSet(Int(h & 511)) && isSet(Int((h >> 16) & 511))
+    }
+
+    private mutating func set(_ bit: Int) {
+        let mask = UInt64(1) << UInt64(bit & 63)
+        switch bit >> 6 {
+        case 0: bits.0 |= mask
+        case 1: bits.1 |= mask
+        case 2: bits.2 |= mask
+        case 3: bits.3 |= mask
+        case 4: bits.4 |= mask
+        case 5: bits.5 |= mask
+        case 6: bits.6 |= mask
+        default: bits.7 |= mask
+        }
+    }
+
+    @inline(__always)
+    private func isSet(_ bit: Int) -> Bool {
+        let word: UInt64
+        switch bit >> 6 {
+        case 0: word = bits.0
+        case 1: word = bits.1
+        case 2: word = bits.2
+        case 3: word = bits.3
+        case 4: word = bits.4
+        case 5: word = bits.5
+        case 6: word = bits.6
+        default: word = bits.7
+        }
+        return word & (UInt64(1) << UInt64(bit & 63)) != 0
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import XCTest
+
+@testable import LiveryCore
+
+/// The indexed cascade (selector map, ancestor filter, style cache) gives the same values as the
+/// reference matcher on random sheets and paths.
+final class CascadeEquivalenceTests: XCTestCase {
+    /// SplitMix64: seeded, so that a failure is reproducible.
+    struct Random {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+        mutating func pick<T>(_ a: [T]) -> T { a[below(a.count)] }
+        mutating func chance(_ p: Double) -> Bool { Double(next() % 1000) / 1000 < p }
+    }
+
+    let types = [
+        "View", "Window", "Control", "Button", "Label", "NavigationBar", "ToolBar", "BarButtonItem", "Switch",
+        "TableView",
+        "TableViewCell", "Popover",
+    ]
+    let names = ["title", "ok", "field"]
+    let classes = ["destructive", "primary", "compact"]
+    let states = ["normal", "highlighted", "selected", "disabled"]
+    let properties = ["tint-color", "text-color", "background-color", "on-tint-color", "row-height"]
+
+    func compound(_ r: inout Random) -> String {
+        var s = r.chance(0.1) ? "*" : r.pick(types)
+        if r.chance(0.15) { s += "#" + r.pick(names) }
+        if r.chance(0.25) { s += "." + r.pick(classes) }
+        if r.chance(0.2) { s += ":" + r.pick(states) }
+        return s
+    }
+
+    func sheet(_ r: inout Random, rules: Int) -> String {
+        var out = ""
+        for i in 0..<rules {
+            var sel = compound(&r)
+            for _ in 0..<r.below(4) { sel = compound(&r) + (r.chance(0.3) ? " > " : " ") + sel }
+            var decls = ""
+            for _ in 0...r.below(2) {
+                let p = r.pick(properties)
+                decls +=
+                    p == "row-height"
+                    ? "\(p): \(r.below(100)); " : "\(p): #\(String(format: "%06x", r.below(0xffffff))); "
+            }
+            let rule = "\(sel) { \(decls)}\n"
+            out += i % 7 == 3 ? "@app \"org.example.App\" { \(rule) }\n" : rule
+        }
+        return out
+    }
+
+    func path(_ r: inout Random) -> String {
+        (0...r.below(6)).map { _ in
+            var s = r.pick(types)
+            if r.chance(0.3) { s += "#" + r.pick(names) }
+            for k in classes where r.chance(0.2) { s += "." + k }
+            for k in states.dropFirst() where r.chance(0.2) { s += ":" + k }
+            return s
+        }.joined(separator: "/")
+    }
+
+    func testIndexedCascadeMatchesReferenceOnRandomSheets() throws {
+        var r = Random(state: 20_261_129)
+        var compared = 0
+        for _ in 0..<60 {
+            let css = sheet(&r, rules: 5 + r.below(40))
+            let c = try compileSheet(css)
+            for _ in 0..<50 {
+                let p = try ComponentPath(path(&r), schema: c.theme.schema)
+                let app: String? = r.chance(0.5) ? "org.example.App" : nil
+                let fast = try c.resolve(p, properties: properties, app: app)
+                let slow = try c.resolveNaive(p, properties: properties, app: app)
+                XCTAssertEqual(fast.map(\.value), slow.map(\.value), "\(p) app=\(app ?? "-")\n\(css)")
+                // A second resolve is served from the cache and must not change.
+                XCTAssertEqual(
+                    try c.resolve(p, properties: properties, app: app).map(\.value), slow.map(\.value))
+                var walker = StyleWalker(c, app: app, mode: .naive)
+                for n in p.nodes { walker.push(n) }
+                let idx = properties.map { walker.propertyNames.firstIndex(of: $0)! }
+                XCTAssertEqual(idx.map { walker.top!.values[$0] }, slow.map(\.value))
+                compared += 1
+            }
+        }
+        XCTAssertEqual(compared, 3000)
+    }
+}
