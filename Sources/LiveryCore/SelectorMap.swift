@@ -19,6 +19,8 @@ final class SelectorMap: Sendable {
         var ancestorHashes: [UInt32]
         /// (property index, value) in source order.
         var declarations: [(Int, Value)]
+        /// The compiled rule's source order (`CompiledRule.order`).
+        var order: Int32
     }
 
     /// Rules in cascade order: a higher index wins over a lower one.
@@ -90,7 +92,8 @@ final class SelectorMap: Sendable {
                 Rule(
                     compounds: compounds, combinators: r.selector.combinators, app: r.app,
                     ancestorHashes: hashes,
-                    declarations: r.declarations.map { (pindex[$0.property]!, $0.value) }))
+                    declarations: r.declarations.map { (pindex[$0.property]!, $0.value) },
+                    order: Int32(r.order)))
             let subject = r.selector.compounds.last!
             let i = Int32(rank)
             if let n = subject.names.first {
@@ -157,6 +160,9 @@ final class SelectorMap: Sendable {
 /// The values of every property of one node, in `SelectorMap.propertyNames` order.
 public struct ComputedStyle: Sendable {
     public var values: [Value]
+    /// With `StyleWalker.tracksWinners`: per property, the source order (`CompiledRule.order`)
+    /// of the rule whose declaration won, or −1 when no declaration matched. Empty otherwise.
+    public var winners: [Int32] = []
 }
 
 /// Computes styles node by node down a tree (or a path): each node's style from its container's
@@ -174,6 +180,8 @@ public struct StyleWalker {
     var styles: [ComputedStyle] = []
     var filters: [AncestorFilter] = []
     var scratch: [Int32] = []
+    /// Records the winning rule of every property (for cross-checks); off by default.
+    public var tracksWinners = false
 
     /// - Parameters:
     ///   - cascade: the compiled theme.
@@ -213,12 +221,14 @@ public struct StyleWalker {
         } else {
             values = map.initial
         }
+        var winners: [Int32] = tracksWinners ? Array(repeating: -1, count: values.count) : []
         switch mode {
         case .floor:
             break
         case .naive:
             for r in map.rules where (r.app == nil || r.app == app) && map.matches(r, stack) {
                 for (p, v) in r.declarations { values[p] = v }
+                if tracksWinners { for (p, _) in r.declarations { winners[p] = r.order } }
             }
         case .indexed:
             scratch.removeAll(keepingCapacity: true)
@@ -239,9 +249,10 @@ public struct StyleWalker {
                 }
                 guard possible, map.matches(r, stack) else { continue }
                 for (p, v) in r.declarations { values[p] = v }
+                if tracksWinners { for (p, _) in r.declarations { winners[p] = r.order } }
             }
         }
-        let style = ComputedStyle(values: values)
+        let style = ComputedStyle(values: values, winners: winners)
         styles.append(style)
         filters.append(childFilter)
         return style
