@@ -1,0 +1,46 @@
+import Foundation
+import XCTest
+
+/// One liveryd per bus: a second instance refuses with a clear message, `--replace` takes over.
+final class SecondInstanceTests: EndToEndTestCase {
+    /// The unique name owning org.livery.Livery1, from `livery status --json`.
+    func owner(file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let r = try livery("status", "--json")
+        XCTAssertEqual(r.status, 0, "\(r)", file: file, line: line)
+        let status = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+        return status?["owner"] as? String ?? ""
+    }
+
+    func testSecondInstanceExitsAndReplaceTakesOver() throws {
+        let first = try startDaemon()
+        try setTheme("forest")
+        let firstOwner = try owner()
+        XCTAssertTrue(firstOwner.hasPrefix(":"), firstOwner)
+
+        let dirs = standardThemesDirectories.flatMap { ["--themes-dir", $0] }
+        let second = try run(Locations.liveryd, dirs + ["--address", address])
+        XCTAssertFalse(second.timedOut, "the second liveryd kept running: \(second)")
+        XCTAssertNotEqual(second.status, 0, "\(second)")
+        XCTAssertTrue(second.stderr.contains("org.livery.Livery1"), "\(second)")
+        XCTAssertTrue(second.stderr.contains("--replace"), "\(second)")
+        XCTAssertTrue(first.isRunning, "the first liveryd died: \(first.stderr)")
+        XCTAssertEqual(try owner(), firstOwner)
+
+        let replacement = try background(Locations.liveryd, dirs + ["--address", address, "--replace"])
+        XCTAssertTrue(first.waitForExit(timeout: 10), "the replaced liveryd did not exit: \(first.stderr)")
+        var newOwner = ""
+        XCTAssertTrue(
+            try waitUntil {
+                newOwner = (try? owner()) ?? ""
+                return newOwner.hasPrefix(":") && newOwner != firstOwner
+            }, "no new owner; replacement stderr: \(replacement.stderr)")
+        XCTAssertTrue(replacement.isRunning, replacement.stderr)
+        daemon = replacement
+
+        let status = try livery("status")
+        XCTAssertEqual(status.status, 0, "\(status)")
+        XCTAssertTrue(status.stdout.contains("(\(newOwner))"), "\(status)")
+        XCTAssertTrue(status.stdout.contains("active theme: forest\n"), "\(status)")
+        XCTAssertEqual(try resolve("Window/NavigationBar", "tint-color"), "#008000ff\n")
+    }
+}
