@@ -36,6 +36,7 @@ struct Invocation {
     var themesDirectories: [String] = []
     var schema: String?
     var warnings = false
+    var properties: [String] = []
 }
 
 struct UsageError: Error {
@@ -132,6 +133,7 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
         case "--themes-dir": inv.themesDirectories.append(try arg())
         case "--schema": inv.schema = try arg()
         case "--warnings": inv.warnings = true
+        case "--property": inv.properties.append(try arg())
         case "-h", "--help": inv.help = true
         case "--version":
             print("livery \(LiveryBus.version)")
@@ -148,7 +150,8 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
     let n = inv.positional.count
     let ok: Bool
     switch c {
-    case .list, .get, .watch, .reload, .status: ok = n == 0
+    case .list, .get, .reload, .status, .toggle: ok = n == 0
+    case .watch: ok = true
     case .set: ok = n == 1
     case .resolve: ok = n >= 1
     case .explain: ok = n == 2
@@ -160,14 +163,17 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
                 "wrong number of arguments for '\(c.rawValue)'\nUsage: \(c.usage.split(separator: "\n")[0])",
             command: c)
     }
-    if inv.json && [.set, .check, .reload].contains(c) {
+    if inv.json && [.set, .check, .reload, .toggle].contains(c) {
         throw UsageError(message: "'\(c.rawValue)' has no --json output", command: c)
+    }
+    if !inv.properties.isEmpty && (c != .watch || inv.positional.isEmpty) {
+        throw UsageError(message: "--property applies to 'watch PATH...' only", command: c)
     }
     if inv.warnings && c != .check {
         throw UsageError(message: "--warnings applies to 'check' only", command: c)
     }
-    if inv.app != nil && c != .resolve && c != .explain {
-        throw UsageError(message: "--app applies to 'resolve' and 'explain' only", command: c)
+    if inv.app != nil && c != .resolve && c != .explain && c != .watch {
+        throw UsageError(message: "--app applies to 'resolve', 'explain' and 'watch' only", command: c)
     }
     return inv
 }
@@ -356,25 +362,61 @@ struct Client {
         case .watch:
             let json = inv.json
             let out = output.out
-            try connection.addMatch(
-                "type='signal',sender='\(LiveryBus.name)',interface='\(LiveryBus.interface)',member='ThemeChanged',path='\(LiveryBus.path)'"
-            ) { message in
-                let id = message.arguments.first?.string ?? ""
-                let serial = message.arguments.count > 1 ? message.arguments[1].uint32 ?? 0 : 0
-                if json {
-                    let data =
-                        (try? JSONSerialization.data(
-                            withJSONObject: ["signal": "ThemeChanged", "theme": id, "serial": Int(serial)],
-                            options: [.sortedKeys])) ?? Data()
-                    out(String(decoding: data, as: UTF8.self) + "\n")
-                } else {
-                    out("ThemeChanged \(id) \(serial)\n")
+            let display = self.display
+            if inv.positional.isEmpty {
+                try connection.addMatch(
+                    "type='signal',sender='\(LiveryBus.name)',interface='\(LiveryBus.interface)',member='ThemeChanged',path='\(LiveryBus.path)'"
+                ) { message in
+                    let id = message.arguments.first?.string ?? ""
+                    let serial = message.arguments.count > 1 ? message.arguments[1].uint32 ?? 0 : 0
+                    if json {
+                        out(jsonLine(["signal": "ThemeChanged", "theme": id, "serial": Int(serial)]))
+                    } else {
+                        out("ThemeChanged \(id) \(serial)\n")
+                    }
+                }
+                // Make sure the daemon is there before waiting; this also fails fast when it is not.
+                _ = try property("Serial")
+            } else {
+                var options: [String: DBusValue] = [:]
+                if let app = inv.app { options["app"] = .string(app) }
+                // Listen before subscribing, so that no Changed can arrive unheard.
+                try connection.addMatch(
+                    "type='signal',sender='\(LiveryBus.name)',interface='\(LiveryBus.interface)',member='Changed',path='\(LiveryBus.path)'"
+                ) { message in
+                    guard message.arguments.count == 3 else { return }
+                    let serial = message.arguments[1].uint32 ?? 0
+                    let changes = message.arguments[2].dictionaryEntries ?? []
+                    if json {
+                        var o: [String: Any] = [:]
+                        for e in changes { o[e.key.string ?? ""] = Client.jsonValues(e.value) }
+                        out(jsonLine(["signal": "Changed", "serial": Int(serial), "changes": o]))
+                        return
+                    }
+                    for e in changes {
+                        for v in e.value.dictionaryEntries ?? [] {
+                            out(
+                                "\(serial) \(e.key.string ?? "") \(v.key.string ?? "") \(display(v.value.variantValue))\n"
+                            )
+                        }
+                    }
+                }
+                let r = try call(
+                    "Subscribe", [.strings(inv.positional), .strings(inv.properties), .dict(options)])
+                if json, r.count == 2 {
+                    var o: [String: Any] = [:]
+                    for e in r[1].dictionaryEntries ?? [] {
+                        o[e.key.string ?? ""] = Client.jsonValues(e.value)
+                    }
+                    out(jsonLine(["subscription": Int(r[0].uint32 ?? 0), "current": o]))
                 }
             }
-            // Make sure the daemon is there before waiting; this also fails fast when it is not.
-            _ = try property("Serial")
             connection.run()
             return 1
+        case .toggle:
+            let r = try call("Toggle")
+            output.out((r.first?.string ?? "") + "\n")
+            return 0
         case .check:
             return 2
         }
@@ -395,6 +437,23 @@ struct Client {
         case .structure(let fields): return fields.map(display).joined(separator: " ")
         default: return "\(json(v))"
         }
+    }
+}
+
+/// One JSON object and a newline.
+func jsonLine(_ object: [String: Any]) -> String {
+    let data =
+        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+        ?? Data()
+    return String(decoding: data, as: UTF8.self) + "\n"
+}
+
+extension Client {
+    /// `a{sv}` as a JSON object.
+    static func jsonValues(_ v: DBusValue) -> [String: Any] {
+        var o: [String: Any] = [:]
+        for e in v.dictionaryEntries ?? [] { o[e.key.string ?? ""] = json(e.value) }
+        return o
     }
 }
 

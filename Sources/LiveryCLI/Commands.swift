@@ -2,7 +2,7 @@ import Foundation
 
 /// The sub-commands of `livery` with their usage text (DESIGN §6).
 enum Command: String, CaseIterable {
-    case list, get, set, resolve, explain, watch, check, reload, status
+    case list, get, set, toggle, resolve, explain, watch, check, reload, status
 
     var usage: String {
         switch self {
@@ -16,7 +16,9 @@ enum Command: String, CaseIterable {
         case .explain:
             "livery explain PATH PROPERTY [--app ID] [--json]\n\nShows every declaration that matched the component for PROPERTY, in cascade order (the\nwinner last, marked '=>'), with its origin file:line:col, selector, layer and specificity, and\nwhy each loser lost. When none matched, says whether the value was inherited (from which\ncontainer) or is the schema's initial value."
         case .watch:
-            "livery watch [--json]\n\nPrints each ThemeChanged signal as it arrives ('ID SERIAL', or one JSON object per line), until interrupted."
+            "livery watch [PATH... [--property P]... [--app ID]] [--json]\n\nWithout PATH: prints each ThemeChanged signal as it arrives ('ID SERIAL').\nWith PATHs: subscribes to those components (all their properties, or the --property ones) and\nprints each change as it arrives ('SERIAL PATH PROPERTY VALUE'); with --json one object per line,\nthe first holding the subscription id and the current values. Runs until interrupted."
+        case .toggle:
+            "livery toggle\n\nSwitches to the active theme's sibling of the other variant (its dark-variant or light-variant,\nor by name: x <-> x-dark, x-light <-> x-dark) and prints its id."
         case .check:
             "livery check BUNDLE... [--warnings] [--themes-dir DIR]... [--schema FILE]\n\nChecks theme bundles (directories, .css files or base16/base24 .yaml schemes) without a daemon.\nPrints every error as file:line:col with the line and a caret; exits 1 if there is any. Parent\nthemes named by 'inherits' are looked up next to the bundle, in each --themes-dir and on the\ntheme search path. With --warnings also reports rules that can never win and unused\n@define-color names (warnings alone do not fail the check)."
         case .reload:
@@ -36,9 +38,10 @@ let generalUsage = """
       list                    list installed themes
       get                     print the active theme
       set ID                  switch to theme ID
+      toggle                  switch between the light and dark variants
       resolve PATH [PROP...]  resolve a component's properties
       explain PATH PROP       show why a value won
-      watch                   print theme changes as they happen
+      watch [PATH...]         print theme changes (or a component's changes) as they happen
       check BUNDLE...         check theme bundles offline
       reload                  rescan theme directories
       status                  show the daemon's state

@@ -35,9 +35,11 @@ extension Value {
 /// Maps `org.livery.Livery1` onto a `ThemeService` and publishes its changes.
 public final class LiveryInterface: Sendable {
     public let service: ThemeService
+    public let subscriptions = SubscriptionRegistry()
     let connection: Connection
     let path: ObjectPath
     let interfaceName: InterfaceName
+    let watcher = OwnerWatch()
 
     /// - Throws: `DBusError` if the fixed names fail validation (they do not).
     public init(service: ThemeService, connection: Connection) throws(DBusError) {
@@ -104,13 +106,48 @@ public final class LiveryInterface: Sendable {
                         call.arguments[0].string ?? "", property: call.arguments[1].string ?? "", app: app)
                     return [.array(element: "a{sv}", LiveryInterface.explanation(e))]
                 },
+                Method("Toggle", outputs: [Argument("id", "s")]) { [weak self] _ in
+                    let (id, change) = try service.toggle()
+                    if let change { self?.publish(change) }
+                    return [.string(id)]
+                },
+                Method(
+                    "Subscribe",
+                    inputs: [
+                        Argument("paths", "as"), Argument("properties", "as"), Argument("options", "a{sv}"),
+                    ],
+                    outputs: [Argument("id", "u"), Argument("current", "a{sa{sv}}")]
+                ) { [weak self] call in
+                    guard let self else { return [] }
+                    let app = try LiveryInterface.app(call.arguments[2])
+                    let paths = call.arguments[0].stringArray ?? []
+                    let properties = call.arguments[1].stringArray ?? []
+                    let s = try self.subscriptions.add(
+                        owner: call.sender, paths: paths, properties: properties, app: app
+                    ) { () throws(ServiceError) in
+                        try service.snapshot(paths: paths, properties: properties, app: app)
+                    }
+                    self.watch(call.sender)
+                    return [.uint32(s.id), LiveryInterface.snapshot(s.values)]
+                },
+                Method("Unsubscribe", inputs: [Argument("id", "u")]) { [weak self] call in
+                    guard let self else { return [] }
+                    try self.subscriptions.remove(call.arguments[0].uint32 ?? 0, owner: call.sender)
+                    if self.subscriptions.count(of: call.sender) == 0 { self.unwatch(call.sender) }
+                    return []
+                },
                 Method("Reload") { [weak self] _ in
                     if let change = service.reload() { self?.publish(change) }
                     return []
                 },
             ],
             signals: [
-                SignalDescription("ThemeChanged", arguments: [Argument("id", "s"), Argument("serial", "u")])
+                SignalDescription(
+                    "Changed",
+                    arguments: [
+                        Argument("id", "u"), Argument("serial", "u"), Argument("changes", "a{sa{sv}}"),
+                    ]),
+                SignalDescription("ThemeChanged", arguments: [Argument("id", "s"), Argument("serial", "u")]),
             ],
             properties: [
                 Property("ActiveTheme", "s") { .string(service.activeTheme) },
@@ -136,6 +173,64 @@ public final class LiveryInterface: Sendable {
         } catch {
             service.log(.error, "cannot publish theme change: \(error)")
         }
+        let service = self.service
+        let updates = subscriptions.update { s in
+            try? service.snapshot(paths: s.paths, properties: s.properties, app: s.app)
+        }
+        for u in updates {
+            do {
+                try connection.emitSignal(
+                    path: path, interface: interfaceName, member: try MemberName("Changed"),
+                    arguments: [.uint32(u.id), .uint32(change.serial), LiveryInterface.snapshot(u.changes)],
+                    destination: try BusName(u.owner))
+            } catch {
+                service.log(.warning, "cannot send Changed to \(u.owner): \(error)")
+            }
+        }
+    }
+
+    /// Follows a subscriber's unique name with a `NameOwnerChanged` match (DESIGN §9), so its
+    /// subscriptions go when it leaves the bus.
+    func watch(_ owner: String) {
+        guard watcher.insert(owner) else { return }
+        let rule = OwnerWatch.rule(for: owner)
+        do {
+            try connection.addMatch(rule) { [weak self] message in
+                guard let self, message.arguments.count == 3, message.arguments[2].string == "" else {
+                    return
+                }
+                let dropped = self.subscriptions.removeAll(of: owner)
+                self.unwatch(owner)
+                self.service.log(.debug, "\(owner) left the bus; dropped \(dropped) subscription(s)")
+            }
+            // The client may have gone between its call and the match: ask the bus.
+            _ = try connection.call(
+                destination: .bus, path: ObjectPath("/org/freedesktop/DBus"), interface: .bus,
+                member: MemberName("GetNameOwner"), arguments: [.string(owner)])
+        } catch {
+            subscriptions.removeAll(of: owner)
+            unwatch(owner)
+        }
+    }
+
+    func unwatch(_ owner: String) {
+        guard watcher.remove(owner) else { return }
+        try? connection.removeMatch(OwnerWatch.rule(for: owner))
+    }
+
+    /// `a{sa{sv}}`: path → property → value.
+    static func snapshot(_ s: StyleSnapshot) -> DBusValue {
+        .dictionary(
+            key: "s", value: "a{sv}",
+            s.keys.sorted().map { path in
+                DBusDictEntry(
+                    key: .string(path),
+                    value: .dictionary(
+                        key: "s", value: "v",
+                        s[path]!.keys.sorted().map {
+                            DBusDictEntry(key: .string($0), value: .variant(s[path]![$0]!.dbusValue))
+                        }))
+            })
     }
 
     /// Reads the `app` option (`s`) of an `a{sv}` options dictionary.
@@ -200,5 +295,23 @@ public final class LiveryInterface: Sendable {
         if let i = l.metadata.inherits { meta["inherits"] = .string(i) }
         if let a = l.metadata.accentColor { meta["accent-color"] = .string(a.hex) }
         return .structure([.string(l.metadata.id), .string(l.metadata.name), .dict(meta)])
+    }
+}
+
+/// The unique names whose `NameOwnerChanged` the daemon follows.
+final class OwnerWatch: @unchecked Sendable {
+    // Safe to share: `names` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var names: Set<String> = []
+
+    /// - Returns: true when the name was not watched yet.
+    func insert(_ name: String) -> Bool { lock.withLock { names.insert(name).inserted } }
+    /// - Returns: true when the name was watched.
+    func remove(_ name: String) -> Bool { lock.withLock { names.remove(name) != nil } }
+    var count: Int { lock.withLock { names.count } }
+
+    static func rule(for owner: String) -> String {
+        "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',"
+            + "path='/org/freedesktop/DBus',arg0='\(owner)'"
     }
 }

@@ -17,7 +17,10 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible,
         public static let unknownProperty = Kind(rawValue: "UnknownProperty")
         /// A request is larger than the limits of DESIGN §5.
         public static let limitExceeded = Kind(rawValue: "LimitExceeded")
+        /// The caller may not touch that object (another client's subscription).
         public static let accessDenied = Kind(rawValue: "AccessDenied")
+        /// No live subscription has that id.
+        public static let unknownSubscription = Kind(rawValue: "UnknownSubscription")
     }
 
     public var kind: Kind

@@ -169,6 +169,24 @@ public final class ThemeService: @unchecked Sendable {
         }
     }
 
+    /// Resolves several paths against one snapshot of the active theme, keyed by the paths as
+    /// given (for subscriptions).
+    /// - Throws: as `resolve`.
+    public func snapshot(paths: [String], properties: [String], app: String?) throws(ServiceError)
+        -> StyleSnapshot
+    {
+        let c = activeCascade
+        var out: StyleSnapshot = [:]
+        for path in paths {
+            var values: [String: Value] = [:]
+            for (p, v) in try ThemeService.resolve(path, properties: properties, app: app, in: c) {
+                values[p] = v
+            }
+            out[path] = values
+        }
+        return out
+    }
+
     public func resolveMany(_ items: [(path: String, properties: [String])], app: String?)
         throws(ServiceError)
         -> [[(property: String, value: Value)]]
@@ -237,6 +255,49 @@ public final class ThemeService: @unchecked Sendable {
         }
         lock.lock()
         defer { lock.unlock() }
+        return try setThemeLocked(id)
+    }
+
+    /// Switches to the active theme's sibling of the other variant, atomically (no get-then-set
+    /// race between two callers): the theme's `dark-variant` / `light-variant`, else by name
+    /// (`x` ↔ `x-dark`, `x-light` ↔ `x-dark`).
+    /// - Returns: the new theme's id and the change to publish.
+    /// - Throws: `UnknownTheme` when there is no sibling; `InvalidTheme` when it has errors.
+    public func toggle() throws(ServiceError) -> (theme: String, change: Change?) {
+        lock.lock()
+        defer { lock.unlock() }
+        let meta = cascade.theme.metadata
+        let target = ThemeService.sibling(of: meta, installed: { self.catalog.sources[$0] != nil })
+        guard let target else {
+            let other = meta.variant == "dark" ? "light" : "dark"
+            throw ServiceError(
+                .unknownTheme,
+                "theme '\(meta.id)' (\(meta.variant)) has no \(other) variant: declare '\(other)-variant' in its @theme "
+                    + "or install '\(ThemeService.conventionalSiblings(of: meta.id, variant: meta.variant).first!)'"
+            )
+        }
+        return (target, try setThemeLocked(target))
+    }
+
+    /// The installed sibling of the other variant, if any.
+    static func sibling(of meta: ThemeMetadata, installed: (String) -> Bool) -> String? {
+        let declared = meta.variant == "dark" ? meta.lightVariant : meta.darkVariant
+        return ([declared].compactMap { $0 } + conventionalSiblings(of: meta.id, variant: meta.variant))
+            .first { $0 != meta.id && installed($0) }
+    }
+
+    /// Names the `-dark` / `-light` convention suggests for the other variant of `id`.
+    static func conventionalSiblings(of id: String, variant: String) -> [String] {
+        func strip(_ suffix: String) -> String? {
+            id.hasSuffix(suffix) ? String(id.dropLast(suffix.count)) : nil
+        }
+        if variant == "dark" {
+            return [strip("-dark").map { $0 + "-light" }, strip("-dark"), id + "-light"].compactMap { $0 }
+        }
+        return [strip("-light").map { $0 + "-dark" }, id + "-dark"].compactMap { $0 }
+    }
+
+    private func setThemeLocked(_ id: String) throws(ServiceError) -> Change? {
         guard catalog.sources[id] != nil else {
             let hint = suggestion(for: id, among: catalog.ids).map { " (did you mean '\($0)'?)" } ?? ""
             throw ServiceError(.unknownTheme, "no theme '\(id)' is installed\(hint)")

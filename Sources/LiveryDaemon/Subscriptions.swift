@@ -1,0 +1,116 @@
+import Foundation
+import LiveryCore
+
+/// The subscriptions of DESIGN §5: each belongs to the unique name that made it, holds a fixed
+/// set of paths and properties, and remembers the values last sent so that only changes go out.
+///
+/// Safe to share between threads: every piece of state is read and written under `lock`.
+public final class SubscriptionRegistry: @unchecked Sendable {
+    /// One subscription.
+    public struct Subscription: Sendable {
+        public var id: UInt32
+        /// The subscriber's unique bus name.
+        public var owner: String
+        public var paths: [String]
+        /// The properties asked for; empty means every property of each path's type.
+        public var properties: [String]
+        public var app: String?
+        /// The values last sent.
+        public var values: StyleSnapshot
+    }
+
+    /// Paths per subscription.
+    public static let maximumPaths = 1024
+    /// Subscriptions per client.
+    public static let maximumPerClient = 64
+
+    private let lock = NSLock()
+    private var byID: [UInt32: Subscription] = [:]
+    private var nextID: UInt32 = 1
+
+    public init() {}
+
+    /// The number of live subscriptions.
+    public var count: Int { lock.withLock { byID.count } }
+
+    /// The number of subscriptions `owner` holds.
+    public func count(of owner: String) -> Int {
+        lock.withLock { byID.values.filter { $0.owner == owner }.count }
+    }
+
+    /// Registers a subscription whose current values were computed by `current`, under the
+    /// registry's lock, so that nothing can change between reading and registering.
+    /// - Throws: `LimitExceeded` past the limits; whatever `current` throws.
+    public func add(
+        owner: String, paths: [String], properties: [String], app: String?,
+        current: () throws(ServiceError) -> StyleSnapshot
+    ) throws(ServiceError) -> Subscription {
+        guard paths.count <= SubscriptionRegistry.maximumPaths else {
+            throw ServiceError(
+                .limitExceeded,
+                "\(paths.count) paths; a subscription takes at most \(SubscriptionRegistry.maximumPaths)")
+        }
+        guard properties.count <= Limits.propertiesPerCall else {
+            throw ServiceError(
+                .limitExceeded,
+                "\(properties.count) properties; the limit is \(Limits.propertiesPerCall) per call")
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        guard byID.values.filter({ $0.owner == owner }).count < SubscriptionRegistry.maximumPerClient else {
+            throw ServiceError(
+                .limitExceeded,
+                "\(owner) already holds \(SubscriptionRegistry.maximumPerClient) subscriptions")
+        }
+        let values = try current()
+        while byID[nextID] != nil || nextID == 0 { nextID &+= 1 }
+        let s = Subscription(
+            id: nextID, owner: owner, paths: paths, properties: properties, app: app, values: values)
+        byID[s.id] = s
+        nextID &+= 1
+        return s
+    }
+
+    /// Removes a subscription of `owner`.
+    /// - Throws: `UnknownSubscription` for an id that is not live; `AccessDenied` when it belongs
+    ///   to another client.
+    public func remove(_ id: UInt32, owner: String) throws(ServiceError) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let s = byID[id] else { throw ServiceError(.unknownSubscription, "no subscription \(id)") }
+        guard s.owner == owner else {
+            throw ServiceError(.accessDenied, "subscription \(id) belongs to another client")
+        }
+        byID[id] = nil
+    }
+
+    /// Drops every subscription of a client that left the bus.
+    /// - Returns: how many were dropped.
+    @discardableResult
+    public func removeAll(of owner: String) -> Int {
+        lock.withLock {
+            let ids = byID.values.filter { $0.owner == owner }.map(\.id)
+            for id in ids { byID[id] = nil }
+            return ids.count
+        }
+    }
+
+    /// Recomputes every subscription's values with `resolve` and returns, per subscription, the
+    /// values that changed; stores the new values. Subscriptions whose paths no longer resolve
+    /// keep their old values.
+    public func update(resolve: (Subscription) -> StyleSnapshot?) -> [(
+        id: UInt32, owner: String, changes: StyleSnapshot
+    )] {
+        lock.lock()
+        defer { lock.unlock() }
+        var out: [(id: UInt32, owner: String, changes: StyleSnapshot)] = []
+        for id in byID.keys.sorted() {
+            guard var s = byID[id], let new = resolve(s) else { continue }
+            let changes = StyleDiff.changes(from: s.values, to: new)
+            s.values = new
+            byID[id] = s
+            if !changes.isEmpty { out.append((id, s.owner, changes)) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,3 @@
+import LiveryCore
+
+print("stub")
