@@ -26,6 +26,17 @@ final class SecondInstanceTests: EndToEndTestCase {
         XCTAssertTrue(first.isRunning, "the first liveryd died: \(first.stderr)")
         XCTAssertEqual(try owner(), firstOwner)
 
+        let watch = try background(Locations.livery, ["--address", address, "watch"])
+        let monitor = try background(
+            Locations.tool("dbus-monitor"),
+            [
+                "--address", address,
+                "type='method_call',interface='org.freedesktop.DBus.Properties',member='Get'",
+            ])
+        XCTAssertTrue(waitUntil { monitor.stdout.contains("member=NameLost") }, monitor.stderr)
+        XCTAssertTrue(
+            waitUntil { monitor.stdout.contains("string \"Serial\"") || !watch.isRunning }, watch.stderr)
+
         let replacement = try background(Locations.liveryd, dirs + ["--address", address, "--replace"])
         XCTAssertTrue(first.waitForExit(timeout: 10), "the replaced liveryd did not exit: \(first.stderr)")
         var newOwner = ""
@@ -42,5 +53,10 @@ final class SecondInstanceTests: EndToEndTestCase {
         XCTAssertTrue(status.stdout.contains("(\(newOwner))"), "\(status)")
         XCTAssertTrue(status.stdout.contains("active theme: forest\n"), "\(status)")
         XCTAssertEqual(try resolve("Window/NavigationBar", "tint-color"), "#008000ff\n")
+
+        // A `livery watch` started before the replacement hears the new owner's signals.
+        try setTheme("crimson")
+        XCTAssertTrue(waitUntil { watch.stdout.contains("\n") }, "watch heard nothing: \(watch.stderr)")
+        XCTAssertTrue(watch.stdout.hasPrefix("ThemeChanged crimson "), watch.stdout)
     }
 }

@@ -1,0 +1,81 @@
+import Foundation
+import XCTest
+
+/// The client tool's contract (DESIGN §6): exit 0 success, 1 failure with a message on
+/// stderr, 2 usage error; data as JSON on request.
+final class CommandLineTests: EndToEndTestCase {
+    func testClientWithoutADaemonFailsWithExitOne() throws {
+        for command in [
+            ["get"], ["status"], ["set", "forest"], ["resolve", "Window/Button", "tint-color"], ["watch"],
+        ] {
+            let r = try run(Locations.livery, ["--address", address] + command)
+            XCTAssertEqual(r.status, 1, "\(r)")
+            XCTAssertTrue(r.stderr.hasPrefix("livery: liveryd is not running on this bus"), "\(r)")
+            XCTAssertEqual(r.stdout, "", "\(r)")
+        }
+    }
+
+    func testUsageErrorsExitTwo() throws {
+        for arguments in [
+            ["frobnicate"], ["set"], ["set", "a", "b"], ["resolve"], ["get", "--app", "org.example.Mail"],
+            ["set", "forest", "--json"], ["--bogus", "get"], ["--address"],
+        ] {
+            let r = try run(Locations.livery, arguments)
+            XCTAssertEqual(r.status, 2, "\(r)")
+            XCTAssertTrue(r.stderr.hasPrefix("livery: "), "\(r)")
+            XCTAssertEqual(r.stdout, "", "\(r)")
+        }
+        let daemon = try run(Locations.liveryd, ["--bogus"])
+        XCTAssertEqual(daemon.status, 2, "\(daemon)")
+        XCTAssertTrue(daemon.stderr.contains("--bogus"), "\(daemon)")
+    }
+
+    func testVersionAndHelp() throws {
+        XCTAssertEqual(try run(Locations.livery, ["--version"]).stdout, "livery 0.1.0\n")
+        XCTAssertEqual(try run(Locations.liveryd, ["--version"]).stdout, "liveryd 0.1.0\n")
+        let help = try run(Locations.livery, ["--help"])
+        XCTAssertEqual(help.status, 0, "\(help)")
+        for command in ["list", "get", "set", "resolve", "watch", "check", "reload", "status"] {
+            XCTAssertTrue(
+                help.stdout.contains("\n  \(command)"), "\(command) missing from --help:\n\(help.stdout)")
+            let sub = try run(Locations.livery, [command, "--help"])
+            XCTAssertEqual(sub.status, 0, "\(sub)")
+            XCTAssertTrue(sub.stdout.hasPrefix("Usage: livery \(command)"), "\(sub)")
+        }
+    }
+
+    func testJSONOutputOfGetResolveAndStatus() throws {
+        try startDaemon()
+        try setTheme("forest")
+        XCTAssertEqual(try livery("get", "--json").stdout, "{\"theme\":\"forest\"}\n")
+        let resolved = try livery("resolve", "--json", "Window/NavigationBar", "tint-color")
+        XCTAssertEqual(resolved.stdout, "{\"tint-color\":\"#008000ff\"}\n", "\(resolved)")
+        let status = try livery("status", "--json")
+        let json = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
+        XCTAssertEqual(json?["active"] as? String, "forest", "\(status)")
+        XCTAssertEqual(json?["serial"] as? Int, 1, "\(status)")
+        XCTAssertEqual(json?["version"] as? String, "0.1.0", "\(status)")
+        XCTAssertEqual(json?["invalid"] as? [String], [], "\(status)")
+
+        let list = try livery("list")
+        XCTAssertEqual(list.status, 0, "\(list)")
+        let marked = list.stdout.split(separator: "\n").filter { $0.hasPrefix("*") }
+        XCTAssertEqual(marked.count, 1, list.stdout)
+        XCTAssertTrue(marked.first?.hasPrefix("* forest ") == true, list.stdout)
+    }
+
+    func testResolveWithoutPropertiesListsEveryPropertyOfTheType() throws {
+        try startDaemon()
+        try setTheme("forest")
+        let r = try livery("resolve", "Window/Switch")
+        XCTAssertEqual(r.status, 0, "\(r)")
+        let rows = r.stdout.split(separator: "\n").map {
+            $0.split(separator: " ", omittingEmptySubsequences: true)
+        }
+        let values = Dictionary(rows.map { (String($0[0]), $0.dropFirst().joined(separator: " ")) }) { a, _ in
+            a
+        }
+        XCTAssertEqual(values["on-tint-color"], "#008000ff", r.stdout)
+        XCTAssertNotNil(values["background-color"], r.stdout)
+    }
+}
