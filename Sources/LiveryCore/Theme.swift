@@ -37,6 +37,10 @@ public struct ThemeMetadata: Sendable, Hashable {
     /// `dark-variant` / `light-variant`: the id of the sibling theme of the other variant.
     public var darkVariant: String?
     public var lightVariant: String?
+    /// `contrast: normal | high` (or 0 | 1): published to the desktop portal; 0 by default.
+    public var contrast: UInt32 = 0
+    /// `reduced-motion: no-preference | reduce` (or 0 | 1): published to the desktop portal.
+    public var reducedMotion: UInt32 = 0
     public var format: String
     public var path: String
 
@@ -104,6 +108,8 @@ public struct CompiledTheme: Sendable {
 public enum ThemeCompiler {
     static let metadataKeys = [
         "name", "description", "variant", "inherits", "accent-color", "dark-variant", "light-variant",
+        "contrast",
+        "reduced-motion",
     ]
 
     /// Compiles a theme.
@@ -166,6 +172,8 @@ public enum ThemeCompiler {
             format: own.format, path: own.path)
         var variantSet = false
         var accentSet = false
+        var contrastSet = false
+        var motionSet = false
         for (index, source) in chain.enumerated().reversed() {
             let isOwn = index == chain.count - 1
             for d in source.sheet.metadata.reversed() {
@@ -205,6 +213,28 @@ public enum ThemeCompiler {
                     if d.value.count == 1, let c = typer.color(d.value[0]), !accentSet {
                         meta.accentColor = c
                         accentSet = true
+                    }
+                case "contrast", "reduced-motion":
+                    // xdg-desktop-portal's org.freedesktop.appearance keys: 0 no preference, 1 on.
+                    let words = d.property == "contrast" ? ["normal", "high"] : ["no-preference", "reduce"]
+                    var level: UInt32?
+                    if d.value.count == 1 {
+                        switch d.value[0].kind {
+                        case .ident(let w): level = words.firstIndex(of: w).map(UInt32.init)
+                        case .number(let n, unit: ""): level = n == 0 || n == 1 ? UInt32(n) : nil
+                        default: break
+                        }
+                    }
+                    guard let level else {
+                        typer.error("'\(d.property)' is \(words[0]) or \(words[1]) (0 or 1)", at: d.value[0])
+                        break
+                    }
+                    if d.property == "contrast", !contrastSet {
+                        meta.contrast = level
+                        contrastSet = true
+                    } else if d.property == "reduced-motion", !motionSet {
+                        meta.reducedMotion = level
+                        motionSet = true
                     }
                 default:
                     guard let v = text(), isOwn else { break }

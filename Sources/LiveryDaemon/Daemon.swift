@@ -12,16 +12,20 @@ public struct DaemonOptions: Sendable, Equatable {
     /// Take the bus name over from a running instance.
     public var replace = false
     public var logLevel: Log.Level = .info
+    /// Serve the desktop portal's Settings backend too.
+    public var portal = true
 
     public init() {}
 
     public static let usage = """
         Usage: liveryd [--themes-dir DIR]... [--schema FILE] [--address ADDR | --system] [--replace]
-                       [--log-level error|warning|notice|info|debug]
+                       [--no-portal] [--log-level error|warning|notice|info|debug]
 
         Serves org.livery.Livery1 on the session bus: loads the theme bundles on the search path
         (each --themes-dir, then $XDG_DATA_HOME/livery/themes, then each $XDG_DATA_DIRS/livery/themes),
-        activates the theme saved in $XDG_STATE_HOME/livery/state.json, and publishes switches.
+        activates the theme saved in $XDG_STATE_HOME/livery/state.json, and publishes switches. Also
+        serves the desktop portal's Settings backend as org.freedesktop.impl.portal.desktop.livery
+        unless --no-portal.
         """
 
     /// A command-line mistake: exit status 2 with the message and the usage.
@@ -57,6 +61,7 @@ public struct DaemonOptions: Sendable, Equatable {
             case "--address": o.address = try arg()
             case "--system": o.system = true
             case "--replace": o.replace = true
+            case "--no-portal": o.portal = false
             case "--log-level":
                 let v = try arg()
                 guard let l = Log.Level(name: v) else {
@@ -139,6 +144,11 @@ public final class Daemon: Sendable {
             throw ServiceError(
                 .accessDenied, "\(LiveryBus.name) is already owned by \(owner); use --replace to take it over"
             )
+        }
+        if options.portal {
+            let backend = try PortalBackend(service: service, connection: connection)
+            try backend.start()
+            interface.attach(backend)
         }
         log(.notice, "serving \(LiveryBus.name) as \(connection.uniqueName)")
         connection.onNameLost = { [log, connection] name in

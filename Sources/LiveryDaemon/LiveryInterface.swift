@@ -40,6 +40,11 @@ public final class LiveryInterface: Sendable {
     let path: ObjectPath
     let interfaceName: InterfaceName
     let watcher = OwnerWatch()
+    /// The desktop portal backend, told of every published change.
+    let portal: LockedBox<PortalBackend?> = LockedBox(nil)
+
+    /// Publishes to the portal backend too from now on.
+    public func attach(_ backend: PortalBackend) { _ = portal.exchange(backend) }
 
     /// - Throws: `DBusError` if the fixed names fail validation (they do not).
     public init(service: ThemeService, connection: Connection) throws(DBusError) {
@@ -173,6 +178,9 @@ public final class LiveryInterface: Sendable {
         } catch {
             service.log(.error, "cannot publish theme change: \(error)")
         }
+        let backend = portal.exchange(nil)
+        _ = portal.exchange(backend)
+        backend?.publish()
         let service = self.service
         let updates = subscriptions.update { s in
             try? service.snapshot(paths: s.paths, properties: s.properties, app: s.app)

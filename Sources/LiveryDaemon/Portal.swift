@@ -1,0 +1,135 @@
+import Foundation
+import LiveryCore
+import LiveryDBus
+
+/// The `org.freedesktop.impl.portal.Settings` backend (xdg-desktop-portal's Settings backend
+/// interface, "doc-org.freedesktop.impl.portal.Settings"), serving the `org.freedesktop.appearance`
+/// namespace from the active theme, under the bus name
+/// `org.freedesktop.impl.portal.desktop.livery` at `/org/freedesktop/portal/desktop`.
+public final class PortalBackend: Sendable {
+    /// The bus name xdg-desktop-portal finds through `livery.portal`.
+    public static let busName = "org.freedesktop.impl.portal.desktop.livery"
+    public static let path = "/org/freedesktop/portal/desktop"
+    public static let interface = "org.freedesktop.impl.portal.Settings"
+    /// The namespace holding the standard appearance keys.
+    public static let namespace = "org.freedesktop.appearance"
+    /// The interface version advertised in the `version` property.
+    public static let version: UInt32 = 2
+    static let notFound = ErrorName(rawValue: "org.freedesktop.portal.Error.NotFound")
+
+    let service: ThemeService
+    let connection: Connection
+    let objectPath: ObjectPath
+    let interfaceName: InterfaceName
+    /// The settings last published, to emit `SettingChanged` for changed keys only.
+    private let last: LockedBox<[String: DBusValue]>
+
+    public init(service: ThemeService, connection: Connection) throws(DBusError) {
+        self.service = service
+        self.connection = connection
+        self.objectPath = try ObjectPath(PortalBackend.path)
+        self.interfaceName = try InterfaceName(PortalBackend.interface)
+        self.last = LockedBox(PortalBackend.settings(of: service.activeCascade.theme.metadata))
+    }
+
+    /// `org.freedesktop.appearance` from theme metadata: `color-scheme` (u: 1 dark, 2 light),
+    /// `accent-color` ((ddd) sRGB 0–1, or −1s for none: out of range means unset), `contrast`
+    /// (u), `reduced-motion` (u).
+    public static func settings(of meta: ThemeMetadata) -> [String: DBusValue] {
+        let accent: [Double] = meta.accentColor.map { [$0.red, $0.green, $0.blue] } ?? [-1, -1, -1]
+        return [
+            "color-scheme": .uint32(meta.variant == "dark" ? 1 : 2),
+            "accent-color": .structure(accent.map { DBusValue.double($0) }),
+            "contrast": .uint32(meta.contrast),
+            "reduced-motion": .uint32(meta.reducedMotion),
+        ]
+    }
+
+    /// Whether a `ReadAll` namespace pattern selects `namespace`: empty matches all, a trailing
+    /// `*` matches by prefix, anything else exactly.
+    static func selects(_ patterns: [String], _ namespace: String) -> Bool {
+        patterns.isEmpty
+            || patterns.contains { p in
+                p.isEmpty || p == namespace || (p.hasSuffix("*") && namespace.hasPrefix(p.dropLast()))
+            }
+    }
+
+    /// Exports the object and takes the bus name; a name already taken is logged, not fatal.
+    public func start() throws(DBusError) {
+        let service = self.service
+        let iface = Interface(
+            interfaceName,
+            methods: [
+                Method(
+                    "Read", inputs: [Argument("namespace", "s"), Argument("key", "s")],
+                    outputs: [Argument("value", "v")]
+                ) { call in
+                    let ns = call.arguments[0].string ?? ""
+                    let key = call.arguments[1].string ?? ""
+                    let settings = PortalBackend.settings(of: service.activeCascade.theme.metadata)
+                    guard ns == PortalBackend.namespace, let v = settings[key] else {
+                        throw DBusError(PortalBackend.notFound, "Requested setting \(ns) \(key) not found")
+                    }
+                    return [.variant(v)]
+                },
+                Method(
+                    "ReadAll", inputs: [Argument("namespaces", "as")],
+                    outputs: [Argument("value", "a{sa{sv}}")]
+                ) { call in
+                    let patterns = call.arguments[0].stringArray ?? []
+                    var entries: [DBusDictEntry] = []
+                    if PortalBackend.selects(patterns, PortalBackend.namespace) {
+                        let settings = PortalBackend.settings(of: service.activeCascade.theme.metadata)
+                        entries.append(
+                            DBusDictEntry(key: .string(PortalBackend.namespace), value: .dict(settings)))
+                    }
+                    return [.dictionary(key: "s", value: "a{sv}", entries)]
+                },
+            ],
+            signals: [
+                SignalDescription(
+                    "SettingChanged",
+                    arguments: [Argument("namespace", "s"), Argument("key", "s"), Argument("value", "v")])
+            ],
+            properties: [
+                Property("version", "u", emitsChangedSignal: false) { .uint32(PortalBackend.version) }
+            ])
+        try connection.export([iface], at: objectPath)
+        let reply = try connection.requestName(try BusName(PortalBackend.busName), flags: [.doNotQueue])
+        if reply != .primaryOwner && reply != .alreadyOwner {
+            service.log(.warning, "\(PortalBackend.busName) is taken; the desktop portal backend is off")
+        }
+    }
+
+    /// Emits `SettingChanged(s namespace, s key, v value)` for every key whose value changed
+    /// since the last call.
+    public func publish() {
+        let now = PortalBackend.settings(of: service.activeCascade.theme.metadata)
+        let before = last.exchange(now)
+        for key in now.keys.sorted() where before[key] != now[key] {
+            do {
+                try connection.emitSignal(
+                    path: objectPath, interface: interfaceName, member: try MemberName("SettingChanged"),
+                    arguments: [.string(PortalBackend.namespace), .string(key), .variant(now[key]!)])
+            } catch {
+                service.log(.warning, "cannot emit SettingChanged: \(error)")
+            }
+        }
+    }
+}
+
+/// A value behind a lock.
+final class LockedBox<T>: @unchecked Sendable {
+    // Safe to share: `value` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var value: T
+    init(_ value: T) { self.value = value }
+    /// Stores `new` and returns the previous value.
+    func exchange(_ new: T) -> T {
+        lock.withLock {
+            let old = value
+            value = new
+            return old
+        }
+    }
+}
