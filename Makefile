@@ -11,7 +11,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # end-to-end tests drive the daemon with (gdbus, busctl, dbus-send, dbus-monitor, python3-dbus).
 BUILD_PACKAGES := libdbus-1-dev libyaml-dev pkg-config
 RUN_PACKAGES := dbus-daemon dbus-bin
-TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus
+TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus xdg-desktop-portal
 
 .PHONY: all build run test deps deps-test install uninstall clean format bench
 
@@ -52,8 +52,9 @@ install: build
 	install -m 755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/liveryd" $(DESTDIR)$(BINDIR)/liveryd
 	install -m 755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/livery" $(DESTDIR)$(BINDIR)/livery
 	cp -R themes/. $(DESTDIR)$(DATADIR)/livery/themes/
-	install -d $(DESTDIR)$(DATADIR)/doc/livery
-	install -m 644 README.md $(DESTDIR)$(DATADIR)/doc/livery/README.md
+	install -d $(DESTDIR)$(DATADIR)/doc/livery $(DESTDIR)$(DATADIR)/xdg-desktop-portal/portals
+	install -m 644 README.md systemd/portals.conf $(DESTDIR)$(DATADIR)/doc/livery/
+	install -m 644 systemd/livery.portal $(DESTDIR)$(DATADIR)/xdg-desktop-portal/portals/livery.portal
 	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DATADIR@|$(DATADIR)|g' systemd/livery.service > $(DESTDIR)$(PREFIX)/lib/systemd/user/livery.service
 	sed 's|@BINDIR@|$(BINDIR)|g' systemd/org.livery.Livery1.service > $(DESTDIR)$(DATADIR)/dbus-1/services/org.livery.Livery1.service
 	@echo "installed to $(DESTDIR)$(PREFIX)"
@@ -61,7 +62,8 @@ install: build
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/liveryd $(DESTDIR)$(BINDIR)/livery \
 	  $(DESTDIR)$(PREFIX)/lib/systemd/user/livery.service \
-	  $(DESTDIR)$(DATADIR)/dbus-1/services/org.livery.Livery1.service
+	  $(DESTDIR)$(DATADIR)/dbus-1/services/org.livery.Livery1.service \
+	  $(DESTDIR)$(DATADIR)/xdg-desktop-portal/portals/livery.portal
 	rm -rf $(DESTDIR)$(DATADIR)/livery/themes $(DESTDIR)$(DATADIR)/doc/livery
 
 format:

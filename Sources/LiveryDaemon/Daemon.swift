@@ -14,18 +14,21 @@ public struct DaemonOptions: Sendable, Equatable {
     public var logLevel: Log.Level = .info
     /// Serve the desktop portal's Settings backend too.
     public var portal = true
+    /// Reload when theme files or the overrides change on disk.
+    public var watch = true
 
     public init() {}
 
     public static let usage = """
         Usage: liveryd [--themes-dir DIR]... [--schema FILE] [--address ADDR | --system] [--replace]
-                       [--no-portal] [--log-level error|warning|notice|info|debug]
+                       [--no-portal] [--no-watch] [--log-level error|warning|notice|info|debug]
 
         Serves org.livery.Livery1 on the session bus: loads the theme bundles on the search path
         (each --themes-dir, then $XDG_DATA_HOME/livery/themes, then each $XDG_DATA_DIRS/livery/themes),
         activates the theme saved in $XDG_STATE_HOME/livery/state.json, and publishes switches. Also
         serves the desktop portal's Settings backend as org.freedesktop.impl.portal.desktop.livery
-        unless --no-portal.
+        unless --no-portal, and reloads by itself when theme files or the overrides change on disk
+        (inotify, after a short quiet period) unless --no-watch.
         """
 
     /// A command-line mistake: exit status 2 with the message and the usage.
@@ -62,6 +65,7 @@ public struct DaemonOptions: Sendable, Equatable {
             case "--system": o.system = true
             case "--replace": o.replace = true
             case "--no-portal": o.portal = false
+            case "--no-watch": o.watch = false
             case "--log-level":
                 let v = try arg()
                 guard let l = Log.Level(name: v) else {
@@ -89,6 +93,8 @@ public final class Daemon: Sendable {
     public let service: ThemeService
     public let connection: Connection
     public let interface: LiveryInterface
+    /// The inotify watcher for live reload, when enabled.
+    let watcher: ThemeWatcher?
     let log: Log
 
     /// Loads themes, connects, exports the object and takes the bus name (objects are registered
@@ -149,6 +155,26 @@ public final class Daemon: Sendable {
             let backend = try PortalBackend(service: service, connection: connection)
             try backend.start()
             interface.attach(backend)
+        }
+        if options.watch {
+            let configuration = service.configuration
+            let (connection, interface, service) = (self.connection, self.interface, self.service)
+            watcher = try? ThemeWatcher(
+                directories: {
+                    configuration.searchPath + [
+                        (configuration.overridesFile as NSString).deletingLastPathComponent
+                    ]
+                },
+                onChange: {
+                    // Reload and publish on the loop thread, in order with method calls.
+                    connection.perform {
+                        service.log(.debug, "theme files changed on disk; reloading")
+                        if let change = service.reload() { interface.publish(change) }
+                    }
+                })
+            watcher?.start()
+        } else {
+            watcher = nil
         }
         log(.notice, "serving \(LiveryBus.name) as \(connection.uniqueName)")
         connection.onNameLost = { [log, connection] name in
