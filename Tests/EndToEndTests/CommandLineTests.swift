@@ -35,7 +35,9 @@ final class CommandLineTests: EndToEndTestCase {
         XCTAssertEqual(try run(Locations.liveryd, ["--version"]).stdout, "liveryd 0.1.0\n")
         let help = try run(Locations.livery, ["--help"])
         XCTAssertEqual(help.status, 0, "\(help)")
-        for command in ["list", "get", "set", "resolve", "watch", "check", "reload", "status"] {
+        for command in [
+            "list", "get", "set", "toggle", "resolve", "explain", "watch", "check", "reload", "status",
+        ] {
             XCTAssertTrue(
                 help.stdout.contains("\n  \(command)"), "\(command) missing from --help:\n\(help.stdout)")
             let sub = try run(Locations.livery, [command, "--help"])
