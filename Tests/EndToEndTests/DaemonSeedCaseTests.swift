@@ -112,5 +112,40 @@ final class DaemonSeedCaseTests: EndToEndTestCase {
         let call = try gdbusCall(
             "Resolve", ["Window/Switch", "['on-tint-color']", "{'app': <'org.example.Mail'>}"])
         XCTAssertEqual(call.stdout, "({'on-tint-color': <'#ff8800ff'>},)\n", "\(call)")
+
+        // The application's layer is above the user's overrides, which are above the theme.
+        try FileManager.default.createDirectory(
+            atPath: configHome + "/livery", withIntermediateDirectories: true)
+        try
+            "Switch { on-tint-color: #333333; } @app \"org.example.Other\" { Switch { on-tint-color: #444444; } }\n"
+            .write(toFile: configHome + "/livery/overrides.css", atomically: true, encoding: .utf8)
+        XCTAssertEqual(try livery("reload").status, 0)
+        XCTAssertEqual(try resolve("Window/Switch", "on-tint-color", app: "org.example.Mail"), "#ff8800ff\n")
+        XCTAssertEqual(try resolve("Window/Switch", "on-tint-color", app: "org.example.Other"), "#444444ff\n")
+        XCTAssertEqual(try resolve("Window/Switch", "on-tint-color"), "#333333ff\n")
+    }
+
+    func testBrokenOverridesAreReportedAndLeftOut() throws {
+        let themes = try makeDirectory("themes")
+        try writeBundle("plain", in: themes, sheet: "Button { tint-color: #111111; }\n")
+        try FileManager.default.createDirectory(
+            atPath: configHome + "/livery", withIntermediateDirectories: true)
+        let overrides = configHome + "/livery/overrides.css"
+        try "Button { tint-colour: #333333; }\n".write(toFile: overrides, atomically: true, encoding: .utf8)
+        try startDaemon(extraThemesDirectories: [themes])
+        try setTheme("plain")
+        XCTAssertEqual(try activeTheme(), "plain\n", "broken overrides do not block a theme")
+        XCTAssertEqual(try resolve("Window/Button", "tint-color"), "#111111ff\n")
+        let status = try livery("status", "--json")
+        let json = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
+        let problems = json?["problems"] as? [String] ?? []
+        XCTAssertTrue(problems.contains { $0.hasPrefix(overrides + ":1:10: error: ") }, "\(status)")
+
+        try "Button { tint-color: #333333; }\n".write(toFile: overrides, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try livery("reload").status, 0)
+        XCTAssertEqual(try resolve("Window/Button", "tint-color"), "#333333ff\n")
+        let fixed = try livery("status", "--json")
+        let fixedJSON = try JSONSerialization.jsonObject(with: Data(fixed.stdout.utf8)) as? [String: Any]
+        XCTAssertEqual(fixedJSON?["problems"] as? [String], [], "\(fixed)")
     }
 }

@@ -4,7 +4,22 @@ import XCTest
 /// `livery toggle` and `livery explain` against a running daemon.
 final class ToggleAndExplainTests: EndToEndTestCase {
     func testToggleSwitchesBetweenLightAndDarkSiblings() throws {
-        try startDaemon()
+        let themes = try makeDirectory("themes")
+        try writeBundle(
+            "sun", in: themes,
+            sheet:
+                "@theme { variant: light; dark-variant: \"moon\"; }\nNavigationBar { tint-color: #ffff00; }\n"
+        )
+        try writeBundle(
+            "moon", in: themes,
+            sheet:
+                "@theme { variant: dark; light-variant: \"sun\"; }\nNavigationBar { tint-color: #000080; }\n")
+        try writeBundle(
+            "lonely", in: themes,
+            sheet: "@theme { variant: light; }\nNavigationBar { tint-color: #123456; }\n")
+        try startDaemon(extraThemesDirectories: [themes])
+
+        // The shipped pair, found by name: default <-> default-dark.
         let first = try livery("toggle")
         XCTAssertEqual(first.status, 0, "\(first)")
         XCTAssertEqual(first.stdout, "default-dark\n")
@@ -13,11 +28,19 @@ final class ToggleAndExplainTests: EndToEndTestCase {
         XCTAssertEqual(try activeTheme(), "default\n")
         XCTAssertEqual(try serial(), 2)
 
-        try setTheme("forest")
+        // A pair declared in @theme.
+        try setTheme("sun")
+        XCTAssertEqual(try livery("toggle").stdout, "moon\n")
+        XCTAssertEqual(try resolve("Window/NavigationBar", "tint-color"), "#000080ff\n")
+        XCTAssertEqual(try livery("toggle").stdout, "sun\n")
+        XCTAssertEqual(try resolve("Window/NavigationBar", "tint-color"), "#ffff00ff\n")
+
+        try setTheme("lonely")
         let none = try livery("toggle")
-        XCTAssertEqual(none.status, 1, "forest has no dark sibling: \(none)")
+        XCTAssertEqual(none.status, 1, "lonely has no dark sibling: \(none)")
         XCTAssertTrue(none.stderr.hasPrefix("livery: "), "\(none)")
-        XCTAssertEqual(try activeTheme(), "forest\n")
+        XCTAssertEqual(none.stdout, "")
+        XCTAssertEqual(try activeTheme(), "lonely\n")
     }
 
     func testExplainShowsTheWinnerAndWhereItCameFrom() throws {
