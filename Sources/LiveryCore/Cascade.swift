@@ -54,6 +54,13 @@ public struct Cascade: Sendable {
     public func resolve(_ path: ComponentPath, properties: [String] = [], app: String? = nil) throws(Failure)
         -> [(property: String, value: Value)]
     {
+        let defs = try definitions(path, properties)
+        let style = computedStyle(path, app: app)
+        return defs.map { ($0.name, style.values[map.propertyIndex[$0.name]!]) }
+    }
+
+    /// The definitions of the properties asked for; empty means every property of the type.
+    func definitions(_ path: ComponentPath, _ properties: [String]) throws(Failure) -> [PropertyDefinition] {
         let names = properties.isEmpty ? schema.properties(of: path.nodes.last!.type) : properties
         var defs: [PropertyDefinition] = []
         for n in names {
@@ -62,8 +69,7 @@ public struct Cascade: Sendable {
             }
             defs.append(d)
         }
-        let style = computedStyle(path, app: app)
-        return defs.map { ($0.name, style.values[map.propertyIndex[$0.name]!]) }
+        return defs
     }
 
     /// The same as `resolve`, computed by testing every rule against every node of the path with
@@ -72,14 +78,7 @@ public struct Cascade: Sendable {
         throws(Failure)
         -> [(property: String, value: Value)]
     {
-        let names = properties.isEmpty ? schema.properties(of: path.nodes.last!.type) : properties
-        var defs: [PropertyDefinition] = []
-        for n in names {
-            guard let d = schema.properties[n] else {
-                throw .unknownProperty(n, suggestion: suggestion(for: n, among: schema.properties.keys))
-            }
-            defs.append(d)
-        }
+        let defs = try definitions(path, properties)
         var context = Context(cascade: self, path: path, app: app)
         return defs.map { ($0.name, context.value(of: $0, at: path.nodes.count - 1).0) }
     }
@@ -147,10 +146,23 @@ public struct Cascade: Sendable {
     public static func matches(_ selector: Selector, _ nodes: [PathNode], _ index: Int, _ schema: Schema)
         -> Bool
     {
+        matchRightToLeft(selector.combinators, subject: index) { ci, k in
+            compoundMatches(selector.compounds[ci], nodes[k], schema)
+        }
+    }
+
+    /// Walks a complex selector right to left from the subject at node `subject`: a child
+    /// combinator needs the directly enclosing node, a descendant combinator tries each container
+    /// outwards (CSS Selectors 4 §16). `compound(ci, k)` says whether compound `ci` matches node
+    /// `k`.
+    @inline(__always)
+    static func matchRightToLeft(
+        _ combinators: [Combinator], subject: Int, _ compound: (Int, Int) -> Bool
+    ) -> Bool {
         func match(_ ci: Int, _ k: Int) -> Bool {
-            guard compoundMatches(selector.compounds[ci], nodes[k], schema) else { return false }
+            guard compound(ci, k) else { return false }
             if ci == 0 { return true }
-            switch selector.combinators[ci - 1] {
+            switch combinators[ci - 1] {
             case .child:
                 return k > 0 && match(ci - 1, k - 1)
             case .descendant:
@@ -162,7 +174,7 @@ public struct Cascade: Sendable {
                 return false
             }
         }
-        return match(selector.compounds.count - 1, index)
+        return match(combinators.count, subject)
     }
 
     /// A type selector matches its subtypes; `:normal` matches a node in no other state.
@@ -170,13 +182,7 @@ public struct Cascade: Sendable {
         if let t = c.type, t != node.type, !schema.isType(node.type, kindOf: t) { return false }
         for n in c.names where n != node.name { return false }
         for k in c.classes where !node.classes.contains(k) { return false }
-        for s in c.states {
-            if s == "normal" {
-                if node.states.contains(where: { $0 != "normal" }) { return false }
-            } else if !node.states.contains(s) {
-                return false
-            }
-        }
+        for s in c.states where !node.isIn(state: s) { return false }
         return true
     }
 

@@ -12,6 +12,12 @@ public struct PathNode: Hashable, Sendable, CustomStringConvertible {
         self.states = states
     }
 
+    /// Whether the node is in `state`; `normal` means in no other state.
+    @inline(__always)
+    public func isIn(state: String) -> Bool {
+        state == "normal" ? !states.contains { $0 != "normal" } : states.contains(state)
+    }
+
     public var description: String {
         type + (name.map { "#" + $0 } ?? "") + classes.map { "." + $0 }.joined()
             + states.map { ":" + $0 }.joined()

@@ -126,34 +126,15 @@ final class SelectorMap: Sendable {
         }
         for name in c.names where name != n.node.name { return false }
         for k in c.classes where !n.node.classes.contains(k) { return false }
-        for s in c.states {
-            if s == "normal" {
-                if n.node.states.contains(where: { $0 != "normal" }) { return false }
-            } else if !n.node.states.contains(s) {
-                return false
-            }
-        }
+        for s in c.states where !n.node.isIn(state: s) { return false }
         return true
     }
 
     /// Whether rule `r` matches the last node of `stack` (right-to-left, CSS Selectors 4 §16).
     func matches(_ r: Rule, _ stack: [Node]) -> Bool {
-        func match(_ ci: Int, _ k: Int) -> Bool {
-            guard compoundMatches(r.compounds[ci], stack[k]) else { return false }
-            if ci == 0 { return true }
-            switch r.combinators[ci - 1] {
-            case .child:
-                return k > 0 && match(ci - 1, k - 1)
-            case .descendant:
-                var j = k - 1
-                while j >= 0 {
-                    if match(ci - 1, j) { return true }
-                    j -= 1
-                }
-                return false
-            }
+        Cascade.matchRightToLeft(r.combinators, subject: stack.count - 1) { ci, k in
+            compoundMatches(r.compounds[ci], stack[k])
         }
-        return match(r.compounds.count - 1, stack.count - 1)
     }
 }
 

@@ -16,11 +16,8 @@ let shippedSchema: Schema = {
     }
 }()
 
-/// Compiles sheet text as a theme (in a temporary bundle directory when `files` are given).
-func compileSheet(
-    _ css: String, overrides: String? = nil, files: [String: Data] = [:], file: StaticString = #filePath,
-    line: UInt = #line
-) throws -> Cascade {
+/// Writes a bundle directory with `theme.css` and `files`, and reads it.
+func bundle(_ css: String, files: [String: Data]) throws -> ThemeSource {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
         "livery-test-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -31,7 +28,15 @@ func compileSheet(
         try data.write(to: url)
     }
     try css.write(to: dir.appendingPathComponent("theme.css"), atomically: true, encoding: .utf8)
-    let source = NativeFormat().read(dir, id: "test")
+    return NativeFormat().read(dir, id: "test")
+}
+
+/// Compiles sheet text as a theme (in a temporary bundle directory when `files` are given).
+func compileSheet(
+    _ css: String, overrides: String? = nil, files: [String: Data] = [:], file: StaticString = #filePath,
+    line: UInt = #line
+) throws -> Cascade {
+    let source = try bundle(css, files: files)
     let over = overrides.map { SheetParser().parse($0, file: "overrides.css") }
     let (theme, diagnostics) = ThemeCompiler.compile(chain: [source], overrides: over, schema: shippedSchema)
     guard let theme else {
@@ -53,17 +58,7 @@ func initial(_ property: String) -> String { shippedSchema.properties[property]!
 
 /// Diagnostics for a sheet checked as a bundle.
 func diagnostics(of css: String, files: [String: Data] = [:]) throws -> [Diagnostic] {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "livery-test-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    for (name, data) in files {
-        let url = dir.appendingPathComponent(name)
-        try FileManager.default.createDirectory(
-            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: url)
-    }
-    try css.write(to: dir.appendingPathComponent("theme.css"), atomically: true, encoding: .utf8)
-    let source = NativeFormat().read(dir, id: "test")
+    let source = try bundle(css, files: files)
     return ThemeCompiler.compile(chain: [source], schema: shippedSchema).diagnostics
 }
 
