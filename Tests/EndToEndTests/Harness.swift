@@ -285,12 +285,12 @@ class EndToEndTestCase: XCTestCase {
         daemon = process
         var last: RunResult?
         let up = try waitUntil {
-            guard process.isRunning else { return false }
+            guard process.isRunning else { return true }  // exited: stop waiting, report below
             let r = try livery("get")
             last = r
             return r.status == 0
         }
-        guard up else {
+        guard up, process.isRunning else {
             process.waitForExit(timeout: 0.2)
             XCTFail(
                 "liveryd never owned \(Locations.busName) (running: \(process.isRunning)); its stderr:\n\(process.stderr)\n"

@@ -91,3 +91,65 @@ final class ReloadAndLifecycleTests: EndToEndTestCase {
             "state.json \(saved) disagrees with the active \(active)")
     }
 }
+
+/// Live reload (the daemon's inotify watcher): edits on disk are picked up without `livery reload`.
+final class LiveReloadTests: EndToEndTestCase {
+    func testEditingTheActiveThemeOnDiskPublishesTheChange() throws {
+        let themes = try makeDirectory("themes")
+        let bundle = try writeBundle("live", in: themes, sheet: "NavigationBar { tint-color: #123456; }\n")
+        try FileManager.default.createDirectory(
+            atPath: configHome + "/livery", withIntermediateDirectories: true)
+        try startDaemon(extraThemesDirectories: [themes])
+        try setTheme("live")
+        let monitor = try background(
+            Locations.tool("dbus-monitor"),
+            ["--address", address, "type='signal',interface='org.livery.Livery1',member='ThemeChanged'"])
+        XCTAssertTrue(waitUntil { monitor.stdout.contains("member=NameLost") }, monitor.stderr)
+
+        try "NavigationBar { tint-color: #654321; }\n".write(
+            toFile: bundle + "/theme.css", atomically: true, encoding: .utf8)
+        XCTAssertTrue(
+            waitUntil { monitor.stdout.contains("uint32 2\n") },
+            "no ThemeChanged after the edit: \(daemon.stderr)")
+        XCTAssertEqual(try resolve("Window/NavigationBar", "tint-color"), "#654321ff\n")
+
+        try "NavigationBar { tint-color: #abcdef; }\n".write(
+            toFile: configHome + "/livery/overrides.css", atomically: true, encoding: .utf8)
+        XCTAssertTrue(
+            waitUntil { monitor.stdout.contains("uint32 3\n") },
+            "no ThemeChanged after the overrides: \(daemon.stderr)")
+        XCTAssertEqual(try resolve("Window/NavigationBar", "tint-color"), "#abcdefff\n")
+        XCTAssertEqual(
+            monitor.stdout.components(separatedBy: "member=ThemeChanged").count - 1, 2, monitor.stdout)
+    }
+
+    func testOverridesFileCreatedLaterIsPickedUp() throws {
+        try startDaemon()
+        try setTheme("forest")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: configHome + "/livery"))
+        try FileManager.default.createDirectory(
+            atPath: configHome + "/livery", withIntermediateDirectories: true)
+        try "NavigationBar { tint-color: #abcdef; }\n".write(
+            toFile: configHome + "/livery/overrides.css", atomically: true, encoding: .utf8)
+        var value = ""
+        XCTAssertTrue(
+            try waitUntil {
+                value = try resolve("Window/NavigationBar", "tint-color")
+                return value == "#abcdefff\n"
+            }, "overrides created after start never applied; still \(value)\n\(daemon.stderr)")
+    }
+
+    func testNewBundleBecomesAvailableWithoutReload() throws {
+        let themes = try makeDirectory("themes")
+        try startDaemon(extraThemesDirectories: [themes])
+        XCTAssertEqual(try livery("set", "newcomer").status, 1)
+        try writeBundle("newcomer", in: themes, sheet: "NavigationBar { tint-color: #0a0b0c; }\n")
+        var last: RunResult?
+        XCTAssertTrue(
+            try waitUntil {
+                last = try livery("set", "newcomer")
+                return last?.status == 0
+            }, "the new bundle never appeared: \(last.map { "\($0)" } ?? "")\n\(daemon.stderr)")
+        XCTAssertEqual(try resolve("Window/NavigationBar", "tint-color"), "#0a0b0cff\n")
+    }
+}
