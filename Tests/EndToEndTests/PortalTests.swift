@@ -79,4 +79,23 @@ final class PortalTests: EndToEndTestCase {
         XCTAssertGreaterThanOrEqual(
             UInt32(r.stdout.dropFirst(2).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, 1)
     }
+
+    func testPortalNameTakenElsewhereLeavesTheThemeServiceRunning() throws {
+        let script = root + "/squatter.py"
+        try """
+        import sys, time, dbus
+        conn = dbus.bus.BusConnection(sys.argv[1])
+        print(conn.request_name("\(Self.portalName)", dbus.bus.NAME_FLAG_DO_NOT_QUEUE), flush=True)
+        time.sleep(60)
+        """.write(toFile: script, atomically: true, encoding: .utf8)
+        let squatter = try background(Locations.python, [script, address])
+        XCTAssertTrue(waitUntil { squatter.stdout.contains("\n") || !squatter.isRunning }, squatter.stderr)
+        XCTAssertEqual(squatter.stdout, "1\n", "DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER: \(squatter.stderr)")
+
+        try startDaemon()
+        try setTheme("forest")
+        XCTAssertEqual(try resolve("Window/NavigationBar", "tint-color"), "#008000ff\n")
+        let warnings = daemon.stderr.split(separator: "\n").filter { $0.hasPrefix("<4>") }
+        XCTAssertTrue(warnings.contains { $0.contains(Self.portalName) }, daemon.stderr)
+    }
 }

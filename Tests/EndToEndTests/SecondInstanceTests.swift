@@ -59,4 +59,50 @@ final class SecondInstanceTests: EndToEndTestCase {
         XCTAssertTrue(waitUntil { watch.stdout.contains("\n") }, "watch heard nothing: \(watch.stderr)")
         XCTAssertTrue(watch.stdout.hasPrefix("ThemeChanged crimson "), watch.stdout)
     }
+
+    /// The old instance holds the portal backend's name until it exits, so the new one must take
+    /// it over (or queue for it) together with org.livery.Livery1.
+    func testReplaceAlsoTakesOverTheDesktopPortalName() throws {
+        let first = try startDaemon()
+        let firstOwner = try owner()
+        let portalName = "org.freedesktop.impl.portal.desktop.livery"
+        func portalOwner() throws -> RunResult {
+            try busctl([
+                "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                "GetNameOwner", "s",
+                portalName,
+            ])
+        }
+        XCTAssertEqual(try portalOwner().stdout, "s \"\(firstOwner)\"\n")
+
+        let dirs = standardThemesDirectories.flatMap { ["--themes-dir", $0] }
+        let replacement = try background(Locations.liveryd, dirs + ["--address", address, "--replace"])
+        daemon = replacement
+        XCTAssertTrue(first.waitForExit(timeout: 10), "the replaced liveryd did not exit: \(first.stderr)")
+        var newOwner = ""
+        XCTAssertTrue(
+            try waitUntil {
+                newOwner = (try? owner()) ?? ""
+                return newOwner.hasPrefix(":") && newOwner != firstOwner
+            }, "no new owner; replacement stderr: \(replacement.stderr)")
+
+        var last: RunResult?
+        let moved = try waitUntil(timeout: 3) {
+            last = try portalOwner()
+            return last?.stdout == "s \"\(newOwner)\"\n"
+        }
+        XCTAssertTrue(
+            moved,
+            "after --replace, \(portalName) is not owned by the new instance \(newOwner): "
+                + "\(last.map { "\($0)" } ?? "")\nreplacement stderr:\n\(replacement.stderr)")
+        let read = try run(
+            Locations.tool("gdbus"),
+            [
+                "call", "--address", address, "--dest", portalName, "--object-path",
+                "/org/freedesktop/portal/desktop",
+                "--method", "org.freedesktop.impl.portal.Settings.Read", "org.freedesktop.appearance",
+                "color-scheme",
+            ])
+        XCTAssertEqual(read.stdout, "(<uint32 2>,)\n", "\(read)")
+    }
 }
