@@ -152,4 +152,42 @@ final class LiveReloadTests: EndToEndTestCase {
             }, "the new bundle never appeared: \(last.map { "\($0)" } ?? "")\n\(daemon.stderr)")
         XCTAssertEqual(try resolve("Window/NavigationBar", "tint-color"), "#0a0b0cff\n")
     }
+
+    func testOnlyChangesThatReachTheActiveThemeArePublished() throws {
+        let themes = try makeDirectory("themes")
+        let parent = try writeBundle(
+            "parent", in: themes,
+            sheet:
+                "@define-color accent #101010;\nWindow { tint-color: @accent; }\nLabel { text-color: #202020; }\n"
+        )
+        try writeBundle(
+            "child", in: themes, sheet: "@theme { inherits: \"parent\"; }\n@define-color accent #303030;\n")
+        let other = try writeBundle("other", in: themes, sheet: "Button { tint-color: #404040; }\n")
+        try startDaemon(extraThemesDirectories: [themes])
+        try setTheme("child")
+        XCTAssertEqual(
+            try resolve("Window/Button", "tint-color"), "#303030ff\n", "late binding of the child's palette")
+        XCTAssertEqual(try resolve("Window/Label", "text-color"), "#202020ff\n")
+        let monitor = try background(
+            Locations.tool("dbus-monitor"),
+            ["--address", address, "type='signal',interface='org.livery.Livery1',member='ThemeChanged'"])
+        XCTAssertTrue(waitUntil { monitor.stdout.contains("member=NameLost") }, monitor.stderr)
+
+        // Another theme changes: nothing the clients see changes.
+        try "Button { tint-color: #505050; }\n".write(
+            toFile: other + "/theme.css", atomically: true, encoding: .utf8)
+        XCTAssertEqual(try livery("reload").status, 0)
+        XCTAssertEqual(try serial(), 1)
+
+        // The active theme's parent changes: published.
+        try "@define-color accent #101010;\nWindow { tint-color: @accent; }\nLabel { text-color: #212121; }\n"
+            .write(
+                toFile: parent + "/theme.css", atomically: true, encoding: .utf8)
+        XCTAssertEqual(try livery("reload").status, 0)
+        XCTAssertEqual(try resolve("Window/Label", "text-color"), "#212121ff\n")
+        XCTAssertEqual(try serial(), 2)
+        XCTAssertTrue(waitUntil { monitor.stdout.contains("uint32 2\n") }, monitor.stdout)
+        XCTAssertEqual(
+            monitor.stdout.components(separatedBy: "member=ThemeChanged").count - 1, 1, monitor.stdout)
+    }
 }
