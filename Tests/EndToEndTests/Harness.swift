@@ -30,6 +30,12 @@ enum Locations {
     }
 }
 
+/// A failure to set up what a test needs (the bus, the daemon), with what went wrong.
+struct HarnessFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
 /// The outcome of one finished program.
 struct RunResult: CustomStringConvertible {
     var status: Int32
@@ -159,8 +165,7 @@ class EndToEndTestCase: XCTestCase {
         try super.setUpWithError()
         for binary in [Locations.liveryd, Locations.livery] {
             guard FileManager.default.isExecutableFile(atPath: binary) else {
-                XCTFail("\(binary) is missing: run `swift build --build-tests` first")
-                throw CancellationError()
+                throw HarnessFailure("\(binary) is missing: run `swift build --build-tests` first")
             }
         }
         let base = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -186,8 +191,7 @@ class EndToEndTestCase: XCTestCase {
         started.append(bus)
         self.bus = bus
         guard waitUntil({ bus.stdout.contains("\n") || !bus.isRunning }), bus.isRunning else {
-            XCTFail("dbus-daemon printed no address: \(bus.stderr)")
-            throw CancellationError()
+            throw HarnessFailure("dbus-daemon printed no address: \(bus.stderr)")
         }
         address = bus.stdout.split(separator: "\n")[0].trimmingCharacters(in: .whitespaces)
         // Tools that default to the session bus land on the private one too.
@@ -292,10 +296,9 @@ class EndToEndTestCase: XCTestCase {
         }
         guard up, process.isRunning else {
             process.waitForExit(timeout: 0.2)
-            XCTFail(
+            throw HarnessFailure(
                 "liveryd never owned \(Locations.busName) (running: \(process.isRunning)); its stderr:\n\(process.stderr)\n"
                     + "last probe: \(last.map { "\($0)" } ?? "none")")
-            throw CancellationError()
         }
         return process
     }
