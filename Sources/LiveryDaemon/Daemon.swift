@@ -153,7 +153,7 @@ public final class Daemon: Sendable {
         }
         if options.portal {
             let backend = try PortalBackend(service: service, connection: connection)
-            try backend.start()
+            try backend.start(replace: options.replace)
             interface.attach(backend)
         }
         if options.watch {
@@ -178,6 +178,10 @@ public final class Daemon: Sendable {
         }
         log(.notice, "serving \(LiveryBus.name) as \(connection.uniqueName)")
         connection.onNameLost = { [log, connection] name in
+            guard name == LiveryBus.name else {
+                log(.notice, "lost the bus name \(name) to another instance")
+                return
+            }
             log(.notice, "lost the bus name \(name) (replaced by another instance); exiting")
             connection.stop()
         }

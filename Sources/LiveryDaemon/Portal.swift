@@ -55,7 +55,8 @@ public final class PortalBackend: Sendable {
     }
 
     /// Exports the object and takes the bus name; a name already taken is logged, not fatal.
-    public func start() throws(DBusError) {
+    /// - Parameter replace: take the name over from a running instance (`liveryd --replace`).
+    public func start(replace: Bool = false) throws(DBusError) {
         let service = self.service
         let iface = Interface(
             interfaceName,
@@ -95,7 +96,9 @@ public final class PortalBackend: Sendable {
                 Property("version", "u", emitsChangedSignal: false) { .uint32(PortalBackend.version) }
             ])
         try connection.export([iface], at: objectPath)
-        let reply = try connection.requestName(try BusName(PortalBackend.busName), flags: [.doNotQueue])
+        var flags: RequestNameFlags = [.doNotQueue, .allowReplacement]
+        if replace { flags.insert(.replaceExisting) }
+        let reply = try connection.requestName(try BusName(PortalBackend.busName), flags: flags)
         if reply != .primaryOwner && reply != .alreadyOwner {
             service.log(.warning, "\(PortalBackend.busName) is taken; the desktop portal backend is off")
         }

@@ -47,7 +47,12 @@ final class SubscriptionTests: EndToEndTestCase {
 
         let monitor = try background(
             Locations.tool("dbus-monitor"),
-            ["--address", address, "type='method_call',interface='org.livery.Livery1',member='Subscribe'"])
+            [
+                "--address", address, "type='method_call',interface='org.livery.Livery1',member='Subscribe'",
+                // A signal rule too: with method-call rules alone, dbus-monitor does not always
+                // print the NameLost that says it has become a monitor.
+                "type='signal',sender='org.freedesktop.DBus',member='NameLost'",
+            ])
         XCTAssertTrue(waitUntil { monitor.stdout.contains("member=NameLost") }, monitor.stderr)
         let watch = try background(
             Locations.livery, ["--address", address, "watch", "Window/TabBar", "--property", "tint-color"])
