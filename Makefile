@@ -13,7 +13,7 @@ BUILD_PACKAGES := libdbus-1-dev libyaml-dev pkg-config
 RUN_PACKAGES := dbus-daemon dbus-bin
 TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus xdg-desktop-portal
 
-.PHONY: all build run test deps deps-test install uninstall clean format bench
+.PHONY: all build run test deps deps-test install uninstall clean format bench bench-profile
 
 all: build
 
@@ -65,6 +65,34 @@ uninstall:
 	  $(DESTDIR)$(DATADIR)/dbus-1/services/org.livery.Livery1.service \
 	  $(DESTDIR)$(DATADIR)/xdg-desktop-portal/portals/livery.portal
 	rm -rf $(DESTDIR)$(DATADIR)/livery/themes $(DESTDIR)$(DATADIR)/doc/livery
+
+# Benchmarks (bench/README.md): generated workloads through Livery's indexed cascade, its naive
+# matcher and the no-rule floor, the same sheet and trees through cssselect2 + tinycss2 (in
+# bench/.venv), a cross-check of every winner, sheet parse and compile time, and liveryd's
+# start-up, memory and Resolve/Ping rates on a private bus. Writes bench/results.md and .json;
+# fails when the cross-check finds a difference.
+BENCH_VENV := bench/.venv
+bench: deps
+	$(SWIFT) build -c release --product liveryd
+	$(SWIFT) build -c release --product livery-bench
+	@test -x $(BENCH_VENV)/bin/python || python3 -m venv $(BENCH_VENV)
+	@$(BENCH_VENV)/bin/python -c 'import cssselect2, tinycss2' 2>/dev/null || \
+	  $(BENCH_VENV)/bin/pip install -q -r bench/requirements.txt
+	@mkdir -p bench/out
+	@set -o pipefail; "$$($(SWIFT) build -c release --show-bin-path)/livery-bench" --root . 2>&1 | tee bench/out/bench.log
+
+# Callgrind profile of the indexed cascade on workload (a): one run, collecting only inside
+# resolveForest (the timed walk); the top functions go to bench/out/callgrind.txt.
+bench-profile: deps
+	$(SWIFT) build -c release --product livery-bench
+	@command -v valgrind >/dev/null || { $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq valgrind; }
+	@mkdir -p bench/out
+	valgrind --tool=callgrind --callgrind-out-file=bench/out/callgrind.out --toggle-collect='*resolveForest*' \
+	  "$$($(SWIFT) build -c release --show-bin-path)/livery-bench" --root . --only indexed-a --runs 1
+	callgrind_annotate --inclusive=no bench/out/callgrind.out | $(SWIFT) demangle --simplified > bench/out/callgrind.txt
+	callgrind_annotate --inclusive=yes bench/out/callgrind.out | $(SWIFT) demangle --simplified > bench/out/callgrind-inclusive.txt
+	@head -n 45 bench/out/callgrind.txt
 
 format:
 	$(SWIFT) format -i -r Sources Tests

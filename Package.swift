@@ -21,6 +21,7 @@ let package = Package(
         .target(name: "LiveryCLI", dependencies: ["LiveryCore", "LiveryDBus", "LiveryDaemon"]),
         .executableTarget(name: "liveryd", dependencies: ["LiveryDaemon"]),
         .executableTarget(name: "livery", dependencies: ["LiveryCLI"]),
+        .executableTarget(name: "livery-bench", dependencies: ["LiveryCore", "LiveryDBus", "LiveryDaemon"]),
         .testTarget(name: "LiveryCoreTests", dependencies: ["LiveryCore"]),
         .testTarget(name: "LiveryDBusTests", dependencies: ["LiveryDBus"]),
         .testTarget(name: "LiveryDaemonTests", dependencies: ["LiveryDaemon", "LiveryCore", "LiveryDBus"]),

@@ -1,3 +1,329 @@
+// livery-bench: Livery's cascade and daemon measured side by side with cssselect2 (issue 3 §2).
+// `make bench` runs all of it; `make bench-profile` runs `--only indexed-a --runs 1` under
+// callgrind. See bench/README.md.
+import Foundation
 import LiveryCore
 
-print("stub")
+/// Prints and flushes at once (stdout is a pipe under `make bench | tee`).
+func say(_ s: String) {
+    print(s)
+    fflush(nil)
+}
+
+let usage = """
+    Usage: livery-bench [--root DIR] [--out DIR] [--python PATH] [--runs N] [--only PART,...]
+                        [--results FILE.md] [--calls N] [--daemon-wrapper "TOOL ARGS..."]
+
+    Parts: indexed-a naive-a floor-a indexed-b naive-b floor-b cssselect2-a cssselect2-b
+           crosscheck parse bus (default: all). Exits 1 when the cross-check finds a difference.
+    """
+
+struct Options {
+    var root = FileManager.default.currentDirectoryPath
+    var outDir: String?
+    var python: String?
+    var runsOverride: Int?
+    var only: Set<String>?
+    var resultsFile: String?
+    var calls = 20_000
+    var daemonWrapper: [String] = []
+}
+
+let options: Options = {
+    var o = Options()
+    var args = Array(CommandLine.arguments.dropFirst())
+    func value() -> String {
+        guard args.count >= 2 else {
+            print(usage)
+            exit(2)
+        }
+        let v = args[1]
+        args.removeFirst()
+        return v
+    }
+    while let a = args.first {
+        switch a {
+        case "--root": o.root = value()
+        case "--out": o.outDir = value()
+        case "--python": o.python = value()
+        case "--runs": o.runsOverride = Int(value())
+        case "--only": o.only = Set(value().split(separator: ",").map(String.init))
+        case "--results": o.resultsFile = value()
+        case "--calls": o.calls = Int(value()) ?? 20_000
+        case "--daemon-wrapper": o.daemonWrapper = value().split(separator: " ").map(String.init)
+        case "-h", "--help":
+            print(usage)
+            exit(0)
+        default:
+            print("livery-bench: unknown option '\(a)'\n\(usage)")
+            exit(2)
+        }
+        args.removeFirst()
+    }
+    return o
+}()
+let root = options.root
+let runsOverride = options.runsOverride
+let only = options.only
+let outDir = options.outDir
+let python = options.python
+let resultsFile = options.resultsFile
+let rootURL = URL(fileURLWithPath: root)
+let out = URL(fileURLWithPath: outDir ?? rootURL.appendingPathComponent("bench/out").path)
+try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+let pythonPath = python ?? rootURL.appendingPathComponent("bench/.venv/bin/python").path
+let schemaURL = rootURL.appendingPathComponent("themes/schema.json")
+let schema = try Schema.load(from: schemaURL)
+func wants(_ part: String) -> Bool { only?.contains(part) ?? true }
+let fullRun = only == nil
+var failures: [String] = []
+
+// MARK: Workloads
+
+let workloadSpecs: [(label: String, rules: Int, seed: UInt64)] = [("a", 2_000, 0xA11CE), ("b", 10_000, 0xB0B)]
+let totalNodes = 100_000
+/// Runs per mode and workload: the naive matcher is slow, so it gets fewer.
+func runs(_ mode: String, _ label: String) -> Int {
+    if let r = runsOverride { return r }
+    switch (mode, label) {
+    case ("naive", "a"): return 3
+    case ("naive", "b"): return 2
+    default: return 7
+    }
+}
+
+struct Compiled {
+    var cascade: Cascade
+    var parse: Double
+    var compile: Double
+    var index: Double
+}
+
+func compileSheet(_ text: String, file: String) throws -> Compiled {
+    let t0 = now()
+    let sheet = SheetParser().parse(text, file: file)
+    let t1 = now()
+    let source = ThemeSource(id: "bench", format: "native", path: file, sheet: sheet)
+    let (theme, diagnostics) = ThemeCompiler.compile(chain: [source], schema: schema)
+    let t2 = now()
+    guard let theme else {
+        throw BenchFailure(
+            "the generated sheet does not compile:\n"
+                + diagnostics.prefix(5).map(\.rendered).joined(separator: "\n"))
+    }
+    let cascade = Cascade(theme: theme)
+    let t3 = now()
+    return Compiled(cascade: cascade, parse: t1 - t0, compile: t2 - t1, index: t3 - t2)
+}
+
+struct PythonResult: Codable {
+    var engine: String
+    var rules: Int
+    var nodes: Int
+    var parse_seconds: Double
+    var compile_seconds: Double
+    var run_seconds: [Double]
+    var runs: Runs { Runs(seconds: run_seconds, nodes: nodes) }
+}
+
+func runPython(_ w: Workload, runs: Int, winners: URL?) throws -> PythonResult {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: pythonPath)
+    var args = [
+        rootURL.appendingPathComponent("bench/cssselect2_bench.py").path,
+        "--sheet", out.appendingPathComponent("\(w.label).css").path,
+        "--trees", out.appendingPathComponent("\(w.label).xml").path,
+        "--schema", schemaURL.path, "--runs", "\(runs)",
+    ]
+    if let winners { args += ["--winners", winners.path] }
+    p.arguments = args
+    let pipe = Pipe()
+    p.standardOutput = pipe
+    try p.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    guard p.terminationStatus == 0 else {
+        throw BenchFailure("cssselect2_bench.py exited \(p.terminationStatus)")
+    }
+    return try JSONDecoder().decode(PythonResult.self, from: data)
+}
+
+struct WorkloadResults: Codable {
+    var label: String
+    var rules: Int
+    var nodes: Int
+    var trees: Int
+    var maxDepth: Int
+    var indexed: Runs?
+    var naive: Runs?
+    var floor: Runs?
+    var cssselect2: PythonResult?
+    var crossCheck: String?
+}
+
+var workloadResults: [WorkloadResults] = []
+var parseResults: (parse: [Double], compile: [Double], index: [Double])?
+
+for spec in workloadSpecs {
+    let label = spec.label
+    let parts = ["indexed", "naive", "floor", "cssselect2"].map { "\($0)-\(label)" }
+    let needed =
+        parts.contains(where: wants) || (label == "a" && wants("crosscheck")) || (label == "b" && wants("parse"))
+    guard needed else { continue }
+    let t0 = now()
+    let w = Workload(label: label, ruleCount: spec.rules, nodeCount: totalNodes, seed: spec.seed, schema: schema)
+    let liveryText = w.liverySheet
+    let sheetFile = out.appendingPathComponent("\(label).livery.css")
+    try liveryText.write(to: sheetFile, atomically: true, encoding: .utf8)
+    try w.cssSheet.write(to: out.appendingPathComponent("\(label).css"), atomically: true, encoding: .utf8)
+    try w.xml.write(to: out.appendingPathComponent("\(label).xml"), atomically: true, encoding: .utf8)
+    let compiled = try compileSheet(liveryText, file: sheetFile.path)
+    say(
+        String(
+            format: "workload %@: %d rules, %d nodes in %d trees, depth ≤ %d (generated and compiled in %.2f s)",
+            label, spec.rules, w.nodeCount, w.trees.count, w.maxDepth, now() - t0))
+    var r = WorkloadResults(
+        label: label, rules: spec.rules, nodes: w.nodeCount, trees: w.trees.count, maxDepth: w.maxDepth)
+
+    if label == "b" && wants("parse") {
+        var p: [Double] = []
+        var c: [Double] = []
+        var x: [Double] = []
+        for _ in 0..<5 {
+            let m = try compileSheet(liveryText, file: sheetFile.path)
+            p.append(m.parse)
+            c.append(m.compile)
+            x.append(m.index)
+        }
+        parseResults = (p, c, x)
+        say(
+            String(
+                format: "  parse %.1f ms, compile %.1f ms, selector map %.1f ms (median of 5)", median(p) * 1e3,
+                median(c) * 1e3, median(x) * 1e3))
+    }
+    for (mode, name) in [(StyleWalker.Mode.floor, "floor"), (.indexed, "indexed"), (.naive, "naive")]
+    where wants("\(name)-\(label)") {
+        let t = timeWalk(compiled.cascade, mode, w, runs: runs(name, label))
+        say(
+            String(
+                format: "  livery %-8@ %12.0f nodes/s best, %12.0f median (%d runs)", name, t.bestRate,
+                t.medianRate, t.seconds.count))
+        switch mode {
+        case .floor: r.floor = t
+        case .indexed: r.indexed = t
+        case .naive: r.naive = t
+        }
+    }
+    let crossCheck = label == "a" && wants("crosscheck")
+    if wants("cssselect2-\(label)") || crossCheck {
+        let winnersFile = crossCheck ? out.appendingPathComponent("\(label).cssselect2.winners") : nil
+        let pyRuns = wants("cssselect2-\(label)") ? (runsOverride ?? 3) : 0
+        let py = try runPython(w, runs: max(pyRuns, crossCheck ? 0 : 1), winners: winnersFile)
+        if pyRuns > 0 {
+            r.cssselect2 = py
+            say(
+                String(
+                    format: "  cssselect2       %12.0f nodes/s best, %12.0f median (%d runs; sheet parse %.0f ms, matcher %.0f ms)",
+                    py.runs.bestRate, py.runs.medianRate, py.run_seconds.count, py.parse_seconds * 1e3,
+                    py.compile_seconds * 1e3))
+        }
+        if let winnersFile {
+            // Livery's winners, indexed and naive, against cssselect2's.
+            let indexed = winnerLines(compiled.cascade, .indexed, w.trees)
+            let naive = winnerLines(compiled.cascade, .naive, w.trees)
+            try (indexed.joined(separator: "\n") + "\n").write(
+                to: out.appendingPathComponent("\(label).livery.winners"), atomically: true, encoding: .utf8)
+            let theirs = try String(contentsOf: winnersFile, encoding: .utf8)
+                .split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+            var nodeInfo: [(tree: Int, path: String)] = []
+            for (ti, tree) in w.trees.enumerated() {
+                var path: [String] = []
+                for n in tree {
+                    path.removeLast(max(0, path.count - n.depth + 1))
+                    path.append(n.node.description)
+                    nodeInfo.append((ti, path.joined(separator: "/")))
+                }
+            }
+            var diffs: [String] = []
+            if theirs.count != indexed.count {
+                diffs.append("cssselect2 gave \(theirs.count) nodes, Livery \(indexed.count)")
+            }
+            var declared = 0
+            for i in 0..<min(theirs.count, indexed.count) {
+                if !indexed[i].isEmpty { declared += indexed[i].split(separator: " ").count }
+                if indexed[i] != theirs[i] {
+                    diffs.append(
+                        "node \(i) (tree \(nodeInfo[i].tree)) \(nodeInfo[i].path):\n      livery:     \(indexed[i])\n      cssselect2: \(theirs[i])"
+                    )
+                }
+                if indexed[i] != naive[i] {
+                    diffs.append(
+                        "node \(i) \(nodeInfo[i].path): indexed and naive differ:\n      indexed: \(indexed[i])\n      naive:   \(naive[i])"
+                    )
+                }
+            }
+            if diffs.isEmpty {
+                r.crossCheck =
+                    "\(indexed.count) nodes × \(schema.properties.count) properties: \(declared) winning declarations, all equal (indexed = naive = cssselect2)"
+                say("  cross-check: \(r.crossCheck!)")
+            } else {
+                r.crossCheck = "\(diffs.count) differences"
+                let text = diffs.prefix(5).joined(separator: "\n    ")
+                failures.append("cross-check of workload \(label): \(diffs.count) differences; first:\n    \(text)")
+                say("  CROSS-CHECK FAILED: \(diffs.count) differences; first:\n    \(text)")
+            }
+        }
+    }
+    workloadResults.append(r)
+}
+
+// MARK: The daemon on a bus
+
+var busResults: BusResults?
+if wants("bus") {
+    let liveryd = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("liveryd").path
+    var fixtureDir = rootURL.appendingPathComponent("../shared/fixtures/schemes").standardized
+    if !FileManager.default.fileExists(atPath: fixtureDir.path) { fixtureDir = rootURL.appendingPathComponent("themes") }
+    var fixtures: [URL] = []
+    if let e = FileManager.default.enumerator(at: fixtureDir, includingPropertiesForKeys: nil) {
+        for case let u as URL in e where ["yaml", "yml"].contains(u.pathExtension) { fixtures.append(u) }
+    }
+    fixtures.sort { $0.path < $1.path }
+    guard !fixtures.isEmpty, FileManager.default.isExecutableFile(atPath: liveryd) else {
+        throw BenchFailure("need liveryd beside livery-bench (\(liveryd)) and scheme fixtures (\(fixtureDir.path))")
+    }
+    let b = try runBusBench(
+        liveryd: liveryd, shippedThemes: rootURL.appendingPathComponent("themes").path, fixtures: fixtures,
+        work: out, themeCount: 300, startups: runsOverride ?? 5, calls: options.calls,
+        wrapper: options.daemonWrapper)
+    busResults = b
+    say(
+        String(
+            format:
+                "liveryd with %d + %d themes: start-up %.1f ms median (%.1f best, %.1f first), %.1f MB resident",
+            b.themesGenerated, b.themesShipped, median(b.startupSeconds) * 1e3, b.startupSeconds.min()! * 1e3,
+            b.startupSeconds[0] * 1e3, Double(b.rssKiBAfterStartup.last!) / 1024))
+    say(
+        String(
+            format: "  Ping %.0f calls/s, Resolve %.0f calls/s: ratio %.2f (%d calls each)", b.pingRate,
+            b.resolveRate, b.resolveRate / b.pingRate, b.calls))
+}
+
+// MARK: Report
+
+let report = Report(
+    workloads: workloadResults, parse: parseResults, bus: busResults, failures: failures)
+print()
+print(report.table)
+if fullRun {
+    let md = resultsFile ?? rootURL.appendingPathComponent("bench/results.md").path
+    try report.markdown.write(toFile: md, atomically: true, encoding: .utf8)
+    try report.json.write(
+        toFile: (md as NSString).deletingPathExtension + ".json", atomically: true, encoding: .utf8)
+    print("wrote \(md) and \((md as NSString).deletingPathExtension).json")
+}
+if !failures.isEmpty {
+    print("\nFAILED:\n" + failures.joined(separator: "\n"))
+    exit(1)
+}

@@ -1,0 +1,212 @@
+import Foundation
+import Synchronization
+import LiveryDBus
+
+/// liveryd on a private dbus-daemon: start-up time to the bus name, resident memory, and the
+/// rate of `Resolve` calls next to `Peer.Ping` calls from one client.
+struct BusResults: Codable {
+    var themesGenerated: Int
+    var themesShipped: Int
+    /// Themes `ListThemes` lists, and how many of them are valid.
+    var themesListed: Int
+    var themesValid: Int
+    var startupSeconds: [Double]
+    var rssKiBAfterStartup: [Int]
+    var rssKiBAfterCalls: Int
+    var calls: Int
+    var resolvePath: String
+    var pingSeconds: Double
+    var resolveSeconds: Double
+    var pingRate: Double { Double(calls) / pingSeconds }
+    var resolveRate: Double { Double(calls) / resolveSeconds }
+}
+
+struct BenchFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+/// VmRSS of a process in KiB.
+func residentKiB(_ pid: Int32) -> Int? {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+    for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
+    }
+    return nil
+}
+
+func which(_ tool: String) -> String? {
+    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+        let p = "\(dir)/\(tool)"
+        if FileManager.default.isExecutableFile(atPath: p) { return p }
+    }
+    return nil
+}
+
+/// Writes `count` base16/base24 schemes, copies of the fixtures under distinct names, into `dir`.
+func generateThemes(count: Int, fixtures: [URL], into dir: URL) throws {
+    let fm = FileManager.default
+    try? fm.removeItem(at: dir)
+    try fm.createDirectory(at: dir, withIntermediateDirectories: true)
+    for i in 0..<count {
+        let f = fixtures[i % fixtures.count]
+        let name = String(format: "bench%03d-", i) + f.lastPathComponent
+        try fm.copyItem(at: f, to: dir.appendingPathComponent(name))
+    }
+}
+
+func runBusBench(
+    liveryd: String, shippedThemes: String, fixtures: [URL], work: URL, themeCount: Int, startups: Int,
+    calls: Int, wrapper: [String] = []
+) throws -> BusResults {
+    let fm = FileManager.default
+    let generated = work.appendingPathComponent("themes-\(themeCount)")
+    try generateThemes(count: themeCount, fixtures: fixtures, into: generated)
+    let shipped = (try fm.contentsOfDirectory(atPath: shippedThemes)).filter { $0 != "schema.json" }.count
+
+    // A private bus.
+    guard let dbusDaemon = which("dbus-daemon") else { throw BenchFailure("dbus-daemon is not installed") }
+    let bus = Process()
+    bus.executableURL = URL(fileURLWithPath: dbusDaemon)
+    bus.arguments = ["--session", "--nofork", "--nopidfile", "--print-address=1"]
+    let out = Pipe()
+    bus.standardOutput = out
+    bus.standardError = FileHandle.nullDevice
+    try bus.run()
+    defer {
+        bus.terminate()
+        bus.waitUntilExit()
+    }
+    var addressData = Data()
+    while !addressData.contains(UInt8(ascii: "\n")) {
+        let chunk = out.fileHandleForReading.availableData
+        if chunk.isEmpty { throw BenchFailure("dbus-daemon printed no address") }
+        addressData += chunk
+    }
+    let address = String(decoding: addressData, as: UTF8.self).split(separator: "\n")[0]
+        .trimmingCharacters(in: .whitespaces)
+
+    // Watches NameOwnerChanged for the daemon's name on its own loop thread; the time is taken
+    // in the handler.
+    let watcher = try Connection(address: address)
+    let acquired = DispatchSemaphore(value: 0)
+    let acquiredAt = Mutex<Double>(0)
+    try watcher.addMatch(
+        "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.livery.Livery1'"
+    ) { message in
+        let t = now()
+        if message.arguments.count == 3, let owner = message.arguments[2].string, !owner.isEmpty {
+            acquiredAt.withLock { $0 = t }
+            acquired.signal()
+        }
+    }
+    watcher.startThread()
+    defer { watcher.close() }
+
+    // Fresh XDG directories, so nothing of the user's is read.
+    let home = work.appendingPathComponent("home")
+    try? fm.removeItem(at: home)
+    for d in ["data", "config", "state", "dirs"] {
+        try fm.createDirectory(at: home.appendingPathComponent(d), withIntermediateDirectories: true)
+    }
+    var env = ["HOME": home.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+    env["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
+    env["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
+    env["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
+    env["XDG_DATA_DIRS"] = home.appendingPathComponent("dirs").path
+    env["DBUS_SESSION_BUS_ADDRESS"] = address
+    let log = work.appendingPathComponent("liveryd.log")
+    _ = fm.createFile(atPath: log.path, contents: nil)
+
+    func start() throws -> (Process, Double) {
+        let p = Process()
+        let arguments = [
+            "--themes-dir", generated.path, "--themes-dir", shippedThemes, "--address", address,
+            "--log-level", "warning",
+        ]
+        // With a wrapper (e.g. valgrind, for `make bench-profile-daemon`), it runs liveryd.
+        if let tool = wrapper.first {
+            p.executableURL = URL(fileURLWithPath: which(tool) ?? tool)
+            p.arguments = Array(wrapper.dropFirst()) + [liveryd] + arguments
+        } else {
+            p.executableURL = URL(fileURLWithPath: liveryd)
+            p.arguments = arguments
+        }
+        p.environment = env
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = try FileHandle(forWritingTo: log)
+        let t0 = now()
+        try p.run()
+        guard acquired.wait(timeout: .now() + 30) == .success else {
+            p.terminate()
+            throw BenchFailure("liveryd did not take org.livery.Livery1 within 30 s; see \(log.path)")
+        }
+        return (p, acquiredAt.withLock { $0 } - t0)
+    }
+
+    var startupSeconds: [Double] = []
+    var rss: [Int] = []
+    var daemon: Process?
+    for i in 0..<startups {
+        let (p, seconds) = try start()
+        startupSeconds.append(seconds)
+        rss.append(residentKiB(p.processIdentifier) ?? -1)
+        if i == startups - 1 {
+            daemon = p
+        } else {
+            p.terminate()
+            p.waitUntilExit()
+        }
+    }
+    guard let daemon else { throw BenchFailure("no daemon") }
+    defer {
+        daemon.interrupt()  // SIGINT: a wrapper such as valgrind then still writes its output
+        daemon.waitUntilExit()
+    }
+
+    // One client, no loop thread: each call blocks for its reply.
+    let client = try Connection(address: address)
+    defer { client.close() }
+    let dest = try BusName("org.livery.Livery1")
+    let path = try ObjectPath("/org/livery/Livery1")
+    let iface = try InterfaceName("org.livery.Livery1")
+    let resolve = try MemberName("Resolve")
+    let ping = try MemberName("Ping")
+    let resolvePath = "Window/NavigationBar/BarButtonItem:highlighted"
+    let args: [DBusValue] = [.string(resolvePath), .strings([]), .dict([:])]
+    let reply = try client.call(
+        destination: dest, path: path, interface: iface, member: resolve, arguments: args)
+    guard let values = reply.first?.stringVariantDictionary, !values.isEmpty else {
+        throw BenchFailure("Resolve returned no values: \(reply)")
+    }
+    // Every generated theme must be there and valid, or the start-up figure means little.
+    let listed = try client.call(
+        destination: dest, path: path, interface: iface, member: MemberName("ListThemes")
+    ).first?.array ?? []
+    let valid = listed.filter { entry in
+        guard let fields = entry.structureFields, fields.count == 3 else { return false }
+        return fields[2].stringVariantDictionary?["valid"]?.bool == true
+    }.count
+    guard listed.count >= themeCount + shipped, valid >= themeCount else {
+        throw BenchFailure("liveryd lists \(listed.count) themes, \(valid) valid; expected \(themeCount + shipped)")
+    }
+    for _ in 0..<min(1000, calls) {
+        _ = try client.call(destination: dest, path: path, interface: .peer, member: ping)
+        _ = try client.call(destination: dest, path: path, interface: iface, member: resolve, arguments: args)
+    }
+    var t0 = now()
+    for _ in 0..<calls { _ = try client.call(destination: dest, path: path, interface: .peer, member: ping) }
+    let pingSeconds = now() - t0
+    t0 = now()
+    for _ in 0..<calls {
+        _ = try client.call(destination: dest, path: path, interface: iface, member: resolve, arguments: args)
+    }
+    let resolveSeconds = now() - t0
+    let rssAfter = residentKiB(daemon.processIdentifier) ?? -1
+
+    return BusResults(
+        themesGenerated: themeCount, themesShipped: shipped, themesListed: listed.count, themesValid: valid,
+        startupSeconds: startupSeconds,
+        rssKiBAfterStartup: rss, rssKiBAfterCalls: rssAfter, calls: calls, resolvePath: resolvePath,
+        pingSeconds: pingSeconds, resolveSeconds: resolveSeconds)
+}

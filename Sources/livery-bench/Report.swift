@@ -1,0 +1,170 @@
+import Foundation
+
+/// The results table: every figure, with the target and pass/miss where it has one.
+/// Targets are judged on medians (start-up: median of the runs; memory: the largest reading).
+struct Report {
+    var workloads: [WorkloadResults]
+    var parse: (parse: [Double], compile: [Double], index: [Double])?
+    var bus: BusResults?
+    var failures: [String]
+
+    struct Row: Codable {
+        var figure: String
+        var measured: String
+        var target: String
+        var result: String
+    }
+
+    static func rate(_ r: Runs?) -> String {
+        guard let r else { return "—" }
+        return String(format: "%@ nodes/s (best %@; %d runs)", grouped(r.medianRate), grouped(r.bestRate), r.seconds.count)
+    }
+
+    static func grouped(_ x: Double) -> String {
+        let n = Int(x.rounded())
+        var s = String(n)
+        var i = s.count - 3
+        while i > 0 {
+            s.insert(",", at: s.index(s.startIndex, offsetBy: i))
+            i -= 3
+        }
+        return s
+    }
+
+    static func verdict(_ ok: Bool) -> String { ok ? "pass" : "MISS" }
+
+    var rows: [Row] {
+        var rows: [Row] = []
+        for w in workloads {
+            let tag = "(\(w.label)) \(Report.grouped(Double(w.rules))) rules"
+            rows.append(
+                Row(
+                    figure: "workload (\(w.label))",
+                    measured: "\(Report.grouped(Double(w.rules))) rules; \(Report.grouped(Double(w.nodes))) nodes in \(w.trees) trees, depth ≤ \(w.maxDepth)",
+                    target: "", result: ""))
+            if let r = w.indexed { rows.append(Row(figure: "\(tag): Livery indexed", measured: Report.rate(r), target: "", result: "")) }
+            if let r = w.naive { rows.append(Row(figure: "\(tag): Livery naive (ablation)", measured: Report.rate(r), target: "", result: "")) }
+            if let r = w.floor { rows.append(Row(figure: "\(tag): no-rule floor", measured: Report.rate(r), target: "", result: "")) }
+            if let p = w.cssselect2 {
+                rows.append(Row(figure: "\(tag): cssselect2 + tinycss2", measured: Report.rate(p.runs), target: "", result: ""))
+            }
+            let isA = w.label == "a"
+            if let i = w.indexed, let p = w.cssselect2 {
+                let x = i.medianRate / p.runs.medianRate
+                rows.append(
+                    Row(
+                        figure: "\(tag): Livery ÷ cssselect2", measured: String(format: "%.0f×", x),
+                        target: isA ? "≥ 100×" : "", result: isA ? Report.verdict(x >= 100) : ""))
+            }
+            if let i = w.indexed, let f = w.floor {
+                let x = f.medianRate / i.medianRate
+                rows.append(
+                    Row(
+                        figure: "\(tag): Livery slower than the floor by", measured: String(format: "%.2f×", x),
+                        target: isA ? "≤ 4×" : "", result: isA ? Report.verdict(x <= 4) : ""))
+            }
+            if let i = w.indexed, let n = w.naive {
+                rows.append(
+                    Row(
+                        figure: "\(tag): indexed ÷ naive",
+                        measured: String(format: "%.1f×", i.medianRate / n.medianRate), target: "", result: ""))
+            }
+            if let c = w.crossCheck {
+                rows.append(
+                    Row(
+                        figure: "(\(w.label)) cross-check of winners with cssselect2", measured: c,
+                        target: "no difference", result: c.hasSuffix("differences") ? "FAIL" : "pass"))
+            }
+        }
+        if let p = parse {
+            let total = median(p.parse) + median(p.compile) + median(p.index)
+            rows.append(
+                Row(
+                    figure: "(b) 10,000-rule sheet: parse + compile",
+                    measured: String(
+                        format: "%.0f ms (parse %.0f, compile %.0f, selector map %.0f; median of %d)", total * 1e3,
+                        median(p.parse) * 1e3, median(p.compile) * 1e3, median(p.index) * 1e3, p.parse.count),
+                    target: "", result: ""))
+        }
+        if let b = bus {
+            let m = median(b.startupSeconds) * 1e3
+            rows.append(
+                Row(
+                    figure: "liveryd start-up to name acquired, \(b.themesGenerated) generated + \(b.themesShipped) shipped themes (\(b.themesListed) listed, \(b.themesValid) valid)",
+                    measured: String(
+                        format: "%.0f ms median (best %.0f, first %.0f; %d starts)", m, b.startupSeconds.min()! * 1e3,
+                        b.startupSeconds[0] * 1e3, b.startupSeconds.count),
+                    target: "< 300 ms", result: Report.verdict(m < 300)))
+            let rss = Double(b.rssKiBAfterStartup.max()!) * 1024 / 1e6
+            rows.append(
+                Row(
+                    figure: "liveryd resident memory after start-up (VmRSS)",
+                    measured: String(
+                        format: "%.1f MB (largest of %d; %.1f MB after the call loops)", rss, b.rssKiBAfterStartup.count,
+                        Double(b.rssKiBAfterCalls) * 1024 / 1e6),
+                    target: "< 40 MB", result: Report.verdict(rss < 40)))
+            rows.append(
+                Row(
+                    figure: "Peer.Ping over the bus, one client",
+                    measured: "\(Report.grouped(b.pingRate)) calls/s (\(Report.grouped(Double(b.calls))) calls)", target: "",
+                    result: ""))
+            rows.append(
+                Row(
+                    figure: "Resolve `\(b.resolvePath)` (all properties), one client",
+                    measured: "\(Report.grouped(b.resolveRate)) calls/s (\(Report.grouped(Double(b.calls))) calls)",
+                    target: "", result: ""))
+            let x = b.resolveRate / b.pingRate
+            rows.append(
+                Row(
+                    figure: "Resolve ÷ Ping", measured: String(format: "%.2f×", x), target: "≥ 0.8×",
+                    result: Report.verdict(x >= 0.8)))
+        }
+        return rows
+    }
+
+    var table: String {
+        var s = "| figure | measured | target | result |\n|---|---|---|---|\n"
+        for r in rows { s += "| \(r.figure) | \(r.measured) | \(r.target) | \(r.result) |\n" }
+        return s
+    }
+
+    static func machine() -> String {
+        let cpu =
+            (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?.split(separator: "\n")
+            .first { $0.hasPrefix("model name") }.map { $0.split(separator: ":", maxSplits: 1)[1].trimmingCharacters(in: .whitespaces) }
+            ?? "?"
+        let mem =
+            (try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8))?.split(separator: "\n")
+            .first { $0.hasPrefix("MemTotal") }.map { $0.split(separator: ":", maxSplits: 1)[1].trimmingCharacters(in: .whitespaces) }
+            ?? "?"
+        return "\(ProcessInfo.processInfo.activeProcessorCount) CPUs (\(cpu)), \(mem) memory, \(ProcessInfo.processInfo.operatingSystemVersionString)"
+    }
+
+    var markdown: String {
+        var s = "# livery-bench results\n\n"
+        s += "Written by `make bench` (livery-bench) on \(ISO8601DateFormatter().string(from: Date())).\n\n"
+        s += "Machine: \(Report.machine()).\n\n"
+        s += "Nodes/s are median over the runs (best in brackets); targets are judged on medians.\n\n"
+        s += table
+        if !failures.isEmpty { s += "\n**FAILED:**\n\n```\n" + failures.joined(separator: "\n") + "\n```\n" }
+        return s
+    }
+
+    var json: String {
+        struct Doc: Encodable {
+            var machine: String
+            var rows: [Row]
+            var workloads: [WorkloadResults]
+            var parseSeconds: [String: [Double]]?
+            var bus: BusResults?
+            var failures: [String]
+        }
+        let doc = Doc(
+            machine: Report.machine(), rows: rows, workloads: workloads,
+            parseSeconds: parse.map { ["parse": $0.parse, "compile": $0.compile, "selectorMap": $0.index] }, bus: bus,
+            failures: failures)
+        let e = JSONEncoder()
+        e.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return String(decoding: (try? e.encode(doc)) ?? Data(), as: UTF8.self) + "\n"
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import LiveryCore
+
+/// Monotonic seconds.
+func now() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+/// Resolves every property of every node of every tree: one `StyleWalker` pushed and popped
+/// down each tree in preorder, as a toolkit styling a window would. The timed part of the
+/// cascade benchmarks (and what `make bench-profile` collects, by this function's name).
+/// - Returns: a checksum, so that the work cannot be dropped.
+@inline(never)
+func resolveForest(_ cascade: Cascade, _ mode: StyleWalker.Mode, _ trees: [[GenNode]]) -> Int {
+    var walker = StyleWalker(cascade, mode: mode)
+    var sum = 0
+    for tree in trees {
+        var depth = 0
+        for n in tree {
+            while depth >= n.depth {
+                walker.pop()
+                depth -= 1
+            }
+            let style = walker.push(n.node)!
+            depth += 1
+            sum &+= style.values.count
+        }
+        while depth > 0 {
+            walker.pop()
+            depth -= 1
+        }
+    }
+    return sum
+}
+
+/// The winning rule of every property of every node, one line a node in preorder: the
+/// `property=rule-order` pairs of the properties some declaration set, sorted by property name
+/// (the format cssselect2_bench.py writes).
+func winnerLines(_ cascade: Cascade, _ mode: StyleWalker.Mode, _ trees: [[GenNode]]) -> [String] {
+    var walker = StyleWalker(cascade, mode: mode)
+    walker.tracksWinners = true
+    let names = walker.propertyNames
+    var lines: [String] = []
+    for tree in trees {
+        var depth = 0
+        for n in tree {
+            while depth >= n.depth {
+                walker.pop()
+                depth -= 1
+            }
+            let style = walker.push(n.node)!
+            depth += 1
+            var pairs: [(String, Int32)] = []
+            for (i, w) in style.winners.enumerated() where w >= 0 { pairs.append((names[i], w)) }
+            pairs.sort { $0.0 < $1.0 }
+            lines.append(pairs.map { "\($0.0)=\($0.1)" }.joined(separator: " "))
+        }
+        while depth > 0 {
+            walker.pop()
+            depth -= 1
+        }
+    }
+    return lines
+}
+
+/// Timings of repeated runs.
+struct Runs: Codable {
+    var seconds: [Double]
+    var nodes: Int
+    var best: Double { seconds.min() ?? .nan }
+    var median: Double {
+        let s = seconds.sorted()
+        guard !s.isEmpty else { return .nan }
+        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    }
+    var bestRate: Double { Double(nodes) / best }
+    var medianRate: Double { Double(nodes) / median }
+}
+
+func timeWalk(_ cascade: Cascade, _ mode: StyleWalker.Mode, _ w: Workload, runs: Int) -> Runs {
+    var seconds: [Double] = []
+    var check = 0
+    for _ in 0..<runs {
+        let t0 = now()
+        check &+= resolveForest(cascade, mode, w.trees)
+        seconds.append(now() - t0)
+    }
+    precondition(check != 0)
+    return Runs(seconds: seconds, nodes: w.nodeCount)
+}
+
+func median(_ xs: [Double]) -> Double { Runs(seconds: xs, nodes: 0).median }
