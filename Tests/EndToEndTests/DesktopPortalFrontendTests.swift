@@ -1,0 +1,123 @@
+import Foundation
+import XCTest
+
+/// The real xdg-desktop-portal (Debian's) in front of Livery's Settings backend: found through
+/// the shipped `systemd/livery.portal`, read through `org.freedesktop.portal.Settings` on
+/// `org.freedesktop.portal.Desktop`, and forwarding `SettingChanged` when the theme's variant
+/// changes.
+final class DesktopPortalFrontendTests: EndToEndTestCase {
+    static let frontend = "/usr/libexec/xdg-desktop-portal"
+
+    func readAll() throws -> RunResult {
+        try run(
+            Locations.tool("gdbus"),
+            [
+                "call", "--address", address, "--dest", "org.freedesktop.portal.Desktop", "--object-path",
+                "/org/freedesktop/portal/desktop", "--method", "org.freedesktop.portal.Settings.ReadAll",
+                "['org.freedesktop.*']",
+            ])
+    }
+
+    func testXdgDesktopPortalServesLiveryAppearanceAndForwardsChanges() throws {
+        XCTAssertTrue(
+            FileManager.default.isExecutableFile(atPath: Self.frontend),
+            "xdg-desktop-portal is not installed (make test installs it)")
+        try startDaemon()
+        try setTheme("default")
+        // The portal directory holds only the project's own portal file.
+        let portals = try makeDirectory("portals")
+        try FileManager.default.copyItem(
+            atPath: Locations.repo + "/systemd/livery.portal", toPath: portals + "/livery.portal")
+        environment["XDG_DESKTOP_PORTAL_DIR"] = portals
+        environment["XDG_CURRENT_DESKTOP"] = "livery"
+        environment["XDG_RUNTIME_DIR"] = try makeDirectory("runtime")
+        let portal = try background(Self.frontend, ["--replace", "--verbose"])
+        var first: RunResult?
+        XCTAssertTrue(
+            try waitUntil {
+                first = try readAll()
+                return first?.status == 0 || !portal.isRunning
+            }, "xdg-desktop-portal never answered: \(portal.stderr)")
+        let all = try XCTUnwrap(first)
+        XCTAssertEqual(all.status, 0, "\(all)\nportal: \(portal.stderr)")
+        // default: light, accent #007aff.
+        XCTAssertTrue(all.stdout.contains("'color-scheme': <uint32 2>"), all.stdout)
+        XCTAssertTrue(all.stdout.contains("'accent-color': <(0.0, 0.47843137254901963, 1.0)>"), all.stdout)
+        XCTAssertTrue(all.stdout.contains("'contrast': <uint32 0>"), all.stdout)
+
+        let listener = try background(
+            Locations.tool("dbus-monitor"),
+            [
+                "--address", address,
+                "type='signal',interface='org.freedesktop.portal.Settings',member='SettingChanged'",
+            ])
+        XCTAssertTrue(waitUntil { listener.stdout.contains("member=NameLost") }, listener.stderr)
+        try setTheme("default-dark")
+        XCTAssertTrue(
+            waitUntil {
+                listener.stdout.contains("interface=org.freedesktop.portal.Settings; member=SettingChanged")
+            },
+            "no SettingChanged from the portal frontend: \(listener.stdout)\nportal: \(portal.stderr)")
+        let frontendSignals = listener.stdout.components(separatedBy: "signal time=").filter {
+            $0.contains("path=/org/freedesktop/portal/desktop; interface=org.freedesktop.portal.Settings")
+        }
+        XCTAssertTrue(
+            waitUntil {
+                listener.stdout.contains("string \"color-scheme\"\n   variant       uint32 1\n")
+            }, listener.stdout)
+        XCTAssertFalse(frontendSignals.isEmpty)
+        // The frontend's sender is xdg-desktop-portal, not liveryd: the change went through it.
+        let after = try readAll()
+        XCTAssertTrue(after.stdout.contains("'color-scheme': <uint32 1>"), after.stdout)
+    }
+}
+
+/// Live reload through bad and good edits, as a theme author works.
+final class LiveReloadRecoveryTests: EndToEndTestCase {
+    func testBadEditKeepsLastGoodVersionShowsTheErrorAndAFixClearsIt() throws {
+        let themes = try makeDirectory("themes")
+        let bundle = try writeBundle("draft", in: themes, sheet: "Button { tint-color: #111111; }\n")
+        try startDaemon(extraThemesDirectories: [themes])
+        try setTheme("draft")
+        let watch = try background(
+            Locations.livery, ["--address", address, "watch", "Window/Button", "--property", "tint-color"])
+        // Good edit: the subscriber hears it.
+        var n = 0
+        XCTAssertTrue(
+            try waitUntil {
+                n += 1
+                try "Button { tint-color: #22222\(n % 10); }\n".write(
+                    toFile: bundle + "/theme.css", atomically: true, encoding: .utf8)
+                return waitUntil(timeout: 1) { watch.stdout.contains("Window/Button tint-color #22222") }
+            }, "watch heard no edit: \(watch.stderr)\n\(daemon.stderr)")
+        let good = try resolve("Window/Button", "tint-color")
+        XCTAssertTrue(good.hasPrefix("#22222"), good)
+
+        // Bad edit: the last good version stays, the error is logged and shown by status.
+        try "Button {\n  tint-color: #2222;\n  text-colr: red;\n}\n".write(
+            toFile: bundle + "/theme.css", atomically: true, encoding: .utf8)
+        let expected =
+            bundle + "/theme.css:3:3: error: unknown property 'text-colr' (did you mean 'text-color'?)"
+        var status = ""
+        XCTAssertTrue(
+            try waitUntil {
+                status = try livery("status").stdout
+                return status.contains(expected)
+            }, "status never showed the error: \(status)\n\(daemon.stderr)")
+        XCTAssertEqual(try resolve("Window/Button", "tint-color"), good)
+        XCTAssertTrue(daemon.stderr.contains("<3>active theme 'draft' no longer validates"), daemon.stderr)
+        XCTAssertTrue(daemon.stderr.contains("<3>" + expected), daemon.stderr)
+
+        // Fix: the new value is published and the problem is gone.
+        try "Button { tint-color: #333333; }\n".write(
+            toFile: bundle + "/theme.css", atomically: true, encoding: .utf8)
+        XCTAssertTrue(
+            try waitUntil {
+                status = try livery("status").stdout
+                return status.contains("problems: none")
+            }, status)
+        XCTAssertEqual(try resolve("Window/Button", "tint-color"), "#333333ff\n")
+        XCTAssertTrue(
+            waitUntil { watch.stdout.contains("Window/Button tint-color #333333ff\n") }, watch.stdout)
+    }
+}
