@@ -140,6 +140,12 @@ private struct Cursor {
     let lexer: Lexer
     let bundleRoot: String?
     var index = 0
+    /// Function nesting depth of the value being read.
+    var depth = 0
+    /// Deepest nesting of functions in a value, e.g. `alpha(mix(…))`.
+    static let maximumNesting = 32
+    /// Most compound selectors in one complex selector.
+    static let maximumCompounds = 32
     var diagnostics: [Diagnostic] = []
 
     init(tokens: [Token], lexer: Lexer, bundleRoot: String?) {
@@ -279,6 +285,10 @@ private struct Cursor {
             }
             pending = nil
             guard let c = compound() else { return nil }
+            guard compounds.count < Cursor.maximumCompounds else {
+                error("selector has more than \(Cursor.maximumCompounds) compound selectors", at: t)
+                return nil
+            }
             compounds.append(c)
         }
         if compounds.isEmpty {
@@ -414,6 +424,12 @@ private struct Cursor {
             next()
             return ValueNode(kind: .slash, location: loc)
         case .function(let name):
+            guard depth < Cursor.maximumNesting else {
+                error("functions nested more than \(Cursor.maximumNesting) deep", at: t)
+                return nil
+            }
+            depth += 1
+            defer { depth -= 1 }
             next()
             var args: [[ValueNode]] = []
             var current: [ValueNode] = []

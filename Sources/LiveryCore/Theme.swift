@@ -146,6 +146,15 @@ public enum ThemeCompiler {
                 failed.insert(name)
                 return nil
             }
+            // Each reference is a level of recursion: keep chains short enough for any stack.
+            guard visiting.count < 64 else {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, "palette colour '@\(name)' is reached through more than 64 references",
+                        at: d.location, sourceLine: d.sourceLine))
+                failed.insert(name)
+                return nil
+            }
             visiting.insert(name)
             defer { visiting.remove(name) }
             var typer = ValueTyper(lookup: { evaluate($0) }, paletteNames: names)

@@ -45,19 +45,34 @@ struct YAMLNode {
             guard let root = yaml_document_get_root_node(&document) else {
                 return .failure(ParseError(message: "empty YAML document", mark: Mark(line: 1, column: 1)))
             }
+            var budget = YAMLNode.maximumNodes
             var depth = 0
-            return .success(convert(root, &document, &depth))
+            let node = convert(root, &document, &depth, &budget)
+            guard budget >= 0 else {
+                return .failure(
+                    ParseError(
+                        message:
+                            "YAML document expands to more than \(YAMLNode.maximumNodes) nodes (aliases nested too far)",
+                        mark: Mark(line: 1, column: 1)))
+            }
+            return .success(node)
         }
     }
 
+    /// Most nodes a document may expand to: aliases are expanded, so a "billion laughs" document
+    /// would otherwise take exponential time.
+    static let maximumNodes = 100_000
+
     private static func convert(
-        _ node: UnsafeMutablePointer<yaml_node_t>, _ doc: inout yaml_document_t, _ depth: inout Int
+        _ node: UnsafeMutablePointer<yaml_node_t>, _ doc: inout yaml_document_t, _ depth: inout Int,
+        _ budget: inout Int
     ) -> YAMLNode {
         let mark = Mark(line: node.pointee.start_mark.line + 1, column: node.pointee.start_mark.column + 1)
         depth += 1
         defer { depth -= 1 }
         // Aliases can nest without bound; a colour scheme never needs more than a few levels.
-        guard depth < 64 else { return YAMLNode(kind: .scalar(""), mark: mark) }
+        budget -= 1
+        guard depth < 64, budget >= 0 else { return YAMLNode(kind: .scalar(""), mark: mark) }
         switch node.pointee.type {
         case YAML_SCALAR_NODE:
             let s = node.pointee.data.scalar
@@ -68,7 +83,7 @@ struct YAMLNode {
             var p = node.pointee.data.sequence.items.start
             while let cur = p, cur != node.pointee.data.sequence.items.top {
                 if let child = yaml_document_get_node(&doc, cur.pointee) {
-                    items.append(convert(child, &doc, &depth))
+                    items.append(convert(child, &doc, &depth, &budget))
                 }
                 p = cur + 1
             }
@@ -80,7 +95,7 @@ struct YAMLNode {
                 if let k = yaml_document_get_node(&doc, cur.pointee.key),
                     let v = yaml_document_get_node(&doc, cur.pointee.value)
                 {
-                    pairs.append((convert(k, &doc, &depth), convert(v, &doc, &depth)))
+                    pairs.append((convert(k, &doc, &depth, &budget), convert(v, &doc, &depth, &budget)))
                 }
                 p = cur + 1
             }

@@ -142,3 +142,46 @@ final class DiagnosticTests: XCTestCase {
             PathNode(type: "Button", name: "ok", classes: ["destructive"], states: ["highlighted"]))
     }
 }
+
+/// Hostile input is refused with a diagnostic, never a crash or a hang.
+final class HostileInputTests: XCTestCase {
+    func testDeeplyNestedFunctionsAreRefused() throws {
+        let css =
+            "Button { tint-color: " + String(repeating: "alpha(", count: 10_000) + "#fff"
+            + String(repeating: ", 0.5)", count: 10_000) + "; }"
+        let d = try diagnostics(of: css)
+        XCTAssertEqual(d.first?.message, "functions nested more than 32 deep")
+    }
+
+    func testOverlongSelectorsAreRefused() throws {
+        let d = try diagnostics(of: String(repeating: "View ", count: 40) + "{ tint-color: red; }")
+        XCTAssertEqual(d.map(\.message), ["selector has more than 32 compound selectors"])
+    }
+
+    func testLongPaletteChainsAreRefused() throws {
+        var css = "@define-color c0 #123456;\n"
+        for i in 1...200 { css += "@define-color c\(i) @c\(i - 1);\n" }
+        css += "Button { tint-color: @c200; }\n"
+        let d = try diagnostics(of: css)
+        XCTAssertTrue(
+            d.contains { $0.message.contains("is reached through more than 64 references") }, "\(d.prefix(3))"
+        )
+    }
+
+    func testYAMLAliasBombIsRefusedQuickly() throws {
+        var yaml = "a0: &a0 [\"x\", \"x\", \"x\", \"x\", \"x\", \"x\", \"x\", \"x\", \"x\", \"x\"]\n"
+        for i in 1...9 {
+            yaml +=
+                "a\(i): &a\(i) [" + Array(repeating: "*a\(i - 1)", count: 10).joined(separator: ", ") + "]\n"
+        }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "livery-bomb-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let url = dir.appendingPathComponent("bomb.yaml")
+        try yaml.write(to: url, atomically: true, encoding: .utf8)
+        let source = Base16Format().read(url, id: "bomb")
+        XCTAssertEqual(
+            source.sheet.diagnostics.map(\.message),
+            ["YAML document expands to more than 100000 nodes (aliases nested too far)"])
+    }
+}
