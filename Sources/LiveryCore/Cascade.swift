@@ -18,6 +18,11 @@ public struct Cascade: Sendable {
     /// or reload, which makes a new `Cascade`, invalidates it.
     let cache: StyleCache
 
+    /// Identifies this compiled theme (a theme generation): caches keyed by it (compared with
+    /// `===`, holding it so that its identity cannot be reused) are invalidated by a switch or
+    /// reload, which make a new `Cascade`.
+    public var generation: AnyObject & Sendable { cache }
+
     public init(theme: CompiledTheme) {
         self.theme = theme
         self.map = SelectorMap(theme: theme)
@@ -86,10 +91,14 @@ public struct Cascade: Sendable {
     /// Every property of the path's last node, from the cache when this theme generation has
     /// resolved the path (or a prefix of it) before.
     public func computedStyle(_ path: ComponentPath, app: String?) -> ComputedStyle {
-        let keys = (1...path.nodes.count).map { k in
-            path.nodes[..<k].map(\.description).joined(separator: "/") + "\u{0}" + (app ?? "")
+        let suffix = "\u{0}" + (app ?? "")
+        if let hit = cache.entry(path.description + suffix) { return hit.style }
+        var keys: [String] = []
+        var prefix = ""
+        for (k, node) in path.nodes.enumerated() {
+            prefix += (k == 0 ? "" : "/") + node.description
+            keys.append(prefix + suffix)
         }
-        if let hit = cache.entry(keys.last!) { return hit.style }
         // Start from the longest cached prefix.
         var start = 0
         var walker = StyleWalker(self, app: app)

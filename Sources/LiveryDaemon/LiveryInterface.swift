@@ -40,6 +40,8 @@ public final class LiveryInterface: Sendable {
     let path: ObjectPath
     let interfaceName: InterfaceName
     let watcher = OwnerWatch()
+    /// `Resolve` replies of the current theme generation: a repeated call costs a lookup.
+    let replies = ReplyCache()
     /// The desktop portal backend, told of every published change.
     let portal: LockedBox<PortalBackend?> = LockedBox(nil)
 
@@ -79,12 +81,18 @@ public final class LiveryInterface: Sendable {
                         Argument("path", "s"), Argument("properties", "as"), Argument("options", "a{sv}"),
                     ],
                     outputs: [Argument("values", "a{sv}")]
-                ) { call in
+                ) { [replies] call in
                     let app = try LiveryInterface.app(call.arguments[2])
-                    let values = try service.resolve(
-                        call.arguments[0].string ?? "", properties: call.arguments[1].stringArray ?? [],
-                        app: app)
-                    return [LiveryInterface.dictionary(values)]
+                    let path = call.arguments[0].string ?? ""
+                    let properties = call.arguments[1].stringArray ?? []
+                    // One snapshot of the theme for the lookup and the store.
+                    let cascade = service.activeCascade
+                    let key = ReplyCache.key(path, properties, app)
+                    if let hit = replies.lookup(cascade.generation, key) { return [hit] }
+                    let values = try ThemeService.resolve(path, properties: properties, app: app, in: cascade)
+                    let reply = LiveryInterface.dictionary(values)
+                    replies.store(cascade.generation, key, reply)
+                    return [reply]
                 },
                 Method(
                     "ResolveMany", inputs: [Argument("requests", "a(sas)"), Argument("options", "a{sv}")],
@@ -321,5 +329,36 @@ final class OwnerWatch: @unchecked Sendable {
     static func rule(for owner: String) -> String {
         "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',"
             + "path='/org/freedesktop/DBus',arg0='\(owner)'"
+    }
+}
+
+/// Replies to `Resolve` by (path, properties, app), for one theme generation at a time and
+/// bounded in size; a new generation empties it.
+final class ReplyCache: @unchecked Sendable {
+    // Safe to share: all state is only touched with `lock` held.
+    private let lock = NSLock()
+    /// Held, not just identified, so that a freed generation's address cannot be mistaken for a
+    /// new one.
+    private var generation: (AnyObject & Sendable)?
+    private var replies: [String: DBusValue] = [:]
+    /// Entries kept at most before the cache starts over.
+    static let capacity = 4096
+
+    static func key(_ path: String, _ properties: [String], _ app: String?) -> String {
+        path + "\u{1}" + properties.joined(separator: "\u{1}") + "\u{2}" + (app ?? "")
+    }
+
+    func lookup(_ g: AnyObject & Sendable, _ key: String) -> DBusValue? {
+        lock.withLock { generation === g ? replies[key] : nil }
+    }
+
+    func store(_ g: AnyObject & Sendable, _ key: String, _ reply: DBusValue) {
+        lock.withLock {
+            if generation !== g || replies.count >= ReplyCache.capacity {
+                replies.removeAll(keepingCapacity: true)
+                generation = g
+            }
+            replies[key] = reply
+        }
     }
 }

@@ -180,3 +180,22 @@ final class Counter: @unchecked Sendable {
         return true
     }
 }
+
+final class ReplyCacheTests: XCTestCase {
+    func testRepliesBelongToOneThemeGeneration() throws {
+        let s = try Scratch().service()
+        let cache = ReplyCache()
+        let key = ReplyCache.key("Window/TabBar", ["tint-color"], nil)
+        let first = s.activeCascade.generation
+        cache.store(first, key, .string("old"))
+        XCTAssertEqual(cache.lookup(first, key), .string("old"))
+        _ = try s.setTheme("forest")
+        let second = s.activeCascade.generation
+        XCTAssertFalse(first === second)
+        XCTAssertNil(cache.lookup(second, key))
+        cache.store(second, key, .string("new"))
+        XCTAssertNil(cache.lookup(first, key))
+        XCTAssertEqual(cache.lookup(second, key), .string("new"))
+        XCTAssertNotEqual(ReplyCache.key("A", ["b"], nil), ReplyCache.key("A", ["b"], "app"))
+    }
+}
