@@ -19,7 +19,7 @@ Usage: client.py MODE ADDR [N]
 Protocol with the driver: lines on stdout ("ready", "done K" when every connection of this
 process holds at least K receipts), commands on stdin ("dump FILE" writes the receipts as JSON
 and answers "dumped"; "quit" or end of input exits). Receipt times come first in the message
-filter, before any decoding, and CLOCK_MONOTONIC is system-wide, so the driver can compare them
+filter, and messages are decoded only at dump time; CLOCK_MONOTONIC is system-wide, so the driver can compare them
 with its own t0.
 """
 
@@ -85,9 +85,7 @@ def livery_filter(i):
     def f(conn, msg):
         t = time.monotonic_ns()
         if msg.get_type() == 4 and msg.get_member() == "Changed" and msg.get_interface() == LIVERY:
-            sid, serial, changes = msg.get_args_list()
-            tint = changes.get("Window/TabBar", {}).get("tint-color")
-            receipt(i, (int(serial), int(sid), None if tint is None else str(tint), t))
+            receipt(i, (t, msg))  # decoded at dump time, so that decoding delays no receipt
         return None
     return f
 
@@ -96,10 +94,18 @@ def dconf_filter(i):
     def f(conn, msg):
         t = time.monotonic_ns()
         if msg.get_type() == 4 and msg.get_member() == "Notify" and msg.get_interface() == "ca.desrt.dconf.Writer":
-            prefix, changes, tag = msg.get_args_list()
-            receipt(i, (str(tag), str(prefix), [str(c) for c in changes], t))
+            receipt(i, (t, msg))
         return None
     return f
+
+
+def decode(t, msg):
+    if mode == "livery":
+        sid, serial, changes = msg.get_args_list()
+        tint = changes.get("Window/TabBar", {}).get("tint-color")
+        return (int(serial), int(sid), None if tint is None else str(tint), t)
+    prefix, changes, tag = msg.get_args_list()
+    return (str(tag), str(prefix), [str(c) for c in changes], t)
 
 
 def on_stdin(fd, cond):
@@ -110,7 +116,8 @@ def on_stdin(fd, cond):
     parts = line.split()
     if parts and parts[0] == "dump":
         with open(parts[1], "w") as f:
-            json.dump({"mode": mode, "sub_ids": sub_ids, "initial": initial, "records": records}, f)
+            decoded = [[decode(t, m) for t, m in recs] for recs in records]
+            json.dump({"mode": mode, "sub_ids": sub_ids, "initial": initial, "records": decoded}, f)
         say("dumped")
     return True
 

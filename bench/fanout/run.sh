@@ -56,7 +56,9 @@ trap 'status=$?; cleanup; exit $status' EXIT
 trap 'exit 130' INT TERM
 
 echo "run.sh: $bin, work dir $work"
-# The driver is bounded (a timeout per switch and per phase); this is the outer bound.
-timeout --signal=TERM --kill-after=10 330 \
+# The driver is bounded (a timeout per switch and per phase); this is the outer bound. It runs in
+# the background so that a signal to this script interrupts `wait` and the trap runs at once.
+BENCH_FANOUT_WORK="$work" timeout --signal=TERM --kill-after=10 330 \
   /usr/bin/python3 "$here/fanout.py" --bin "$bin" --repo "$repo" --work "$work" \
-  --out "$here/results.md"
+  --out "$here/results.md" &
+wait $!
