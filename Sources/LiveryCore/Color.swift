@@ -31,14 +31,23 @@ public struct RGBA: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The colour as `#rrggbbaa`, lower-case: the form published over D-Bus (DESIGN §5).
-    public var hex: String {
-        [red, green, blue, alpha].map { String(format: "%02x", RGBA.eightBit($0)) }.joined()
-            .withPrefix("#")
-    }
+    public var hex: String { RGBA.hexString([red, green, blue, alpha]) }
 
     /// The colour as `#rrggbb`, dropping alpha.
-    public var hexRGB: String {
-        [red, green, blue].map { String(format: "%02x", RGBA.eightBit($0)) }.joined().withPrefix("#")
+    public var hexRGB: String { RGBA.hexString([red, green, blue]) }
+
+    /// `#` and two lower-case hex digits per channel (no `String(format:)`: this is on the path
+    /// of every published colour).
+    static func hexString(_ channels: [Double]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var bytes: [UInt8] = [UInt8(ascii: "#")]
+        bytes.reserveCapacity(1 + 2 * channels.count)
+        for c in channels {
+            let v = eightBit(c)
+            bytes.append(digits[v >> 4])
+            bytes.append(digits[v & 15])
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     public var description: String { hex }
@@ -121,10 +130,6 @@ public struct RGBA: Hashable, Sendable, CustomStringConvertible {
         func lin(_ c: Double) -> Double { c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4) }
         return 0.2126 * lin(red) + 0.7152 * lin(green) + 0.0722 * lin(blue)
     }
-}
-
-extension String {
-    fileprivate func withPrefix(_ p: String) -> String { p + self }
 }
 
 /// The CSS named colours (CSS Color 4 §6.1), lower-case name to `0xrrggbb`.

@@ -193,11 +193,21 @@ public final class LiveryInterface: Sendable {
         let updates = subscriptions.update { s in
             try? service.snapshot(paths: s.paths, properties: s.properties, app: s.app)
         }
+        // Subscribers asking for the same things get the same changes: encode each once.
+        var encoded: [StyleSnapshot: DBusValue] = [:]
+        let changed = try? MemberName("Changed")
         for u in updates {
+            let body: DBusValue
+            if let e = encoded[u.changes] {
+                body = e
+            } else {
+                body = LiveryInterface.snapshot(u.changes)
+                encoded[u.changes] = body
+            }
             do {
                 try connection.emitSignal(
-                    path: path, interface: interfaceName, member: try MemberName("Changed"),
-                    arguments: [.uint32(u.id), .uint32(change.serial), LiveryInterface.snapshot(u.changes)],
+                    path: path, interface: interfaceName, member: changed!,
+                    arguments: [.uint32(u.id), .uint32(change.serial), body],
                     destination: try BusName(u.owner))
             } catch {
                 service.log(.warning, "cannot send Changed to \(u.owner): \(error)")

@@ -96,21 +96,41 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     }
 
     /// Recomputes every subscription's values with `resolve` and returns, per subscription, the
-    /// values that changed; stores the new values. Subscriptions whose paths no longer resolve
-    /// keep their old values.
+    /// values that changed; stores the new values. Subscriptions with the same paths, properties
+    /// and application are resolved once. Subscriptions whose paths no longer resolve keep their
+    /// old values.
     public func update(resolve: (Subscription) -> StyleSnapshot?) -> [(
         id: UInt32, owner: String, changes: StyleSnapshot
     )] {
+        // Resolve outside the lock, once per distinct request.
+        let current = lock.withLock { byID }
+        var resolved: [RequestKey: StyleSnapshot?] = [:]
+        for s in current.values where resolved[RequestKey(s)] == nil {
+            resolved[RequestKey(s)] = .some(resolve(s))
+        }
         lock.lock()
         defer { lock.unlock() }
         var out: [(id: UInt32, owner: String, changes: StyleSnapshot)] = []
         for id in byID.keys.sorted() {
-            guard var s = byID[id], let new = resolve(s) else { continue }
+            guard var s = byID[id], let new = resolved[RequestKey(s)] ?? nil else { continue }
             let changes = StyleDiff.changes(from: s.values, to: new)
+            guard !changes.isEmpty else { continue }
             s.values = new
             byID[id] = s
-            if !changes.isEmpty { out.append((id, s.owner, changes)) }
+            out.append((id, s.owner, changes))
         }
         return out
+    }
+
+    /// What a subscription asks for, as a dictionary key.
+    struct RequestKey: Hashable {
+        var paths: [String]
+        var properties: [String]
+        var app: String?
+        init(_ s: Subscription) {
+            paths = s.paths
+            properties = s.properties
+            app = s.app
+        }
     }
 }
