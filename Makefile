@@ -13,7 +13,7 @@ BUILD_PACKAGES := libdbus-1-dev libyaml-dev pkg-config
 RUN_PACKAGES := dbus-daemon dbus-bin
 TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus xdg-desktop-portal
 
-.PHONY: all build run test deps deps-test install uninstall clean format bench bench-profile
+.PHONY: all build run test deps deps-test install uninstall clean format bench bench-profile bench-profile-daemon
 
 all: build
 
@@ -79,7 +79,9 @@ bench: deps
 	@$(BENCH_VENV)/bin/python -c 'import cssselect2, tinycss2' 2>/dev/null || \
 	  $(BENCH_VENV)/bin/pip install -q -r bench/requirements.txt
 	@mkdir -p bench/out
-	@set -o pipefail; "$$($(SWIFT) build -c release --show-bin-path)/livery-bench" --root . 2>&1 | tee bench/out/bench.log
+	@set -o pipefail; "$$($(SWIFT) build -c release --show-bin-path)/livery-bench" --root . \
+	  --revision "commit $$(git rev-parse --short HEAD)$$(git diff --quiet HEAD -- Sources Package.swift || echo ', with uncommitted changes in Sources')" \
+	  2>&1 | tee bench/out/bench.log
 
 # Callgrind profile of the indexed cascade on workload (a): one run, collecting only inside
 # resolveForest (the timed walk); the top functions go to bench/out/callgrind.txt.
@@ -93,6 +95,19 @@ bench-profile: deps
 	callgrind_annotate --inclusive=no bench/out/callgrind.out | $(SWIFT) demangle --simplified > bench/out/callgrind.txt
 	callgrind_annotate --inclusive=yes bench/out/callgrind.out | $(SWIFT) demangle --simplified > bench/out/callgrind-inclusive.txt
 	@head -n 45 bench/out/callgrind.txt
+
+# Callgrind profile of liveryd (start-up with 300 themes, then 2,000 Ping and 2,000 Resolve
+# calls), inclusive costs in bench/out/callgrind-daemon.txt: where a Resolve round trip goes.
+bench-profile-daemon: deps
+	$(SWIFT) build -c release --product liveryd
+	$(SWIFT) build -c release --product livery-bench
+	@command -v valgrind >/dev/null || { $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq valgrind; }
+	@mkdir -p bench/out
+	"$$($(SWIFT) build -c release --show-bin-path)/livery-bench" --root . --only bus --runs 1 --calls 2000 \
+	  --daemon-wrapper "valgrind --tool=callgrind --callgrind-out-file=bench/out/callgrind-daemon.out"
+	callgrind_annotate --inclusive=yes bench/out/callgrind-daemon.out | $(SWIFT) demangle --simplified > bench/out/callgrind-daemon.txt
+	@head -n 60 bench/out/callgrind-daemon.txt | cut -c1-200
 
 format:
 	$(SWIFT) format -i -r Sources Tests

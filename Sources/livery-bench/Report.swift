@@ -7,6 +7,7 @@ struct Report {
     var parse: (parse: [Double], compile: [Double], index: [Double])?
     var bus: BusResults?
     var failures: [String]
+    var revision: String?
 
     struct Row: Codable {
         var figure: String
@@ -143,6 +144,7 @@ struct Report {
     var markdown: String {
         var s = "# livery-bench results\n\n"
         s += "Written by `make bench` (livery-bench) on \(ISO8601DateFormatter().string(from: Date())).\n\n"
+        if let revision { s += "Source: \(revision).\n\n" }
         s += "Machine: \(Report.machine()).\n\n"
         s += "Nodes/s are median over the runs (best in brackets); targets are judged on medians.\n\n"
         s += table

@@ -26,6 +26,7 @@ struct Options {
     var only: Set<String>?
     var resultsFile: String?
     var calls = 20_000
+    var revision: String?
     var daemonWrapper: [String] = []
 }
 
@@ -49,6 +50,7 @@ let options: Options = {
         case "--runs": o.runsOverride = Int(value())
         case "--only": o.only = Set(value().split(separator: ",").map(String.init))
         case "--results": o.resultsFile = value()
+        case "--revision": o.revision = value()
         case "--calls": o.calls = Int(value()) ?? 20_000
         case "--daemon-wrapper": o.daemonWrapper = value().split(separator: " ").map(String.init)
         case "-h", "--help":
@@ -313,7 +315,8 @@ if wants("bus") {
 // MARK: Report
 
 let report = Report(
-    workloads: workloadResults, parse: parseResults, bus: busResults, failures: failures)
+    workloads: workloadResults, parse: parseResults, bus: busResults, failures: failures,
+    revision: options.revision)
 print()
 print(report.table)
 if fullRun {
