@@ -170,15 +170,18 @@ extension Connection {
     }
 
     /// The standard interfaces of the object at `path`, built per call so that introspection
-    /// sees the current children.
+    /// sees the current children. The XML itself is built only when `Introspect` is called: it
+    /// is by far the largest piece, and every other call would pay for it.
     private func standardInterfaces(path: ObjectPath, own: [Interface], children: [String]) -> [Interface] {
-        let xml = Introspection.xml(
-            interfaces: own + Connection.standardInterfaceDescriptions, children: children)
         let introspectable = Interface(
             .introspectable,
             methods: [
                 Method("Introspect", inputs: [], outputs: [Argument("xml_data", .string)]) { _ in
-                    [.string(xml)]
+                    [
+                        .string(
+                            Introspection.xml(
+                                interfaces: own + Connection.standardInterfaceDescriptions, children: children))
+                    ]
                 }
             ])
         let properties = Interface(
