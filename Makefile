@@ -11,7 +11,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # end-to-end tests drive the daemon with (gdbus, busctl, dbus-send, dbus-monitor, python3-dbus).
 BUILD_PACKAGES := libdbus-1-dev libyaml-dev pkg-config
 RUN_PACKAGES := dbus-daemon dbus-bin
-TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus xdg-desktop-portal
+TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus python3-gi xdg-desktop-portal
 
 .PHONY: all build run test deps deps-test install uninstall clean format bench bench-profile bench-profile-daemon
 
@@ -82,6 +82,8 @@ bench: deps
 	@set -o pipefail; "$$($(SWIFT) build -c release --show-bin-path)/livery-bench" --root . \
 	  --revision "commit $$(git rev-parse --short HEAD)$$(git diff --quiet HEAD -- Sources Package.swift || echo ', with uncommitted changes in Sources')" \
 	  2>&1 | tee bench/out/bench.log
+	$(SWIFT) build -c release --product livery
+	bench/fanout/run.sh "$$($(SWIFT) build -c release --show-bin-path)"
 
 # Callgrind profile of the indexed cascade on workload (a): one run, collecting only inside
 # resolveForest (the timed walk); the top functions go to bench/out/callgrind.txt.
