@@ -61,7 +61,7 @@ public struct Cascade: Sendable {
     {
         let defs = try definitions(path, properties)
         let style = computedStyle(path, app: app)
-        return defs.map { ($0.name, style.values[map.propertyIndex[$0.name]!]) }
+        return defs.map { ($0.name, style.value(at: map.propertyIndex[$0.name]!)) }
     }
 
     /// The definitions of the properties asked for; empty means every property of the type.
@@ -155,35 +155,34 @@ public struct Cascade: Sendable {
     public static func matches(_ selector: Selector, _ nodes: [PathNode], _ index: Int, _ schema: Schema)
         -> Bool
     {
-        matchRightToLeft(selector.combinators, subject: index) { ci, k in
+        matchRightToLeft(
+            last: selector.compounds.count - 1, subject: index,
+            isChild: { selector.combinators[$0 - 1] == .child }
+        ) { ci, k in
             compoundMatches(selector.compounds[ci], nodes[k], schema)
         }
     }
 
-    /// Walks a complex selector right to left from the subject at node `subject`: a child
+    /// Walks a complex selector right to left from compound `last` at node `subject`: a child
     /// combinator needs the directly enclosing node, a descendant combinator tries each container
-    /// outwards (CSS Selectors 4 §16). `compound(ci, k)` says whether compound `ci` matches node
-    /// `k`.
+    /// outwards (CSS Selectors 4 §16). `isChild(ci)` says whether compounds `ci − 1` and `ci` are
+    /// joined by `>`; `compound(ci, k)` whether compound `ci` matches node `k`.
     @inline(__always)
     static func matchRightToLeft(
-        _ combinators: [Combinator], subject: Int, _ compound: (Int, Int) -> Bool
+        last: Int, subject: Int, isChild: (Int) -> Bool, _ compound: (Int, Int) -> Bool
     ) -> Bool {
         func match(_ ci: Int, _ k: Int) -> Bool {
             guard compound(ci, k) else { return false }
             if ci == 0 { return true }
-            switch combinators[ci - 1] {
-            case .child:
-                return k > 0 && match(ci - 1, k - 1)
-            case .descendant:
-                var j = k - 1
-                while j >= 0 {
-                    if match(ci - 1, j) { return true }
-                    j -= 1
-                }
-                return false
+            if isChild(ci) { return k > 0 && match(ci - 1, k - 1) }
+            var j = k - 1
+            while j >= 0 {
+                if match(ci - 1, j) { return true }
+                j -= 1
             }
+            return false
         }
-        return match(combinators.count, subject)
+        return match(last, subject)
     }
 
     /// A type selector matches its subtypes; `:normal` matches a node in no other state.

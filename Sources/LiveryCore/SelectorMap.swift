@@ -1,48 +1,81 @@
-/// The compiled form of a theme's rules for fast matching: rules ranked by cascade precedence,
-/// bucketed by their subject's most selective part (`#name`, else `.class`, else type, else
-/// universal), with selectors on interned type ids and precomputed ancestor hashes. Named after
-/// Servo's `selector_map`.
+/// The compiled form of a theme's rules for fast matching (named after Servo's `selector_map`):
+///
+/// - rules ranked by cascade precedence, so that a higher rank wins;
+/// - bucketed by their subject's most selective part (`#name`, else `.class`, else type, else
+///   universal), so that a node only tries the rules that could match it;
+/// - types, names, classes and states interned to integers, and everything stored in flat arrays
+///   of plain structs, so that matching compares integers and touches no reference counts;
+/// - every declared and initial value interned in one table, so that a computed style is an
+///   array of `Int32` slots and inheriting it is a copy of integers.
 final class SelectorMap: Sendable {
+    /// One compound selector, on interned ids.
     struct Compound: Sendable {
-        /// Interned type id, or −1 for `*`.
+        /// Type id, or −1 for `*`, −2 for a type the schema lacks (matches nothing).
         var type: Int32
-        var names: [String]
-        var classes: [String]
-        var states: [String]
+        /// Name id, or −1 for none, −2 for two different names (matches nothing).
+        var name: Int32
+        /// Bits of the states required (`:normal` excluded).
+        var states: UInt64
+        /// `:normal`: the node is in no other state.
+        var normal: Bool
+        /// The compound's classes: `classes[classStart ..< classStart + classCount]`.
+        var classStart: Int32
+        var classCount: Int32
+        /// How this compound joins the next one to its right: 1 descendant, 2 child (0 for the
+        /// subject).
+        var combinator: UInt8
     }
 
+    /// One rule with one selector, as ranges into the flat arrays.
     struct Rule: Sendable {
-        var compounds: [Compound]
-        var combinators: [Combinator]
-        var app: String?
+        var compoundStart: Int32
+        var compoundCount: Int32
+        /// Application id for `@app` rules, −1 otherwise.
+        var app: Int32
         /// Hashes every container of a match must put in the ancestor filter.
-        var ancestorHashes: [UInt32]
-        /// (property index, value) in source order.
-        var declarations: [(Int, Value)]
+        var hashStart: Int32
+        var hashCount: Int32
+        var declarationStart: Int32
+        var declarationCount: Int32
         /// The compiled rule's source order (`CompiledRule.order`).
         var order: Int32
     }
 
-    /// Rules in cascade order: a higher index wins over a lower one.
-    let rules: [Rule]
-    let byName: [String: [Int32]]
-    let byClass: [String: [Int32]]
-    let byType: [Int32: [Int32]]
+    let rules: ContiguousArray<Rule>
+    let compounds: ContiguousArray<Compound>
+    let classes: ContiguousArray<Int32>
+    let hashes: ContiguousArray<UInt32>
+    /// Declarations: property index and value slot.
+    let declarationProperties: ContiguousArray<Int32>
+    let declarationValues: ContiguousArray<Int32>
+
+    /// Rule ranks by subject bucket.
+    let byName: [[Int32]]
+    let byClass: [[Int32]]
+    let byType: [[Int32]]
     let universal: [Int32]
-    /// Interned type ids.
+
     let typeIDs: [String: Int32]
+    let nameIDs: [String: Int32]
+    let classIDs: [String: Int32]
+    let appIDs: [String: Int32]
+    /// State name to bit (`normal` has none).
+    let stateBits: [String: UInt64]
     /// `isKind[sub * typeCount + sup]`: `sub` is `sup` or derives from it.
-    let isKind: [Bool]
+    let isKind: ContiguousArray<Bool>
     let typeCount: Int
     /// Each type's chain as ids, most derived first.
     let chains: [[Int32]]
     /// Each type's chain as ancestor-filter hashes.
     let chainHashes: [[UInt32]]
-    /// Property names in index order, their definitions, and the theme's initial values.
+    /// Property names in index order.
     let propertyNames: [String]
     let propertyIndex: [String: Int]
-    let inherits: [Bool]
-    let initial: [Value]
+    let inherits: ContiguousArray<Bool>
+    /// Every value any style can hold: initial values and declared ones, interned.
+    let table: ValueTable
+    /// The initial value of every property, as slots.
+    let initialSlots: ContiguousArray<Int32>
 
     init(theme: CompiledTheme) {
         let schema = theme.schema
@@ -51,7 +84,7 @@ final class SelectorMap: Sendable {
         for (i, t) in typeNames.enumerated() { ids[t] = Int32(i) }
         typeIDs = ids
         typeCount = typeNames.count
-        var kind = [Bool](repeating: false, count: typeCount * typeCount)
+        var kind = ContiguousArray<Bool>(repeating: false, count: typeCount * typeCount)
         var chains: [[Int32]] = []
         var chainHashes: [[UInt32]] = []
         for (i, t) in typeNames.enumerated() {
@@ -63,117 +96,228 @@ final class SelectorMap: Sendable {
         isKind = kind
         self.chains = chains
         self.chainHashes = chainHashes
+        var bits: [String: UInt64] = [:]
+        for s in schema.states where s != "normal" && bits.count < 64 { bits[s] = 1 << UInt64(bits.count) }
+        stateBits = bits
+
         propertyNames = schema.properties.keys.sorted()
         var pindex: [String: Int] = [:]
         for (i, p) in propertyNames.enumerated() { pindex[p] = i }
         propertyIndex = pindex
-        inherits = propertyNames.map { schema.properties[$0]!.inherits }
-        initial = propertyNames.map { schema.properties[$0]!.initial }
+        inherits = ContiguousArray(propertyNames.map { schema.properties[$0]!.inherits })
+        var values: [Value] = []
+        var valueIDs: [Value: Int32] = [:]
+        func intern(_ v: Value) -> Int32 {
+            if let i = valueIDs[v] { return i }
+            values.append(v)
+            valueIDs[v] = Int32(values.count - 1)
+            return Int32(values.count - 1)
+        }
+        initialSlots = ContiguousArray(propertyNames.map { intern(schema.properties[$0]!.initial) })
 
-        let ranked = theme.rules.sorted(by: Cascade.precedes)
-        var rules: [Rule] = []
-        var byName: [String: [Int32]] = [:]
-        var byClass: [String: [Int32]] = [:]
+        var names: [String: Int32] = [:]
+        var classIDs: [String: Int32] = [:]
+        var apps: [String: Int32] = [:]
+        func id(_ s: String, in table: inout [String: Int32]) -> Int32 {
+            if let i = table[s] { return i }
+            table[s] = Int32(table.count)
+            return Int32(table.count - 1)
+        }
+
+        var rules = ContiguousArray<Rule>()
+        var compounds = ContiguousArray<Compound>()
+        var classList = ContiguousArray<Int32>()
+        var hashes = ContiguousArray<UInt32>()
+        var declProps = ContiguousArray<Int32>()
+        var declValues = ContiguousArray<Int32>()
+        var byName: [Int32: [Int32]] = [:]
+        var byClass: [Int32: [Int32]] = [:]
         var byType: [Int32: [Int32]] = [:]
         var universal: [Int32] = []
-        for (rank, r) in ranked.enumerated() {
-            let compounds = r.selector.compounds.map {
-                Compound(
-                    type: $0.type.map { ids[$0] ?? -2 } ?? -1, names: $0.names, classes: $0.classes,
-                    states: $0.states)
+        for (rank, r) in theme.rules.sorted(by: Cascade.precedes).enumerated() {
+            let compoundStart = Int32(compounds.count)
+            for (i, c) in r.selector.compounds.enumerated() {
+                let classStart = Int32(classList.count)
+                for k in c.classes { classList.append(id(k, in: &classIDs)) }
+                var required: UInt64 = 0
+                for s in c.states { required |= bits[s] ?? 0 }
+                let combinator: UInt8 =
+                    i + 1 < r.selector.compounds.count
+                    ? (r.selector.combinators[i] == .child ? 2 : 1) : 0
+                let name: Int32 =
+                    c.names.isEmpty ? -1 : (Set(c.names).count > 1 ? -2 : id(c.names[0], in: &names))
+                compounds.append(
+                    Compound(
+                        type: c.type.map { ids[$0] ?? -2 } ?? -1, name: name, states: required,
+                        normal: c.states.contains("normal"), classStart: classStart,
+                        classCount: Int32(c.classes.count), combinator: combinator))
             }
-            var hashes: [UInt32] = []
+            let hashStart = Int32(hashes.count)
             for c in r.selector.compounds.dropLast() {
                 if let t = c.type { hashes.append(AncestorFilter.hash(AncestorFilter.typeTag, t)) }
                 for n in c.names { hashes.append(AncestorFilter.hash(AncestorFilter.nameTag, n)) }
                 for k in c.classes { hashes.append(AncestorFilter.hash(AncestorFilter.classTag, k)) }
             }
+            let declStart = Int32(declProps.count)
+            for d in r.declarations {
+                declProps.append(Int32(pindex[d.property]!))
+                declValues.append(intern(d.value))
+            }
             rules.append(
                 Rule(
-                    compounds: compounds, combinators: r.selector.combinators, app: r.app,
-                    ancestorHashes: hashes,
-                    declarations: r.declarations.map { (pindex[$0.property]!, $0.value) },
-                    order: Int32(r.order)))
+                    compoundStart: compoundStart, compoundCount: Int32(r.selector.compounds.count),
+                    app: r.app.map { id($0, in: &apps) } ?? -1, hashStart: hashStart,
+                    hashCount: Int32(hashes.count) - hashStart, declarationStart: declStart,
+                    declarationCount: Int32(r.declarations.count), order: Int32(r.order)))
             let subject = r.selector.compounds.last!
             let i = Int32(rank)
             if let n = subject.names.first {
-                byName[n, default: []].append(i)
+                byName[names[n]!, default: []].append(i)
             } else if let k = subject.classes.first {
-                byClass[k, default: []].append(i)
-            } else if let t = subject.type, let id = ids[t] {
-                byType[id, default: []].append(i)
-            } else {
+                byClass[classIDs[k]!, default: []].append(i)
+            } else if let t = subject.type, let tid = ids[t] {
+                byType[tid, default: []].append(i)
+            } else if subject.type == nil {
                 universal.append(i)
             }
+            // A subject of a type the schema lacks matches nothing and is in no bucket.
         }
         self.rules = rules
-        self.byName = byName
-        self.byClass = byClass
-        self.byType = byType
+        self.compounds = compounds
+        self.classes = classList
+        self.hashes = hashes
+        declarationProperties = declProps
+        declarationValues = declValues
+        self.byName = (0..<names.count).map { byName[Int32($0)] ?? [] }
+        self.byClass = (0..<classIDs.count).map { byClass[Int32($0)] ?? [] }
+        self.byType = (0..<typeCount).map { byType[Int32($0)] ?? [] }
         self.universal = universal
+        nameIDs = names
+        self.classIDs = classIDs
+        appIDs = apps
+        table = ValueTable(values)
     }
 
-    /// A node with its interned type id.
+    /// A node on interned ids; its classes are `classes[classStart ..< classStart + classCount]`
+    /// of the walker's class stack.
     struct Node {
         var type: Int32
-        var node: PathNode
+        /// Name id, −1 for none, −3 for a name no selector uses.
+        var name: Int32
+        var states: UInt64
+        /// In some state other than `normal`.
+        var inAnyState: Bool
+        var classStart: Int32
+        var classCount: Int32
     }
 
     @inline(__always)
-    func compoundMatches(_ c: Compound, _ n: Node) -> Bool {
+    func compoundMatches(
+        _ c: Compound, _ n: Node, _ nodeClasses: UnsafeBufferPointer<Int32>,
+        _ compoundClasses: UnsafeBufferPointer<Int32>
+    ) -> Bool {
         if c.type != -1 {
             if c.type < 0 || !isKind[Int(n.type) * typeCount + Int(c.type)] { return false }
         }
-        for name in c.names where name != n.node.name { return false }
-        for k in c.classes where !n.node.classes.contains(k) { return false }
-        for s in c.states where !n.node.isIn(state: s) { return false }
-        return true
-    }
-
-    /// Whether rule `r` matches the last node of `stack` (right-to-left, CSS Selectors 4 §16).
-    func matches(_ r: Rule, _ stack: [Node]) -> Bool {
-        Cascade.matchRightToLeft(r.combinators, subject: stack.count - 1) { ci, k in
-            compoundMatches(r.compounds[ci], stack[k])
+        if c.name != -1 && c.name != n.name { return false }
+        if c.states & n.states != c.states { return false }
+        if c.normal && n.inAnyState { return false }
+        var k = Int(c.classStart)
+        let end = k + Int(c.classCount)
+        while k < end {
+            let wanted = compoundClasses[k]
+            var found = false
+            var j = Int(n.classStart)
+            let nodeEnd = j + Int(n.classCount)
+            while j < nodeEnd {
+                if nodeClasses[j] == wanted {
+                    found = true
+                    break
+                }
+                j += 1
+            }
+            if !found { return false }
+            k += 1
         }
+        return true
     }
 }
 
-/// The values of every property of one node, in `SelectorMap.propertyNames` order.
+/// The values a compiled theme's styles refer to by slot.
+public final class ValueTable: Sendable {
+    public let values: [Value]
+    init(_ values: [Value]) { self.values = values }
+}
+
+/// The values of every property of one node, in `StyleWalker.propertyNames` order, as slots of
+/// the theme's value table.
 public struct ComputedStyle: Sendable {
-    public var values: [Value]
+    /// Per property, the index of its value in the table.
+    public var slots: ContiguousArray<Int32>
+    let table: ValueTable
     /// With `StyleWalker.tracksWinners`: per property, the source order (`CompiledRule.order`)
     /// of the rule whose declaration won, or −1 when no declaration matched. Empty otherwise.
-    public var winners: [Int32] = []
+    public var winners: ContiguousArray<Int32> = []
+
+    /// The number of properties.
+    public var count: Int { slots.count }
+    /// The value of the property at `index`.
+    public func value(at index: Int) -> Value { table.values[Int(slots[index])] }
+    /// Every value, materialised.
+    public var values: [Value] { slots.map { table.values[Int($0)] } }
 }
 
 /// Computes styles node by node down a tree (or a path): each node's style from its container's
 /// style, the ancestor filter and the rules that match it.
+///
+/// Siblings with the same type, name, classes and states share one computed style: the sheet
+/// language has no sibling combinators, so such nodes match the same rules (Servo's and Blink's
+/// "style sharing").
 public struct StyleWalker {
-    /// How rules are found: `indexed` (the selector map and the ancestor filter), `naive`
-    /// (every rule tested against every node; the ablation), `floor` (no rules at all: only
-    /// inheritance and initial values; the lower bound).
+    /// How rules are found: `indexed` (the selector map, the ancestor filter and style sharing),
+    /// `naive` (every rule tested against every node; the ablation), `floor` (no rules at all:
+    /// only inheritance and initial values; the lower bound).
     public enum Mode: Sendable { case indexed, naive, floor }
 
     let map: SelectorMap
-    let app: String?
+    let app: Int32
     let mode: Mode
     var stack: [SelectorMap.Node] = []
+    var nodeClasses: [Int32] = []
     var styles: [ComputedStyle] = []
     var filters: [AncestorFilter] = []
-    var scratch: [Int32] = []
+    /// Per stack level, the styles of the children computed so far, for sharing.
+    var shared: [[SharingKey: ComputedStyle]] = [[:]]
+    var matched: [Int32] = []
     /// Records the winning rule of every property (for cross-checks); off by default.
     public var tracksWinners = false
+
+    /// What decides a node's style among siblings.
+    struct SharingKey: Hashable {
+        var type: Int32
+        var name: Int32
+        var states: UInt64
+        var inAnyState: Bool
+        var classes: [Int32]
+    }
 
     /// - Parameters:
     ///   - cascade: the compiled theme.
     ///   - app: the asking application (its `@app` rules apply).
     public init(_ cascade: Cascade, app: String? = nil, mode: Mode = .indexed) {
         self.map = cascade.map
+        // An application no rule names gets an id no rule has.
+        self.app = app.map { cascade.map.appIDs[$0] ?? -2 } ?? -3
+        self.mode = mode
+    }
+
+    private init(map: SelectorMap, app: Int32, mode: Mode) {
+        self.map = map
         self.app = app
         self.mode = mode
     }
 
-    /// Property names in the order of `ComputedStyle.values`.
+    /// Property names in the order of `ComputedStyle.slots`.
     public var propertyNames: [String] { map.propertyNames }
 
     /// The style of the node on top of the stack.
@@ -184,73 +328,145 @@ public struct StyleWalker {
     @discardableResult
     public mutating func push(_ node: PathNode) -> ComputedStyle? {
         guard let type = map.typeIDs[node.type] else { return nil }
-        let n = SelectorMap.Node(type: type, node: node)
-        let parent = styles.last
+        var n = SelectorMap.Node(
+            type: type, name: node.name.map { map.nameIDs[$0] ?? -3 } ?? -1, states: 0, inAnyState: false,
+            classStart: Int32(nodeClasses.count), classCount: 0)
+        for s in node.states where s != "normal" {
+            n.inAnyState = true
+            n.states |= map.stateBits[s] ?? 0
+        }
+        for k in node.classes {
+            // A class no selector uses cannot affect matching.
+            if let id = map.classIDs[k] {
+                nodeClasses.append(id)
+                n.classCount += 1
+            }
+        }
         // The filter for this node's children: this node's filter plus this node.
-        var childFilter = filters.last ?? AncestorFilter()
-        let ownFilter = childFilter
+        let ownFilter = filters.last ?? AncestorFilter()
+        var childFilter = ownFilter
         if mode == .indexed {
             for h in map.chainHashes[Int(type)] { childFilter.insert(h) }
             if let name = node.name { childFilter.insert(AncestorFilter.hash(AncestorFilter.nameTag, name)) }
             for k in node.classes { childFilter.insert(AncestorFilter.hash(AncestorFilter.classTag, k)) }
         }
         stack.append(n)
-        var values: [Value]
-        if let parent {
-            values = parent.values
-            for i in values.indices where !map.inherits[i] { values[i] = map.initial[i] }
-        } else {
-            values = map.initial
+
+        let key: SharingKey? =
+            mode == .indexed && !tracksWinners
+            ? SharingKey(
+                type: n.type, name: n.name, states: n.states, inAnyState: n.inAnyState,
+                classes: Array(nodeClasses[Int(n.classStart)...])) : nil
+        if let key, let style = shared[shared.count - 1][key] {
+            styles.append(style)
+            filters.append(childFilter)
+            shared.append([:])
+            return style
         }
-        var winners: [Int32] = tracksWinners ? Array(repeating: -1, count: values.count) : []
-        switch mode {
-        case .floor:
-            break
-        case .naive:
-            for r in map.rules where (r.app == nil || r.app == app) && map.matches(r, stack) {
-                for (p, v) in r.declarations { values[p] = v }
-                if tracksWinners { for (p, _) in r.declarations { winners[p] = r.order } }
-            }
-        case .indexed:
-            scratch.removeAll(keepingCapacity: true)
-            if let name = node.name, let b = map.byName[name] { scratch += b }
-            for k in node.classes { if let b = map.byClass[k] { scratch += b } }
-            for t in map.chains[Int(type)] { if let b = map.byType[t] { scratch += b } }
-            scratch += map.universal
-            scratch.sort()
-            var last: Int32 = -1
-            for i in scratch where i != last {
-                last = i
-                let r = map.rules[Int(i)]
-                if let a = r.app, a != app { continue }
-                var possible = true
-                for h in r.ancestorHashes where !ownFilter.mayContain(h) {
-                    possible = false
-                    break
+
+        var slots: ContiguousArray<Int32>
+        if let parent = styles.last {
+            slots = parent.slots
+            map.inherits.withUnsafeBufferPointer { inherits in
+                map.initialSlots.withUnsafeBufferPointer { initial in
+                    slots.withUnsafeMutableBufferPointer { s in
+                        for i in 0..<s.count where !inherits[i] { s[i] = initial[i] }
+                    }
                 }
-                guard possible, map.matches(r, stack) else { continue }
-                for (p, v) in r.declarations { values[p] = v }
-                if tracksWinners { for (p, _) in r.declarations { winners[p] = r.order } }
+            }
+        } else {
+            slots = map.initialSlots
+        }
+        var winners: ContiguousArray<Int32> =
+            tracksWinners ? ContiguousArray(repeating: -1, count: slots.count) : []
+
+        if mode != .floor {
+            matched.removeAll(keepingCapacity: true)
+            if mode == .naive {
+                for rank in 0..<Int32(map.rules.count) where ruleMatches(rank, filter: nil) {
+                    matched.append(rank)
+                }
+            } else {
+                if n.name >= 0 { collect(map.byName[Int(n.name)], ownFilter) }
+                for j in Int(n.classStart)..<Int(n.classStart + n.classCount) {
+                    collect(map.byClass[Int(nodeClasses[j])], ownFilter)
+                }
+                for t in map.chains[Int(type)] { collect(map.byType[Int(t)], ownFilter) }
+                collect(map.universal, ownFilter)
+                // Buckets are each in rank order; together they need one small sort.
+                matched.sort()
+            }
+            for rank in matched {
+                let r = map.rules[Int(rank)]
+                var d = Int(r.declarationStart)
+                let end = d + Int(r.declarationCount)
+                while d < end {
+                    let p = Int(map.declarationProperties[d])
+                    slots[p] = map.declarationValues[d]
+                    if tracksWinners { winners[p] = r.order }
+                    d += 1
+                }
             }
         }
-        let style = ComputedStyle(values: values, winners: winners)
+        let style = ComputedStyle(slots: slots, table: map.table, winners: winners)
+        if let key { shared[shared.count - 1][key] = style }
         styles.append(style)
         filters.append(childFilter)
+        shared.append([:])
         return style
+    }
+
+    /// Tests the rules of one bucket, appending the ranks that match.
+    @inline(__always)
+    mutating func collect(_ bucket: [Int32], _ filter: AncestorFilter) {
+        for rank in bucket where ruleMatches(rank, filter: filter) { matched.append(rank) }
+    }
+
+    /// Whether rule `rank` matches the node on top of the stack: its application, then the
+    /// ancestor filter, then the selector right to left.
+    @inline(__always)
+    func ruleMatches(_ rank: Int32, filter: AncestorFilter?) -> Bool {
+        let r = map.rules[Int(rank)]
+        if r.app != -1 && r.app != app { return false }
+        if let filter {
+            var h = Int(r.hashStart)
+            let end = h + Int(r.hashCount)
+            while h < end {
+                if !filter.mayContain(map.hashes[h]) { return false }
+                h += 1
+            }
+        }
+        return nodeClasses.withUnsafeBufferPointer { nodeClasses in
+            map.classes.withUnsafeBufferPointer { compoundClasses in
+                let base = Int(r.compoundStart)
+                return Cascade.matchRightToLeft(
+                    last: Int(r.compoundCount) - 1, subject: stack.count - 1,
+                    isChild: { ci in map.compounds[base + ci - 1].combinator == 2 }
+                ) { ci, k in
+                    map.compoundMatches(map.compounds[base + ci], stack[k], nodeClasses, compoundClasses)
+                }
+            }
+        }
     }
 
     /// Starts below an already computed prefix: `nodes` are the containers, `style` and
     /// `filter` the last one's style and its children's ancestor filter.
     mutating func seed(_ nodes: ArraySlice<PathNode>, style: ComputedStyle, filter: AncestorFilter) {
-        stack = nodes.map { SelectorMap.Node(type: map.typeIDs[$0.type] ?? 0, node: $0) }
+        var walker = StyleWalker(map: map, app: app, mode: .floor)
+        for n in nodes { walker.push(n) }
+        stack = walker.stack
+        nodeClasses = walker.nodeClasses
         styles = [style]
         filters = [filter]
+        shared = Array(repeating: [:], count: stack.count + 1)
     }
 
     /// Leaves the top node.
     public mutating func pop() {
-        stack.removeLast()
+        let n = stack.removeLast()
+        nodeClasses.removeLast(Int(n.classCount))
         styles.removeLast()
         filters.removeLast()
+        shared.removeLast()
     }
 }

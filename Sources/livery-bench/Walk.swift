@@ -25,7 +25,7 @@ func resolveForest(_ cascade: Cascade, _ mode: StyleWalker.Mode, _ trees: [[GenN
             }
             let style = walker.push(n.node)!
             depth += 1
-            sum &+= style.values.count
+            sum &+= Int(style.slots[style.count - 1]) &+ 1
         }
         while depth > 0 {
             walker.pop()

@@ -91,4 +91,39 @@ final class CascadeEquivalenceTests: XCTestCase {
         }
         XCTAssertEqual(compared, 3000)
     }
+
+    /// Trees, walked node by node: the indexed walker (which shares styles between identical
+    /// siblings) gives every node the values the naive walker computes.
+    func testIndexedWalkerMatchesNaiveWalkerOnRandomTrees() throws {
+        var r = Random(state: 7_001)
+        var nodes = 0
+        for _ in 0..<20 {
+            let c = try compileSheet(sheet(&r, rules: 10 + r.below(60)))
+            let app: String? = r.chance(0.5) ? "org.example.App" : nil
+            var fast = StyleWalker(c, app: app)
+            var slow = StyleWalker(c, app: app, mode: .naive)
+            var depth = 0
+            for _ in 0..<300 {
+                // Up or down a level at random; siblings repeat often with so few features.
+                if depth > 0 && (depth > 8 || r.chance(0.4)) {
+                    let up = 1 + r.below(depth)
+                    for _ in 0..<up {
+                        fast.pop()
+                        slow.pop()
+                    }
+                    depth -= up
+                }
+                var node = PathNode(type: r.pick(types))
+                if r.chance(0.2) { node.name = r.pick(names) }
+                if r.chance(0.3) { node.classes = [r.pick(classes)] }
+                if r.chance(0.3) { node.states = [r.pick(states)] }
+                let a = try XCTUnwrap(fast.push(node))
+                let b = try XCTUnwrap(slow.push(node))
+                depth += 1
+                XCTAssertEqual(a.values, b.values, "\(node) at depth \(depth)")
+                nodes += 1
+            }
+        }
+        XCTAssertEqual(nodes, 6000)
+    }
 }
