@@ -49,11 +49,20 @@ final class SelectorMap: Sendable {
     let declarationProperties: ContiguousArray<Int32>
     let declarationValues: ContiguousArray<Int32>
 
-    /// Rule ranks by subject bucket.
-    let byName: [[Int32]]
-    let byClass: [[Int32]]
-    let byType: [[Int32]]
-    let universal: [Int32]
+    /// One rule in a bucket, with what rejects it cheaply: the subject's required states and
+    /// name, and one ancestor hash (0 when the selector has no containers).
+    struct Candidate: Sendable {
+        var rank: Int32
+        var name: Int32
+        var states: UInt64
+        var hash: UInt32
+    }
+
+    /// Candidates by subject bucket, each in rank order.
+    let byName: [ContiguousArray<Candidate>]
+    let byClass: [ContiguousArray<Candidate>]
+    let byType: [ContiguousArray<Candidate>]
+    let universal: ContiguousArray<Candidate>
 
     let typeIDs: [String: Int32]
     let nameIDs: [String: Int32]
@@ -130,10 +139,10 @@ final class SelectorMap: Sendable {
         var hashes = ContiguousArray<UInt32>()
         var declProps = ContiguousArray<Int32>()
         var declValues = ContiguousArray<Int32>()
-        var byName: [Int32: [Int32]] = [:]
-        var byClass: [Int32: [Int32]] = [:]
-        var byType: [Int32: [Int32]] = [:]
-        var universal: [Int32] = []
+        var byName: [Int32: ContiguousArray<Candidate>] = [:]
+        var byClass: [Int32: ContiguousArray<Candidate>] = [:]
+        var byType: [Int32: ContiguousArray<Candidate>] = [:]
+        var universal = ContiguousArray<Candidate>()
         for (rank, r) in theme.rules.sorted(by: Cascade.precedes).enumerated() {
             let compoundStart = Int32(compounds.count)
             for (i, c) in r.selector.compounds.enumerated() {
@@ -170,15 +179,18 @@ final class SelectorMap: Sendable {
                     hashCount: Int32(hashes.count) - hashStart, declarationStart: declStart,
                     declarationCount: Int32(r.declarations.count), order: Int32(r.order)))
             let subject = r.selector.compounds.last!
-            let i = Int32(rank)
+            let entry = Candidate(
+                rank: Int32(rank), name: compounds[compounds.count - 1].name,
+                states: compounds[compounds.count - 1].states,
+                hash: hashes.count > Int(hashStart) ? hashes[Int(hashStart)] : 0)
             if let n = subject.names.first {
-                byName[names[n]!, default: []].append(i)
+                byName[names[n]!, default: []].append(entry)
             } else if let k = subject.classes.first {
-                byClass[classIDs[k]!, default: []].append(i)
+                byClass[classIDs[k]!, default: []].append(entry)
             } else if let t = subject.type, let tid = ids[t] {
-                byType[tid, default: []].append(i)
+                byType[tid, default: []].append(entry)
             } else if subject.type == nil {
-                universal.append(i)
+                universal.append(entry)
             }
             // A subject of a type the schema lacks matches nothing and is in no bucket.
         }
@@ -382,20 +394,37 @@ public struct StyleWalker {
 
         if mode != .floor {
             matched.removeAll(keepingCapacity: true)
-            if mode == .naive {
-                for rank in 0..<Int32(map.rules.count) where ruleMatches(rank, filter: nil) {
-                    matched.append(rank)
+            let stackCount = stack.count
+            stack.withUnsafeBufferPointer { stackBuffer in
+                nodeClasses.withUnsafeBufferPointer { nodeClassBuffer in
+                    map.rules.withUnsafeBufferPointer { rules in
+                        map.compounds.withUnsafeBufferPointer { compounds in
+                            map.classes.withUnsafeBufferPointer { classes in
+                                map.hashes.withUnsafeBufferPointer { hashes in
+                                    let m = Matcher(
+                                        map: map, rules: rules, compounds: compounds, classes: classes,
+                                        hashes: hashes, stack: stackBuffer, nodeClasses: nodeClassBuffer,
+                                        app: app, filter: ownFilter, subject: stackCount - 1)
+                                    if mode == .naive {
+                                        for rank in 0..<rules.count where m.matches(Int32(rank), filtered: false) {
+                                            matched.append(Int32(rank))
+                                        }
+                                        return
+                                    }
+                                    if n.name >= 0 { m.collect(map.byName[Int(n.name)], into: &matched) }
+                                    for j in Int(n.classStart)..<Int(n.classStart + n.classCount) {
+                                        m.collect(map.byClass[Int(nodeClassBuffer[j])], into: &matched)
+                                    }
+                                    for t in map.chains[Int(type)] { m.collect(map.byType[Int(t)], into: &matched) }
+                                    m.collect(map.universal, into: &matched)
+                                }
+                            }
+                        }
+                    }
                 }
-            } else {
-                if n.name >= 0 { collect(map.byName[Int(n.name)], ownFilter) }
-                for j in Int(n.classStart)..<Int(n.classStart + n.classCount) {
-                    collect(map.byClass[Int(nodeClasses[j])], ownFilter)
-                }
-                for t in map.chains[Int(type)] { collect(map.byType[Int(t)], ownFilter) }
-                collect(map.universal, ownFilter)
-                // Buckets are each in rank order; together they need one small sort.
-                matched.sort()
             }
+            // Buckets are each in rank order; together they need one small sort.
+            if mode == .indexed { matched.sort() }
             for rank in matched {
                 let r = map.rules[Int(rank)]
                 var d = Int(r.declarationStart)
@@ -416,36 +445,64 @@ public struct StyleWalker {
         return style
     }
 
-    /// Tests the rules of one bucket, appending the ranks that match.
-    @inline(__always)
-    mutating func collect(_ bucket: [Int32], _ filter: AncestorFilter) {
-        for rank in bucket where ruleMatches(rank, filter: filter) { matched.append(rank) }
-    }
+    /// Matching against the node on top of the walker's stack, on raw buffers: no reference
+    /// counting and no bounds checks in the inner loops.
+    struct Matcher {
+        let map: SelectorMap
+        let rules: UnsafeBufferPointer<SelectorMap.Rule>
+        let compounds: UnsafeBufferPointer<SelectorMap.Compound>
+        let classes: UnsafeBufferPointer<Int32>
+        let hashes: UnsafeBufferPointer<UInt32>
+        let stack: UnsafeBufferPointer<SelectorMap.Node>
+        let nodeClasses: UnsafeBufferPointer<Int32>
+        let app: Int32
+        let filter: AncestorFilter
+        let subject: Int
 
-    /// Whether rule `rank` matches the node on top of the stack: its application, then the
-    /// ancestor filter, then the selector right to left.
-    @inline(__always)
-    func ruleMatches(_ rank: Int32, filter: AncestorFilter?) -> Bool {
-        let r = map.rules[Int(rank)]
-        if r.app != -1 && r.app != app { return false }
-        if let filter {
-            var h = Int(r.hashStart)
-            let end = h + Int(r.hashCount)
-            while h < end {
-                if !filter.mayContain(map.hashes[h]) { return false }
-                h += 1
-            }
-        }
-        return nodeClasses.withUnsafeBufferPointer { nodeClasses in
-            map.classes.withUnsafeBufferPointer { compoundClasses in
-                let base = Int(r.compoundStart)
-                return Cascade.matchRightToLeft(
-                    last: Int(r.compoundCount) - 1, subject: stack.count - 1,
-                    isChild: { ci in map.compounds[base + ci - 1].combinator == 2 }
-                ) { ci, k in
-                    map.compoundMatches(map.compounds[base + ci], stack[k], nodeClasses, compoundClasses)
+        /// Tests one bucket's candidates, appending the ranks that match.
+        @inline(__always)
+        func collect(_ bucket: ContiguousArray<SelectorMap.Candidate>, into matched: inout [Int32]) {
+            let node = stack[subject]
+            bucket.withUnsafeBufferPointer { candidates in
+                for c in candidates {
+                    // Cheap rejections first: the subject's states and name, one ancestor hash.
+                    if c.states & node.states != c.states { continue }
+                    if c.name >= 0 && c.name != node.name { continue }
+                    if c.hash != 0 && !filter.mayContain(c.hash) { continue }
+                    if matches(c.rank, filtered: true) { matched.append(c.rank) }
                 }
             }
+        }
+
+        /// Whether rule `rank` matches: its application, the ancestor filter (when `filtered`),
+        /// then the selector right to left.
+        @inline(__always)
+        func matches(_ rank: Int32, filtered: Bool) -> Bool {
+            let r = rules[Int(rank)]
+            if r.app != -1 && r.app != app { return false }
+            if filtered {
+                var h = Int(r.hashStart)
+                let end = h + Int(r.hashCount)
+                while h < end {
+                    if !filter.mayContain(hashes[h]) { return false }
+                    h += 1
+                }
+            }
+            return match(Int(r.compoundStart), Int(r.compoundCount) - 1, subject)
+        }
+
+        /// Compound `ci` of the selector starting at `base`, at node `k`, and everything to its
+        /// left (CSS Selectors 4 §16: a descendant combinator tries each container outwards).
+        func match(_ base: Int, _ ci: Int, _ k: Int) -> Bool {
+            guard map.compoundMatches(compounds[base + ci], stack[k], nodeClasses, classes) else { return false }
+            if ci == 0 { return true }
+            if compounds[base + ci - 1].combinator == 2 { return k > 0 && match(base, ci - 1, k - 1) }
+            var j = k - 1
+            while j >= 0 {
+                if match(base, ci - 1, j) { return true }
+                j -= 1
+            }
+            return false
         }
     }
 
