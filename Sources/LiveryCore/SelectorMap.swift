@@ -50,12 +50,14 @@ final class SelectorMap: Sendable {
     let declarationValues: ContiguousArray<Int32>
 
     /// One rule in a bucket, with what rejects it cheaply: the subject's required states and
-    /// name, and one ancestor hash (0 when the selector has no containers).
+    /// name, and two ancestor hashes: the innermost container's and the outermost's (0 when the
+    /// selector has no containers, or only one).
     struct Candidate: Sendable {
         var rank: Int32
         var name: Int32
         var states: UInt64
         var hash: UInt32
+        var hash2: UInt32
     }
 
     /// Candidates by subject bucket, each in rank order.
@@ -182,7 +184,8 @@ final class SelectorMap: Sendable {
             let entry = Candidate(
                 rank: Int32(rank), name: compounds[compounds.count - 1].name,
                 states: compounds[compounds.count - 1].states,
-                hash: hashes.count > Int(hashStart) ? hashes[Int(hashStart)] : 0)
+                hash: hashes.count > Int(hashStart) ? hashes[hashes.count - 1] : 0,
+                hash2: hashes.count > Int(hashStart) + 1 ? hashes[Int(hashStart)] : 0)
             if let n = subject.names.first {
                 byName[names[n]!, default: []].append(entry)
             } else if let k = subject.classes.first {
@@ -298,19 +301,23 @@ public struct StyleWalker {
     var nodeClasses: [Int32] = []
     var styles: [ComputedStyle] = []
     var filters: [AncestorFilter] = []
-    /// Per stack level, the styles of the children computed so far, for sharing.
-    var shared: [[SharingKey: ComputedStyle]] = [[:]]
+    /// Per stack level, the last few children's styles, for sharing (a small list compared
+    /// directly, as Servo's style sharing cache is: hashing every node would cost more).
+    var shared: [[Shared]] = [[]]
+    /// Children remembered per level.
+    static let sharingCandidates = 8
     var matched: [Int32] = []
     /// Records the winning rule of every property (for cross-checks); off by default.
     public var tracksWinners = false
 
-    /// What decides a node's style among siblings.
-    struct SharingKey: Hashable {
+    /// A computed child style and what decided it among siblings.
+    struct Shared {
         var type: Int32
         var name: Int32
         var states: UInt64
         var inAnyState: Bool
         var classes: [Int32]
+        var style: ComputedStyle
     }
 
     /// - Parameters:
@@ -364,16 +371,18 @@ public struct StyleWalker {
         }
         stack.append(n)
 
-        let key: SharingKey? =
-            mode == .indexed && !tracksWinners
-            ? SharingKey(
-                type: n.type, name: n.name, states: n.states, inAnyState: n.inAnyState,
-                classes: Array(nodeClasses[Int(n.classStart)...])) : nil
-        if let key, let style = shared[shared.count - 1][key] {
-            styles.append(style)
-            filters.append(childFilter)
-            shared.append([:])
-            return style
+        let sharing = mode == .indexed && !tracksWinners
+        if sharing {
+            for candidate in shared[shared.count - 1]
+            where candidate.type == n.type && candidate.name == n.name && candidate.states == n.states
+                && candidate.inAnyState == n.inAnyState
+                && candidate.classes.elementsEqual(nodeClasses[Int(n.classStart)...])
+            {
+                styles.append(candidate.style)
+                filters.append(childFilter)
+                shared.append([])
+                return candidate.style
+            }
         }
 
         var slots: ContiguousArray<Int32>
@@ -438,10 +447,17 @@ public struct StyleWalker {
             }
         }
         let style = ComputedStyle(slots: slots, table: map.table, winners: winners)
-        if let key { shared[shared.count - 1][key] = style }
+        if sharing {
+            let level = shared.count - 1
+            if shared[level].count == StyleWalker.sharingCandidates { shared[level].removeFirst() }
+            shared[level].append(
+                Shared(
+                    type: n.type, name: n.name, states: n.states, inAnyState: n.inAnyState,
+                    classes: Array(nodeClasses[Int(n.classStart)...]), style: style))
+        }
         styles.append(style)
         filters.append(childFilter)
-        shared.append([:])
+        shared.append([])
         return style
     }
 
@@ -465,10 +481,11 @@ public struct StyleWalker {
             let node = stack[subject]
             bucket.withUnsafeBufferPointer { candidates in
                 for c in candidates {
-                    // Cheap rejections first: the subject's states and name, one ancestor hash.
+                    // Cheap rejections first: the subject's states and name, two ancestor hashes.
                     if c.states & node.states != c.states { continue }
                     if c.name >= 0 && c.name != node.name { continue }
                     if c.hash != 0 && !filter.mayContain(c.hash) { continue }
+                    if c.hash2 != 0 && !filter.mayContain(c.hash2) { continue }
                     if matches(c.rank, filtered: true) { matched.append(c.rank) }
                 }
             }
@@ -515,7 +532,7 @@ public struct StyleWalker {
         nodeClasses = walker.nodeClasses
         styles = [style]
         filters = [filter]
-        shared = Array(repeating: [:], count: stack.count + 1)
+        shared = Array(repeating: [], count: stack.count + 1)
     }
 
     /// Leaves the top node.
