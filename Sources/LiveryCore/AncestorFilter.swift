@@ -5,9 +5,7 @@
 /// False positives only cost a full match; there are no false negatives, so results never change.
 public struct AncestorFilter: Sendable {
     /// 512 bits.
-    private var bits: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (
-        0, 0, 0, 0, 0, 0, 0, 0
-    )
+    private var bits = SIMD8<UInt64>(repeating: 0)
 
     public init() {}
 
@@ -37,33 +35,13 @@ public struct AncestorFilter: Sendable {
         isSet(Int(h & 511)) && isSet(Int((h >> 16) & 511))
     }
 
+    @inline(__always)
     private mutating func set(_ bit: Int) {
-        let mask = UInt64(1) << UInt64(bit & 63)
-        switch bit >> 6 {
-        case 0: bits.0 |= mask
-        case 1: bits.1 |= mask
-        case 2: bits.2 |= mask
-        case 3: bits.3 |= mask
-        case 4: bits.4 |= mask
-        case 5: bits.5 |= mask
-        case 6: bits.6 |= mask
-        default: bits.7 |= mask
-        }
+        bits[bit >> 6] |= UInt64(1) << UInt64(bit & 63)
     }
 
     @inline(__always)
     private func isSet(_ bit: Int) -> Bool {
-        let word: UInt64
-        switch bit >> 6 {
-        case 0: word = bits.0
-        case 1: word = bits.1
-        case 2: word = bits.2
-        case 3: word = bits.3
-        case 4: word = bits.4
-        case 5: word = bits.5
-        case 6: word = bits.6
-        default: word = bits.7
-        }
-        return word & (UInt64(1) << UInt64(bit & 63)) != 0
+        bits[bit >> 6] & (UInt64(1) << UInt64(bit & 63)) != 0
     }
 }

@@ -301,9 +301,12 @@ public struct StyleWalker {
     var nodeClasses: [Int32] = []
     var styles: [ComputedStyle] = []
     var filters: [AncestorFilter] = []
-    /// Per stack level, the last few children's styles, for sharing (a small list compared
-    /// directly, as Servo's style sharing cache is: hashing every node would cost more).
-    var shared: [[Shared]] = [[]]
+    /// The last few children's styles of every level, for sharing (a short list compared
+    /// directly, as Servo's style sharing cache is: hashing every node would cost more). Flat:
+    /// level `l`'s entries start at `sharedStart[l]`; their classes are in `sharedClasses`.
+    var shared: [Shared] = []
+    var sharedStart: [Int] = [0]
+    var sharedClasses: [Int32] = []
     /// Children remembered per level.
     static let sharingCandidates = 8
     var matched: [Int32] = []
@@ -316,7 +319,8 @@ public struct StyleWalker {
         var name: Int32
         var states: UInt64
         var inAnyState: Bool
-        var classes: [Int32]
+        var classStart: Int
+        var classCount: Int
         var style: ComputedStyle
     }
 
@@ -373,15 +377,19 @@ public struct StyleWalker {
 
         let sharing = mode == .indexed && !tracksWinners
         if sharing {
-            for candidate in shared[shared.count - 1]
-            where candidate.type == n.type && candidate.name == n.name && candidate.states == n.states
-                && candidate.inAnyState == n.inAnyState
-                && candidate.classes.elementsEqual(nodeClasses[Int(n.classStart)...])
-            {
-                styles.append(candidate.style)
+            let nodeClassList = nodeClasses[Int(n.classStart)...]
+            for i in sharedStart[sharedStart.count - 1]..<shared.count {
+                let c = shared[i]
+                guard
+                    c.type == n.type && c.name == n.name && c.states == n.states
+                        && c.inAnyState == n.inAnyState
+                        && sharedClasses[c.classStart..<(c.classStart + c.classCount)].elementsEqual(
+                            nodeClassList)
+                else { continue }
+                styles.append(c.style)
                 filters.append(childFilter)
-                shared.append([])
-                return candidate.style
+                sharedStart.append(shared.count)
+                return c.style
             }
         }
 
@@ -415,7 +423,8 @@ public struct StyleWalker {
                                         hashes: hashes, stack: stackBuffer, nodeClasses: nodeClassBuffer,
                                         app: app, filter: ownFilter, subject: stackCount - 1)
                                     if mode == .naive {
-                                        for rank in 0..<rules.count where m.matches(Int32(rank), filtered: false) {
+                                        for rank in 0..<rules.count
+                                        where m.matches(Int32(rank), filtered: false) {
                                             matched.append(Int32(rank))
                                         }
                                         return
@@ -424,7 +433,9 @@ public struct StyleWalker {
                                     for j in Int(n.classStart)..<Int(n.classStart + n.classCount) {
                                         m.collect(map.byClass[Int(nodeClassBuffer[j])], into: &matched)
                                     }
-                                    for t in map.chains[Int(type)] { m.collect(map.byType[Int(t)], into: &matched) }
+                                    for t in map.chains[Int(type)] {
+                                        m.collect(map.byType[Int(t)], into: &matched)
+                                    }
                                     m.collect(map.universal, into: &matched)
                                 }
                             }
@@ -448,16 +459,19 @@ public struct StyleWalker {
         }
         let style = ComputedStyle(slots: slots, table: map.table, winners: winners)
         if sharing {
-            let level = shared.count - 1
-            if shared[level].count == StyleWalker.sharingCandidates { shared[level].removeFirst() }
-            shared[level].append(
+            // Keep the last few children of this level.
+            let start = sharedStart[sharedStart.count - 1]
+            if shared.count - start == StyleWalker.sharingCandidates { shared.remove(at: start) }
+            let classStart = sharedClasses.count
+            sharedClasses.append(contentsOf: nodeClasses[Int(n.classStart)...])
+            shared.append(
                 Shared(
                     type: n.type, name: n.name, states: n.states, inAnyState: n.inAnyState,
-                    classes: Array(nodeClasses[Int(n.classStart)...]), style: style))
+                    classStart: classStart, classCount: Int(n.classCount), style: style))
         }
         styles.append(style)
         filters.append(childFilter)
-        shared.append([])
+        sharedStart.append(shared.count)
         return style
     }
 
@@ -511,7 +525,9 @@ public struct StyleWalker {
         /// Compound `ci` of the selector starting at `base`, at node `k`, and everything to its
         /// left (CSS Selectors 4 §16: a descendant combinator tries each container outwards).
         func match(_ base: Int, _ ci: Int, _ k: Int) -> Bool {
-            guard map.compoundMatches(compounds[base + ci], stack[k], nodeClasses, classes) else { return false }
+            guard map.compoundMatches(compounds[base + ci], stack[k], nodeClasses, classes) else {
+                return false
+            }
             if ci == 0 { return true }
             if compounds[base + ci - 1].combinator == 2 { return k > 0 && match(base, ci - 1, k - 1) }
             var j = k - 1
@@ -532,7 +548,9 @@ public struct StyleWalker {
         nodeClasses = walker.nodeClasses
         styles = [style]
         filters = [filter]
-        shared = Array(repeating: [], count: stack.count + 1)
+        shared = []
+        sharedStart = Array(repeating: 0, count: stack.count + 1)
+        sharedClasses = []
     }
 
     /// Leaves the top node.
@@ -541,6 +559,14 @@ public struct StyleWalker {
         nodeClasses.removeLast(Int(n.classCount))
         styles.removeLast()
         filters.removeLast()
-        shared.removeLast()
+        // The popped node's children go; the node itself stays a sharing candidate for its
+        // siblings. Their classes are dropped with the level's last entry.
+        let childrenStart = sharedStart.removeLast()
+        shared.removeSubrange(childrenStart...)
+        if let last = shared.last {
+            sharedClasses.removeSubrange((last.classStart + last.classCount)...)
+        } else {
+            sharedClasses.removeAll(keepingCapacity: true)
+        }
     }
 }
