@@ -45,6 +45,14 @@ public indirect enum DBusValue: Sendable, Equatable {
         Signature(unchecked: signatureText)
     }
 
+    /// Whether the value is an array, dictionary, structure or variant.
+    var isContainer: Bool {
+        switch self {
+        case .variant, .array, .dictionary, .structure: true
+        default: false
+        }
+    }
+
     var signatureText: String {
         switch self {
         case .byte: "y"
@@ -228,7 +236,8 @@ public indirect enum DBusValue: Sendable, Equatable {
             try NameRules.checkString(s)
         case .variant(let inner):
             try inner.validate(depth: depth + 1)
-            _ = try Signature(inner.signatureText)
+            // A basic type's signature is one valid code; only containers need the full check.
+            if inner.isContainer { _ = try Signature(inner.signatureText) }
         case .array(let element, let elements):
             guard element.isSingleCompleteType else {
                 throw .invalidArgs("array element signature '\(element)' is not a single complete type")

@@ -1,3 +1,5 @@
+import CDBus
+
 /// A named, typed argument of a method or signal, as listed in introspection data.
 public struct Argument: Sendable, Equatable {
     /// The argument's name in introspection XML; may be empty.
@@ -53,6 +55,12 @@ public struct Method: Sendable {
     public var outputs: [Argument]
     /// Runs on the connection's loop thread for every valid call.
     public var handler: Handler
+    /// A handler that answers with a body marshalled beforehand (see ``PreparedValues``); when
+    /// set, it is used instead of ``handler``.
+    public var preparedHandler: PreparedHandler?
+
+    /// The type of a handler answering with a prepared body.
+    public typealias PreparedHandler = @Sendable (MethodInvocation) throws -> PreparedValues
 
     /// Creates a method.
     ///
@@ -68,6 +76,22 @@ public struct Method: Sendable {
         self.inputs = inputs
         self.outputs = outputs
         self.handler = handler
+    }
+
+    /// Creates a method whose replies are prepared bodies, for answers that repeat: the body is
+    /// marshalled once and each reply copies it.
+    ///
+    /// - Parameters:
+    ///   - name: the member name.
+    ///   - inputs: the arguments callers send, in order.
+    ///   - outputs: the values the prepared bodies hold, in order.
+    ///   - handler: answers a call with a prepared body; runs on the loop thread.
+    public static func prepared(
+        _ name: String, inputs: [Argument] = [], outputs: [Argument] = [], handler: @escaping PreparedHandler
+    ) -> Method {
+        var m = Method(name, inputs: inputs, outputs: outputs) { try handler($0).values }
+        m.preparedHandler = handler
+        return m
     }
 
     var inputSignature: String { inputs.map(\.signature.rawValue).joined() }
@@ -208,5 +232,53 @@ public struct Interface: Sendable {
                 "argument '\(a.name)' of \(owner) has signature '\(a.signature)', not one complete type")
         }
         try NameRules.checkString(a.name, what: "argument name")
+    }
+}
+
+/// Values marshalled once into a method-return body, to be sent as the reply to many calls:
+/// each reply is a copy of a template message (`dbus_message_copy`) with its reply serial and
+/// destination set, so the values are validated and encoded only once.
+///
+/// Safe to share between threads: the template is never sent or changed after init, and libdbus
+/// (initialised for threads) only reads it when copying.
+public final class PreparedValues: @unchecked Sendable {
+    /// The values, as given.
+    public let values: [DBusValue]
+    /// Their concatenated signature.
+    let signature: String
+    let template: OpaquePointer
+
+    /// Validates and marshals `values`.
+    /// - Throws: ``DBusError`` `InvalidArgs` for an invalid value; `NoMemory`.
+    public init(_ values: [DBusValue]) throws(DBusError) {
+        guard let message = dbus_message_new(CDBUS_MESSAGE_TYPE_METHOD_RETURN) else {
+            throw DBusError(.noMemory, "cannot allocate a message")
+        }
+        do throws(DBusError) {
+            try Marshalling.append(values, to: message)
+        } catch {
+            dbus_message_unref(message)
+            throw error
+        }
+        self.values = values
+        self.signature = values.map(\.signatureText).joined()
+        self.template = message
+    }
+
+    deinit { dbus_message_unref(template) }
+
+    /// A reply to `call` with this body, or nil when out of memory.
+    func reply(to call: OpaquePointer) -> OpaquePointer? {
+        guard let copy = dbus_message_copy(template) else { return nil }
+        guard dbus_message_set_reply_serial(copy, dbus_message_get_serial(call)) != 0 else {
+            dbus_message_unref(copy)
+            return nil
+        }
+        dbus_message_set_no_reply(copy, 1)
+        if let sender = dbus_message_get_sender(call), dbus_message_set_destination(copy, sender) == 0 {
+            dbus_message_unref(copy)
+            return nil
+        }
+        return copy
     }
 }

@@ -81,7 +81,25 @@ extension Connection {
         return DBUS_HANDLER_RESULT_HANDLED
     }
 
-    private func reply(to call: OpaquePointer, with result: Result<[DBusValue], DBusError>) {
+    /// What a handler answered.
+    enum Answer {
+        case values([DBusValue])
+        case prepared(PreparedValues)
+    }
+
+    private func reply(to call: OpaquePointer, with answer: Result<Answer, DBusError>) {
+        let result: Result<[DBusValue], DBusError>
+        switch answer {
+        case .failure(let e): result = .failure(e)
+        case .success(.values(let v)): result = .success(v)
+        case .success(.prepared(let p)):
+            if let message = p.reply(to: call) {
+                let owner = MessageReference(message)
+                _ = dbus_connection_send(self.raw, owner.raw, nil)
+                return
+            }
+            result = .failure(DBusError(.noMemory, "cannot allocate a reply"))
+        }
         var outcome = result
         if case .success(let values) = result, let message = dbus_message_new_method_return(call) {
             let owner = MessageReference(message)
@@ -103,7 +121,7 @@ extension Connection {
         _ = dbus_connection_send(self.raw, owner.raw, nil)
     }
 
-    private func route(_ message: Message) -> Result<[DBusValue], DBusError> {
+    private func route(_ message: Message) -> Result<Answer, DBusError> {
         let pathText = message.path ?? "/"
         let path = ObjectPath(unchecked: pathText)
         let member = message.member ?? ""
@@ -152,6 +170,18 @@ extension Connection {
         }
         let invocation = MethodInvocation(
             sender: message.sender ?? "", path: path, member: member, arguments: message.arguments)
+        if let prepared = method.preparedHandler {
+            let p: PreparedValues
+            do { p = try prepared(invocation) } catch { return .failure(DBusError.from(error)) }
+            guard p.signature == method.outputSignature else {
+                return .failure(
+                    DBusError(
+                        .failed,
+                        "Method '\(interface.name).\(method.name)' returned signature '\(p.signature)' instead of its declared '\(method.outputSignature)'"
+                    ))
+            }
+            return .success(.prepared(p))
+        }
         let values: [DBusValue]
         do {
             values = try method.handler(invocation)
@@ -166,7 +196,7 @@ extension Connection {
                     "Method '\(interface.name).\(method.name)' returned signature '\(returned)' instead of its declared '\(method.outputSignature)'"
                 ))
         }
-        return .success(values)
+        return .success(.values(values))
     }
 
     /// The standard interfaces of the object at `path`, built per call so that introspection
@@ -180,7 +210,8 @@ extension Connection {
                     [
                         .string(
                             Introspection.xml(
-                                interfaces: own + Connection.standardInterfaceDescriptions, children: children))
+                                interfaces: own + Connection.standardInterfaceDescriptions, children: children
+                            ))
                     ]
                 }
             ])

@@ -75,7 +75,7 @@ public final class LiveryInterface: Sendable {
                     if let change = try service.setTheme(id) { self?.publish(change) }
                     return []
                 },
-                Method(
+                Method.prepared(
                     "Resolve",
                     inputs: [
                         Argument("path", "s"), Argument("properties", "as"), Argument("options", "a{sv}"),
@@ -88,11 +88,11 @@ public final class LiveryInterface: Sendable {
                     // One snapshot of the theme for the lookup and the store.
                     let cascade = service.activeCascade
                     let key = ReplyCache.key(path, properties, app)
-                    if let hit = replies.lookup(cascade.generation, key) { return [hit] }
+                    if let hit = replies.lookup(cascade.generation, key) { return hit }
                     let values = try ThemeService.resolve(path, properties: properties, app: app, in: cascade)
-                    let reply = LiveryInterface.dictionary(values)
+                    let reply = try PreparedValues([LiveryInterface.dictionary(values)])
                     replies.store(cascade.generation, key, reply)
-                    return [reply]
+                    return reply
                 },
                 Method(
                     "ResolveMany", inputs: [Argument("requests", "a(sas)"), Argument("options", "a{sv}")],
@@ -342,15 +342,15 @@ final class OwnerWatch: @unchecked Sendable {
     }
 }
 
-/// Replies to `Resolve` by (path, properties, app), for one theme generation at a time and
-/// bounded in size; a new generation empties it.
+/// Replies to `Resolve` by (path, properties, app), marshalled once, for one theme generation at
+/// a time and bounded in size; a new generation empties it.
 final class ReplyCache: @unchecked Sendable {
     // Safe to share: all state is only touched with `lock` held.
     private let lock = NSLock()
     /// Held, not just identified, so that a freed generation's address cannot be mistaken for a
     /// new one.
     private var generation: (AnyObject & Sendable)?
-    private var replies: [String: DBusValue] = [:]
+    private var replies: [String: PreparedValues] = [:]
     /// Entries kept at most before the cache starts over.
     static let capacity = 4096
 
@@ -358,11 +358,11 @@ final class ReplyCache: @unchecked Sendable {
         path + "\u{1}" + properties.joined(separator: "\u{1}") + "\u{2}" + (app ?? "")
     }
 
-    func lookup(_ g: AnyObject & Sendable, _ key: String) -> DBusValue? {
+    func lookup(_ g: AnyObject & Sendable, _ key: String) -> PreparedValues? {
         lock.withLock { generation === g ? replies[key] : nil }
     }
 
-    func store(_ g: AnyObject & Sendable, _ key: String, _ reply: DBusValue) {
+    func store(_ g: AnyObject & Sendable, _ key: String, _ reply: PreparedValues) {
         lock.withLock {
             if generation !== g || replies.count >= ReplyCache.capacity {
                 replies.removeAll(keepingCapacity: true)

@@ -187,15 +187,15 @@ final class ReplyCacheTests: XCTestCase {
         let cache = ReplyCache()
         let key = ReplyCache.key("Window/TabBar", ["tint-color"], nil)
         let first = s.activeCascade.generation
-        cache.store(first, key, .string("old"))
-        XCTAssertEqual(cache.lookup(first, key), .string("old"))
+        cache.store(first, key, try PreparedValues([.string("old")]))
+        XCTAssertEqual(cache.lookup(first, key)?.values, [.string("old")])
         _ = try s.setTheme("forest")
         let second = s.activeCascade.generation
         XCTAssertFalse(first === second)
         XCTAssertNil(cache.lookup(second, key))
-        cache.store(second, key, .string("new"))
+        cache.store(second, key, try PreparedValues([.string("new")]))
         XCTAssertNil(cache.lookup(first, key))
-        XCTAssertEqual(cache.lookup(second, key), .string("new"))
+        XCTAssertEqual(cache.lookup(second, key)?.values, [.string("new")])
         XCTAssertNotEqual(ReplyCache.key("A", ["b"], nil), ReplyCache.key("A", ["b"], "app"))
     }
 }
