@@ -50,9 +50,12 @@ public struct Method: Sendable {
     /// The method name, a valid member name (checked by ``Connection/export(_:at:)``).
     public var name: String
     /// The input arguments; their concatenated signature is what callers must send.
-    public var inputs: [Argument]
+    public var inputs: [Argument] { didSet { inputSignature = Method.signature(inputs) } }
     /// The output arguments; the handler's return value must match their signature.
-    public var outputs: [Argument]
+    public var outputs: [Argument] { didSet { outputSignature = Method.signature(outputs) } }
+    /// The concatenated signatures, kept rather than joined on every call.
+    private(set) var inputSignature = ""
+    private(set) var outputSignature = ""
     /// Runs on the connection's loop thread for every valid call.
     public var handler: Handler
     /// A handler that answers with a body marshalled beforehand (see ``PreparedValues``); when
@@ -76,6 +79,8 @@ public struct Method: Sendable {
         self.inputs = inputs
         self.outputs = outputs
         self.handler = handler
+        self.inputSignature = Method.signature(inputs)
+        self.outputSignature = Method.signature(outputs)
     }
 
     /// Creates a method whose replies are prepared bodies, for answers that repeat: the body is
@@ -94,8 +99,7 @@ public struct Method: Sendable {
         return m
     }
 
-    var inputSignature: String { inputs.map(\.signature.rawValue).joined() }
-    var outputSignature: String { outputs.map(\.signature.rawValue).joined() }
+    static func signature(_ arguments: [Argument]) -> String { arguments.map(\.signature.rawValue).joined() }
 }
 
 /// A signal an interface declares, for introspection.

@@ -125,18 +125,29 @@ extension Connection {
         let pathText = message.path ?? "/"
         let path = ObjectPath(unchecked: pathText)
         let member = message.member ?? ""
-        let (object, allPaths) = state.withLock { ($0.objects[path], Array($0.objects.keys)) }
-        let children = Introspection.children(of: path, among: allPaths)
-        guard object != nil || !children.isEmpty else {
-            return .failure(DBusError(.unknownObject, "No object is exported at path '\(pathText)'"))
-        }
+        let object = state.withLock { $0.objects[path] }
         let own = object ?? []
-        let interfaces = own + standardInterfaces(path: path, own: own, children: children)
+        // The standard interfaces (and the object's children, which introspection lists) are
+        // built only when the call is not for one of the object's own interfaces.
+        func standard() -> [Interface] {
+            let allPaths = state.withLock { Array($0.objects.keys) }
+            return standardInterfaces(
+                path: path, own: own, children: Introspection.children(of: path, among: allPaths))
+        }
+        if object == nil {
+            let allPaths = state.withLock { Array($0.objects.keys) }
+            guard !Introspection.children(of: path, among: allPaths).isEmpty else {
+                return .failure(DBusError(.unknownObject, "No object is exported at path '\(pathText)'"))
+            }
+        }
 
         let interface: Interface
         let method: Method
         if let name = message.interface {
-            guard let found = interfaces.first(where: { $0.name.rawValue == name }) else {
+            guard
+                let found = own.first(where: { $0.name.rawValue == name })
+                    ?? standard().first(where: { $0.name.rawValue == name })
+            else {
                 return .failure(
                     DBusError(.unknownMethod, "No such interface '\(name)' at object path '\(pathText)'"))
             }
@@ -151,7 +162,10 @@ extension Connection {
             method = m
         } else {
             // No interface field: the first interface with a method of that name answers.
-            guard let found = interfaces.first(where: { $0.method(named: member) != nil }) else {
+            guard
+                let found = own.first(where: { $0.method(named: member) != nil })
+                    ?? standard().first(where: { $0.method(named: member) != nil })
+            else {
                 return .failure(
                     DBusError(
                         .unknownMethod,
