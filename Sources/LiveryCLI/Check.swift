@@ -4,16 +4,21 @@ import LiveryDaemon
 
 /// `livery check BUNDLE...`: reads and compiles each bundle offline, printing every diagnostic
 /// in compiler form. Exit 0 when all are clean, 1 when any has an error.
+///
+/// Only the bundle and the parents its `inherits` chain names are read, so a broken sibling in
+/// the same directory never affects the check.
 func check(_ inv: Invocation, output: Output) -> Int32 {
     let paths = Paths()
     let bundles = inv.positional.map { URL(fileURLWithPath: $0).standardizedFileURL }
-    // Parents named by `inherits` are found next to the bundles, then in --themes-dir, then on the
-    // daemon's search path.
-    let searchPath =
-        Array(
-            NSOrderedSet(
-                array: bundles.map { $0.deletingLastPathComponent().path }
-                    + paths.themeSearchPath(extra: inv.themesDirectories))) as! [String]
+    // Parents are found next to the bundles, then in --themes-dir, then on the daemon's search
+    // path, then among the themes shipped with this program.
+    var searchPath: [String] = []
+    for dir in bundles.map({ $0.deletingLastPathComponent().path })
+        + paths.themeSearchPath(extra: inv.themesDirectories)
+        + Paths.builtInThemeDirectories() where !searchPath.contains(dir)
+    {
+        searchPath.append(dir)
+    }
     let schemaPath =
         inv.schema
         ?? searchPath.map { $0 + "/schema.json" }.first { FileManager.default.fileExists(atPath: $0) }
@@ -26,7 +31,6 @@ func check(_ inv: Invocation, output: Output) -> Int32 {
         output.err("livery: \(error)\n")
         return 1
     }
-    var catalog = ThemeCatalog(searchPath: searchPath)
     var failed = false
     for (arg, url) in zip(inv.positional, bundles) {
         var isDir: ObjCBool = false
@@ -46,12 +50,18 @@ func check(_ inv: Invocation, output: Output) -> Int32 {
             failed = true
             continue
         }
-        // The bundle being checked replaces any installed theme of the same id.
+        guard ThemeSource.isValidID(id) else {
+            output.err(
+                "\(arg): error: '\(id)' is not a theme id (lower-case letters, digits and '-'); liveryd would skip it\n"
+            )
+            failed = true
+            continue
+        }
+        // The bundle being checked stands in for any installed theme of the same id.
         let source = format.read(url, id: id)
-        var local = catalog
-        local.replace(source)
-        var (theme, diagnostics) = local.compile(id, schema: schema)
-        if inv.warnings, theme != nil, case .success(let chain) = local.chain(for: id) {
+        let catalog = ThemeCatalog(sources: chain(from: source, searchPath: searchPath))
+        var (theme, diagnostics) = catalog.compile(id, schema: schema)
+        if inv.warnings, theme != nil, case .success(let chain) = catalog.chain(for: id) {
             diagnostics += Lint.warnings(chain: chain)
         }
         for d in diagnostics { output.err(d.rendered + "\n") }
@@ -65,7 +75,37 @@ func check(_ inv: Invocation, output: Output) -> Int32 {
                 "\(arg): ok (theme '\(id)', \(format.name), \(theme!.rules.count) rules"
                     + (warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : "") + ")\n")
         }
-        catalog = local
     }
     return failed ? 1 : 0
+}
+
+/// The source and the parents its `inherits` chain names, each read from the first directory
+/// of `searchPath` that has it; stops at a missing parent or a cycle (the compiler reports both).
+func chain(from source: ThemeSource, searchPath: [String]) -> [ThemeSource] {
+    var sources = [source]
+    var current = source
+    while let parent = current.sheet.metadataString("inherits"), sources.count <= 64,
+        !sources.contains(where: { $0.id == parent }), let next = locate(parent, in: searchPath)
+    {
+        sources.append(next)
+        current = next
+    }
+    return sources
+}
+
+/// Reads theme `id` from the first directory of `searchPath` holding it, without reading the
+/// other entries.
+func locate(_ id: String, in searchPath: [String]) -> ThemeSource? {
+    for dir in searchPath {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { continue }
+        for name in names.sorted() where !name.hasPrefix(".") {
+            let url = URL(fileURLWithPath: dir).appendingPathComponent(name)
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) else { continue }
+            for format in ThemeFormats.all where format.claim(url, isDirectory: isDir.boolValue) == id {
+                return format.read(url, id: id)
+            }
+        }
+    }
+    return nil
 }

@@ -13,7 +13,14 @@ public struct Output: Sendable {
     public static let standard = Output(
         out: { s in
             FileHandle.standardOutput.write(Data(s.utf8))
-        }, err: { FileHandle.standardError.write(Data($0.utf8)) }, isTerminal: isatty(1) == 1)
+        }, err: { FileHandle.standardError.write(Data($0.utf8)) }, isTerminal: Output.colourTerminal())
+
+    /// Whether stdout is a terminal that takes colour: not with `NO_COLOR` set
+    /// (no-color.org) or `TERM=dumb`.
+    static func colourTerminal() -> Bool {
+        let env = ProcessInfo.processInfo.environment
+        return isatty(1) == 1 && (env["NO_COLOR"] ?? "").isEmpty && env["TERM"] != "dumb"
+    }
 
     public init(
         out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, isTerminal: Bool
@@ -53,8 +60,13 @@ public func runClient(arguments: [String], output: Output = .standard) -> Int32 
         return 2
     }
     guard let command = inv.command else {
-        output.out(generalUsage + "\n")
-        return 0
+        // `livery --help` asks for this; a bare `livery` is a usage error.
+        if inv.help {
+            output.out(generalUsage + "\n")
+            return 0
+        }
+        output.err(generalUsage + "\n")
+        return 2
     }
     if inv.help {
         output.out("Usage: " + command.usage + "\n")
@@ -80,6 +92,11 @@ func describe(_ e: DBusError) -> String {
     switch e.name {
     case .serviceUnknown, .nameHasNoOwner:
         return "liveryd is not running on this bus (\(e.name.rawValue))"
+    case _
+    where ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] == nil
+        && e.message.contains("autolaunch"):
+        return "no session bus (DBUS_SESSION_BUS_ADDRESS is not set): give one with --address ADDR, "
+            + "or start liveryd with 'make run', which prints the address to export"
     default:
         let short =
             e.name.rawValue.hasPrefix("org.livery.Livery1.Error.")
@@ -128,7 +145,12 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
         case "--": onlyPositional = true
         case "--json": inv.json = true
         case "--app": inv.app = try arg()
-        case "--address": inv.address = try arg()
+        case "--address":
+            let a = try arg()
+            guard !a.isEmpty else {
+                throw UsageError(message: "--address needs a bus address", command: inv.command)
+            }
+            inv.address = a
         case "--system": inv.system = true
         case "--themes-dir": inv.themesDirectories.append(try arg())
         case "--schema": inv.schema = try arg()
@@ -246,7 +268,7 @@ struct Client {
                 let id = f[0].string ?? ""
                 let mark = id == active ? "*" : (meta["valid"]?.variantValue.bool == false ? "!" : " ")
                 return [
-                    mark, id, f[1].string ?? "", meta["variant"]?.variantValue.string ?? "",
+                    mark, id, printable(f[1].string ?? ""), meta["variant"]?.variantValue.string ?? "",
                     meta["format"]?.variantValue.string ?? "",
                 ]
             }
@@ -356,13 +378,14 @@ struct Client {
             if problems.isEmpty {
                 output.out("problems: none\n")
             } else {
-                output.out("problems:\n" + problems.map { "  \($0)\n" }.joined())
+                output.out("problems:\n" + problems.map { "  \(printable($0))\n" }.joined())
             }
             return 0
         case .watch:
             let json = inv.json
             let out = output.out
             let display = self.display
+            let options: [String: DBusValue] = inv.app.map { ["app": .string($0)] } ?? [:]
             if inv.positional.isEmpty {
                 try connection.addMatch(
                     "type='signal',sender='\(LiveryBus.name)',interface='\(LiveryBus.interface)',member='ThemeChanged',path='\(LiveryBus.path)'"
@@ -378,8 +401,6 @@ struct Client {
                 // Make sure the daemon is there before waiting; this also fails fast when it is not.
                 _ = try property("Serial")
             } else {
-                var options: [String: DBusValue] = [:]
-                if let app = inv.app { options["app"] = .string(app) }
                 // Listen before subscribing, so that no Changed can arrive unheard.
                 try connection.addMatch(
                     "type='signal',sender='\(LiveryBus.name)',interface='\(LiveryBus.interface)',member='Changed',path='\(LiveryBus.path)'"
@@ -401,24 +422,51 @@ struct Client {
                         }
                     }
                 }
-                let r = try call(
-                    "Subscribe", [.strings(inv.positional), .strings(inv.properties), .dict(options)])
-                if json, r.count == 2 {
-                    var o: [String: Any] = [:]
-                    for e in r[1].dictionaryEntries ?? [] {
-                        o[e.key.string ?? ""] = Client.jsonValues(e.value)
+                try subscribe(options)
+            }
+            // Follow the daemon: a replacement (`liveryd --replace`) gets the subscription
+            // again; a daemon that leaves the bus ends the watch with an error.
+            let gone = LockedFlag()
+            let client = self
+            let isPathWatch = !inv.positional.isEmpty
+            try connection.addMatch(
+                "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
+                    + "member='NameOwnerChanged',arg0='\(LiveryBus.name)'"
+            ) { message in
+                guard message.arguments.count == 3, let new = message.arguments[2].string else { return }
+                if new.isEmpty {
+                    client.output.err("livery: liveryd left the bus; watch ended\n")
+                    gone.set()
+                    client.connection.stop()
+                } else if isPathWatch {
+                    client.output.err("livery: liveryd was replaced by \(new); subscribing again\n")
+                    do { try client.subscribe(options) } catch {
+                        client.output.err("livery: \(error)\n")
+                        gone.set()
+                        client.connection.stop()
                     }
-                    out(jsonLine(["subscription": Int(r[0].uint32 ?? 0), "current": o]))
+                } else {
+                    client.output.err("livery: liveryd was replaced by \(new); its serials start again\n")
                 }
             }
             connection.run()
-            return 1
+            return gone.isSet ? 1 : 0
         case .toggle:
             let r = try call("Toggle")
             output.out((r.first?.string ?? "") + "\n")
             return 0
         case .check:
             return 2
+        }
+    }
+
+    /// `Subscribe` for `watch PATH…`; with `--json`, prints the subscription and current values.
+    func subscribe(_ options: [String: DBusValue]) throws {
+        let r = try call("Subscribe", [.strings(inv.positional), .strings(inv.properties), .dict(options)])
+        if inv.json, r.count == 2 {
+            var o: [String: Any] = [:]
+            for e in r[1].dictionaryEntries ?? [] { o[e.key.string ?? ""] = Client.jsonValues(e.value) }
+            output.out(jsonLine(["subscription": Int(r[0].uint32 ?? 0), "current": o]))
         }
     }
 
@@ -429,15 +477,34 @@ struct Client {
         switch v {
         case .string(let s):
             if output.isTerminal, s.hasPrefix("#"), s.count == 9, let c = RGBA(hexDigits: s.dropFirst()) {
+                // A fully transparent colour has nothing to show.
+                guard c.alpha > 0 else { return "     \(s)" }
                 let (r, g, b) = (RGBA.eightBit(c.red), RGBA.eightBit(c.green), RGBA.eightBit(c.blue))
                 return "\u{1B}[48;2;\(r);\(g);\(b)m    \u{1B}[0m \(s)"
             }
-            return s
+            return printable(s)
         case .double(let d): return d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
         case .structure(let fields): return fields.map(display).joined(separator: " ")
         default: return "\(json(v))"
         }
     }
+}
+
+/// Text from a theme made safe for a terminal: control characters (an escape sequence in a
+/// theme's name could recolour or retitle the terminal) become U+FFFD.
+func printable(_ s: String) -> String {
+    String(
+        String.UnicodeScalarView(
+            s.unicodeScalars.map { $0.properties.generalCategory == .control ? "\u{FFFD}" : $0 }))
+}
+
+/// A flag set from the loop thread and read after it stops.
+final class LockedFlag: @unchecked Sendable {
+    // Safe to share: `value` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
 }
 
 /// One JSON object and a newline.

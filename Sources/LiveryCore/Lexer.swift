@@ -35,11 +35,21 @@ struct Lexer {
     init(text: String, file: String) {
         self.file = file
         self.scalars = Array(text.unicodeScalars)
-        self.lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        self.lines = text.split(
+            omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
     }
 
+    /// Longest source line copied into diagnostics; a longer line (a minified sheet) is left out,
+    /// so that thousands of declarations on one line do not each carry a copy of it.
+    static let maximumShownLine = 1000
+
+    /// The text of line `n` for a diagnostic's caret display: the last line for positions past
+    /// the end, without a trailing carriage return, empty when too long to show.
     func sourceLine(_ n: Int) -> String {
-        n >= 1 && n <= lines.count ? String(lines[n - 1]).replacingTabs() : ""
+        guard !lines.isEmpty else { return "" }
+        var line = lines[min(max(n, 1), lines.count) - 1]
+        if line.last == "\r" { line = line.dropLast() }
+        return line.utf8.count > Lexer.maximumShownLine ? "" : String(line).replacingTabs()
     }
 
     private func peek(_ k: Int = 0) -> Unicode.Scalar? { i + k < scalars.count ? scalars[i + k] : nil }
@@ -110,9 +120,27 @@ struct Lexer {
                         closed = true
                         break
                     }
-                    if d == "\\", let e = peek(), e != "\n" {
-                        advance()
-                        s.unicodeScalars.append(e)
+                    if d == "\\", let e = peek() {
+                        // CSS Syntax 3 §4.3.7: up to six hex digits and one optional space name a
+                        // code point; an escaped newline continues the string; any other character
+                        // stands for itself.
+                        if e == "\n" {
+                            advance()
+                        } else if e.properties.isASCIIHexDigit {
+                            var hex = ""
+                            while hex.count < 6, let h = peek(), h.properties.isASCIIHexDigit {
+                                hex.unicodeScalars.append(h)
+                                advance()
+                            }
+                            if peek() == " " { advance() }
+                            let v = UInt32(hex, radix: 16) ?? 0xFFFD
+                            s.unicodeScalars.append(
+                                v == 0 || (0xD800...0xDFFF).contains(v)
+                                    ? "\u{FFFD}" : Unicode.Scalar(v) ?? "\u{FFFD}")
+                        } else {
+                            advance()
+                            s.unicodeScalars.append(e)
+                        }
                     } else {
                         s.unicodeScalars.append(d)
                     }
@@ -130,6 +158,20 @@ struct Lexer {
                     text.unicodeScalars.append(d)
                     advance()
                 }
+                // An exponent (CSS Syntax 3 §4.3.12): `e`, an optional sign, digits.
+                func digit(_ s: Unicode.Scalar?) -> Bool { s.map { ("0"..."9").contains($0) } ?? false }
+                if let e = peek(), e == "e" || e == "E",
+                    digit(peek(1)) || ((peek(1) == "+" || peek(1) == "-") && digit(peek(2)))
+                {
+                    for _ in 0..<(digit(peek(1)) ? 1 : 2) {
+                        text.unicodeScalars.append(peek()!)
+                        advance()
+                    }
+                    while let d = peek(), ("0"..."9").contains(d) {
+                        text.unicodeScalars.append(d)
+                        advance()
+                    }
+                }
                 var unit = ""
                 if peek() == "%" {
                     unit = "%"
@@ -140,10 +182,10 @@ struct Lexer {
                         advance()
                     }
                 }
-                if let v = Double(text) {
+                if let v = Double(text), v.isFinite {
                     tokens.append(make(.number(v, unit: unit)))
                 } else {
-                    error("malformed number '\(text)'", line: l, column: col)
+                    error("number '\(text)' is malformed or out of range", line: l, column: col)
                     tokens.append(make(.number(0, unit: unit)))
                 }
             } else if c == "@" || c == "#" {

@@ -16,6 +16,8 @@ public struct SheetParser {
 
     let importer: Importer?
     let bundleRoot: String?
+    /// Deepest chain of `@import`s.
+    public static let maximumImportDepth = 16
 
     /// - Parameters:
     ///   - bundleRoot: the directory `url()` and `@import` paths must stay inside; nil for sheets
@@ -123,6 +125,12 @@ public struct SheetParser {
         case .success(let (label, text)):
             guard !importStack.contains(label) else {
                 cursor.error("'\(path)' imports itself (an @import cycle)", at: token)
+                return
+            }
+            // Each level is a level of recursion here: keep chains short enough for any stack.
+            guard importStack.count <= SheetParser.maximumImportDepth else {
+                cursor.error(
+                    "@import nested more than \(SheetParser.maximumImportDepth) files deep", at: token)
                 return
             }
             importStack.insert(label)

@@ -132,17 +132,21 @@ public enum ThemeCompiler {
         var definitions: [String: PaletteDefinition] = [:]
         for (sheet, _) in sheets { for d in sheet.palette { definitions[d.name] = d } }
         var palette: [String: RGBA] = [:]
-        var visiting: Set<String> = []
+        var visiting: [String] = []
         var failed: Set<String> = []
         let names = Array(definitions.keys)
         func evaluate(_ name: String) -> RGBA? {
             if let c = palette[name] { return c }
             guard let d = definitions[name], !failed.contains(name) else { return nil }
-            guard !visiting.contains(name) else {
+            if let start = visiting.firstIndex(of: name) {
+                let cycle = (visiting[start...] + [name]).map { "@" + $0 }.joined(separator: " → ")
                 diagnostics.append(
                     Diagnostic(
-                        .error, "palette colour '@\(name)' refers to itself", at: d.location,
-                        sourceLine: d.sourceLine))
+                        .error,
+                        visiting.count - start == 1
+                            ? "palette colour '@\(name)' refers to itself"
+                            : "palette colour '@\(name)' is part of a reference cycle (\(cycle))",
+                        at: d.location, sourceLine: d.sourceLine))
                 failed.insert(name)
                 return nil
             }
@@ -155,8 +159,8 @@ public enum ThemeCompiler {
                 failed.insert(name)
                 return nil
             }
-            visiting.insert(name)
-            defer { visiting.remove(name) }
+            visiting.append(name)
+            defer { visiting.removeLast() }
             var typer = ValueTyper(lookup: { evaluate($0) }, paletteNames: names)
             typer.sourceLine = d.sourceLine
             var result: RGBA?
@@ -247,6 +251,18 @@ public enum ThemeCompiler {
                     }
                 default:
                     guard let v = text(), isOwn else { break }
+                    if d.property.hasSuffix("-variant") || d.property == "inherits" {
+                        if !ThemeSource.isValidID(v) {
+                            typer.error(
+                                "'\(v)' is not a theme id (lower-case letters, digits and '-')",
+                                at: d.value[0])
+                            break
+                        }
+                        if v == own.id {
+                            typer.error("a theme cannot name itself as its '\(d.property)'", at: d.value[0])
+                            break
+                        }
+                    }
                     switch d.property {
                     case "name": if meta.name == own.id { meta.name = v }
                     case "description": if meta.description.isEmpty { meta.description = v }

@@ -214,7 +214,10 @@ struct ValueTyper {
             return nil
         case .reference(let name):
             guard let c = lookup(name) else {
-                error("unknown palette colour '@\(name)'\(didYouMean(name, paletteNames))", at: n)
+                // A defined colour that failed has its own error where it is defined.
+                if !paletteNames.contains(name) {
+                    error("unknown palette colour '@\(name)'\(didYouMean(name, paletteNames))", at: n)
+                }
                 return nil
             }
             return c

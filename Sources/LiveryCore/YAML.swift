@@ -24,6 +24,9 @@ struct YAMLNode {
 
     /// Parses the first document of `text`.
     static func parse(_ text: String) -> Result<YAMLNode, ParseError> {
+        if let mark = tooDeep(text) {
+            return .failure(ParseError(message: "YAML nested more than 64 levels deep", mark: mark))
+        }
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else {
             return .failure(
@@ -57,6 +60,37 @@ struct YAMLNode {
             }
             return .success(node)
         }
+    }
+
+    /// Where flow collections (`[`, `{`) first nest more than 64 deep, outside quotes; libyaml's
+    /// loader takes a long time over deep nesting, and a colour scheme has two levels.
+    static func tooDeep(_ text: String) -> Mark? {
+        var depth = 0
+        var line = 1
+        var column = 0
+        var quote: UInt8? = nil
+        for b in text.utf8 {
+            column += 1
+            if b == UInt8(ascii: "\n") {
+                line += 1
+                column = 0
+                quote = nil
+                continue
+            }
+            if let q = quote {
+                if b == q { quote = nil }
+                continue
+            }
+            switch b {
+            case UInt8(ascii: "\""), UInt8(ascii: "'"): quote = b
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > 64 { return Mark(line: line, column: column) }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth = max(0, depth - 1)
+            default: break
+            }
+        }
+        return nil
     }
 
     /// Most nodes a document may expand to: aliases are expanded, so a "billion laughs" document

@@ -106,14 +106,10 @@ public final class Daemon: Sendable {
         let log = Log(threshold: options.logLevel)
         self.log = log
         let paths = Paths(environment: environment)
-        // Last, the themes installed beside the executable (`PREFIX/bin/liveryd` →
-        // `PREFIX/share/livery/themes`), so that `make install PREFIX=…` works without setting
-        // XDG_DATA_DIRS.
+        // Last, the themes shipped with this program (installed beside it, or the source tree of
+        // a development build), so that `make install PREFIX=…` needs no XDG_DATA_DIRS.
         var searchPath = paths.themeSearchPath(extra: options.themesDirectories)
-        let prefix = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let installed = prefix.appendingPathComponent("share/livery/themes").path
-        if !searchPath.contains(installed) { searchPath.append(installed) }
+        for dir in Paths.builtInThemeDirectories() where !searchPath.contains(dir) { searchPath.append(dir) }
         let configuration = ThemeService.Configuration(
             searchPath: searchPath,
             schemaFile: options.schemaFile,
@@ -169,7 +165,7 @@ public final class Daemon: Sendable {
                     // Reload and publish on the loop thread, in order with method calls.
                     connection.perform {
                         service.log(.debug, "theme files changed on disk; reloading")
-                        if let change = service.reload() { interface.publish(change) }
+                        interface.reload()
                     }
                 })
             watcher?.start()

@@ -42,6 +42,8 @@ public final class LiveryInterface: Sendable {
     let watcher = OwnerWatch()
     /// `Resolve` replies of the current theme generation: a repeated call costs a lookup.
     let replies = ReplyCache()
+    /// The `Problems` last announced, to signal every change of it.
+    let announcedProblems: LockedBox<[String]>
     /// The desktop portal backend, told of every published change.
     let portal: LockedBox<PortalBackend?> = LockedBox(nil)
 
@@ -51,6 +53,7 @@ public final class LiveryInterface: Sendable {
     /// - Throws: `DBusError` if the fixed names fail validation (they do not).
     public init(service: ThemeService, connection: Connection) throws(DBusError) {
         self.service = service
+        self.announcedProblems = LockedBox(service.problems)
         self.connection = connection
         self.path = try ObjectPath(LiveryBus.path)
         self.interfaceName = try InterfaceName(LiveryBus.interface)
@@ -72,6 +75,7 @@ public final class LiveryInterface: Sendable {
                 },
                 Method("SetTheme", inputs: [Argument("id", "s")]) { [weak self] call in
                     let id = call.arguments[0].string ?? ""
+                    defer { self?.announceProblems() }
                     if let change = try service.setTheme(id) { self?.publish(change) }
                     return []
                 },
@@ -120,6 +124,7 @@ public final class LiveryInterface: Sendable {
                     return [.array(element: "a{sv}", LiveryInterface.explanation(e))]
                 },
                 Method("Toggle", outputs: [Argument("id", "s")]) { [weak self] _ in
+                    defer { self?.announceProblems() }
                     let (id, change) = try service.toggle()
                     if let change { self?.publish(change) }
                     return [.string(id)]
@@ -150,7 +155,7 @@ public final class LiveryInterface: Sendable {
                     return []
                 },
                 Method("Reload") { [weak self] _ in
-                    if let change = service.reload() { self?.publish(change) }
+                    self?.reload()
                     return []
                 },
             ],
@@ -170,9 +175,26 @@ public final class LiveryInterface: Sendable {
             ])
     }
 
+    /// Rescans themes and overrides and publishes what changed (the `Reload` method and live
+    /// reload).
+    public func reload() {
+        if let change = service.reload() { publish(change) }
+        announceProblems()
+    }
+
+    /// Emits `PropertiesChanged` for `Problems` when it differs from what was last announced.
+    func announceProblems() {
+        let now = service.problems
+        guard announcedProblems.exchange(now) != now else { return }
+        try? connection.emitPropertiesChanged(
+            path: path, interface: interfaceName, changed: ["Problems": .strings(now)])
+    }
+
     /// Emits `ThemeChanged(s id, u serial)` and `PropertiesChanged` for `ActiveTheme`, `Serial`
     /// and `Problems`.
     public func publish(_ change: ThemeService.Change) {
+        let problems = service.problems
+        _ = announcedProblems.exchange(problems)
         do {
             try connection.emitSignal(
                 path: path, interface: interfaceName, member: try MemberName("ThemeChanged"),
@@ -181,7 +203,7 @@ public final class LiveryInterface: Sendable {
                 path: path, interface: interfaceName,
                 changed: [
                     "ActiveTheme": .string(change.theme), "Serial": .uint32(change.serial),
-                    "Problems": .strings(service.problems),
+                    "Problems": .strings(problems),
                 ])
         } catch {
             service.log(.error, "cannot publish theme change: \(error)")

@@ -38,4 +38,28 @@ public struct Paths: Sendable {
     public var stateFile: String { stateHome + "/livery/state.json" }
     /// `$XDG_CONFIG_HOME/livery/overrides.css`: the user's layer.
     public var overridesFile: String { configHome + "/livery/overrides.css" }
+
+    /// The themes shipped with the running program: `PREFIX/share/livery/themes` beside an
+    /// installed `PREFIX/bin/…`, or the `themes/` folder of the source tree a development build
+    /// runs from (the nearest ancestor holding `themes/schema.json`). Found from
+    /// `/proc/self/exe`, so the working directory does not matter.
+    public static func builtInThemeDirectories() -> [String] {
+        var exe = URL(fileURLWithPath: CommandLine.arguments.first ?? "").standardizedFileURL.path
+        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            exe = target
+        }
+        var out: [String] = []
+        var dir = URL(fileURLWithPath: exe).resolvingSymlinksInPath().deletingLastPathComponent()
+        let installed = dir.deletingLastPathComponent().appendingPathComponent("share/livery/themes").path
+        if FileManager.default.fileExists(atPath: installed + "/schema.json") { out.append(installed) }
+        for _ in 0..<6 {
+            let candidate = dir.appendingPathComponent("themes").path
+            if FileManager.default.fileExists(atPath: candidate + "/schema.json") {
+                out.append(candidate)
+                break
+            }
+            dir = dir.deletingLastPathComponent()
+        }
+        return out
+    }
 }

@@ -17,11 +17,25 @@ public struct StateStore: Sendable {
     /// Reads the saved state.
     /// - Throws: a message saying why the file is missing or unusable.
     public func load() throws -> State {
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
+            throw ServiceError(.invalidTheme, "\(path) is a directory, not a state file")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ServiceError(.unknownTheme, "\(path): no saved state")
         }
         do { return try JSONDecoder().decode(State.self, from: data) } catch {
             throw ServiceError(.invalidTheme, "\(path): not a valid state file")
+        }
+    }
+
+    /// Removes temporary files that a crash in the middle of `save` left behind.
+    public func removeStaleTemporaryFiles() {
+        let dir = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
+        for e in entries where e.hasPrefix("." + name + ".") && e.hasSuffix(".tmp") {
+            try? FileManager.default.removeItem(atPath: dir + "/" + e)
         }
     }
 
@@ -34,7 +48,7 @@ public struct StateStore: Sendable {
         encoder.outputFormatting = [.sortedKeys]
         var data = try encoder.encode(state)
         data.append(0x0a)
-        let tmp = dir + "/.state.json.\(getpid()).tmp"
+        let tmp = dir + "/." + (path as NSString).lastPathComponent + ".\(getpid()).tmp"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         var ok = data.withUnsafeBytes { buf in

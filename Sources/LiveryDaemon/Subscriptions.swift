@@ -23,10 +23,14 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     public static let maximumPaths = 1024
     /// Subscriptions per client.
     public static let maximumPerClient = 64
+    /// Paths subscribed by all clients together: the per-client limits alone would let many
+    /// connections make every switch arbitrarily slow.
+    public static let maximumTotalPaths = 65_536
 
     private let lock = NSLock()
     private var byID: [UInt32: Subscription] = [:]
     private var nextID: UInt32 = 1
+    private var totalPaths = 0
 
     public init() {}
 
@@ -62,11 +66,18 @@ public final class SubscriptionRegistry: @unchecked Sendable {
                 .limitExceeded,
                 "\(owner) already holds \(SubscriptionRegistry.maximumPerClient) subscriptions")
         }
+        guard totalPaths + paths.count <= SubscriptionRegistry.maximumTotalPaths else {
+            throw ServiceError(
+                .limitExceeded,
+                "the daemon already follows \(totalPaths) subscribed paths; at most \(SubscriptionRegistry.maximumTotalPaths) in all"
+            )
+        }
         let values = try current()
         while byID[nextID] != nil || nextID == 0 { nextID &+= 1 }
         let s = Subscription(
             id: nextID, owner: owner, paths: paths, properties: properties, app: app, values: values)
         byID[s.id] = s
+        totalPaths += paths.count
         nextID &+= 1
         return s
     }
@@ -82,6 +93,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
             throw ServiceError(.accessDenied, "subscription \(id) belongs to another client")
         }
         byID[id] = nil
+        totalPaths -= s.paths.count
     }
 
     /// Drops every subscription of a client that left the bus.
@@ -90,7 +102,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     public func removeAll(of owner: String) -> Int {
         lock.withLock {
             let ids = byID.values.filter { $0.owner == owner }.map(\.id)
-            for id in ids { byID[id] = nil }
+            for id in ids { totalPaths -= byID.removeValue(forKey: id)!.paths.count }
             return ids.count
         }
     }

@@ -51,6 +51,8 @@ public final class ThemeService: @unchecked Sendable {
     private var fingerprint: String
     private var serialNumber: UInt32 = 0
     private var currentProblems: [String] = []
+    /// Why the active theme could not be saved, until a save succeeds.
+    private var saveProblem: String?
     private let store: StateStore
 
     /// Loads the schema and the catalog and activates the saved theme, or the fallback with a
@@ -60,6 +62,7 @@ public final class ThemeService: @unchecked Sendable {
         self.configuration = configuration
         self.log = log
         self.store = StateStore(path: configuration.stateFile)
+        store.removeStaleTemporaryFiles()
         let schemaPath =
             configuration.schemaFile
             ?? configuration.searchPath.map { $0 + "/schema.json" }.first {
@@ -83,7 +86,10 @@ public final class ThemeService: @unchecked Sendable {
             candidates.append(try store.load().theme)
         } catch {
             if FileManager.default.fileExists(atPath: configuration.stateFile) {
-                log(.warning, "\(error); using '\(configuration.fallbackTheme)'")
+                log(
+                    .warning,
+                    "\((error as? ServiceError)?.message ?? "\(error)"); using '\(configuration.fallbackTheme)'"
+                )
             }
         }
         candidates.append(configuration.fallbackTheme)
@@ -128,7 +134,7 @@ public final class ThemeService: @unchecked Sendable {
     public var serial: UInt32 { lock.withLock { serialNumber } }
     /// Problems the user should see: a broken overrides file, an active theme whose newer version
     /// on disk does not validate.
-    public var problems: [String] { lock.withLock { currentProblems } }
+    public var problems: [String] { lock.withLock { currentProblems + (saveProblem.map { [$0] } ?? []) } }
     /// The active compiled theme.
     public var activeCascade: Cascade { lock.withLock { cascade } }
 
@@ -276,6 +282,15 @@ public final class ThemeService: @unchecked Sendable {
                     + "or install '\(ThemeService.conventionalSiblings(of: meta.id, variant: meta.variant).first!)'"
             )
         }
+        // A declared sibling must really be of the other variant.
+        if let sibling = catalog.compile(target, schema: schema).theme?.metadata,
+            sibling.variant == meta.variant
+        {
+            throw ServiceError(
+                .invalidTheme,
+                "theme '\(meta.id)' names '\(target)' as its other variant, but '\(target)' is \(sibling.variant) too"
+            )
+        }
         return (target, try setThemeLocked(target))
     }
 
@@ -316,8 +331,14 @@ public final class ThemeService: @unchecked Sendable {
         let print = ThemeService.fingerprint(withOverrides)
         currentProblems = problems
         // Saved before the reply, so that a crash right after `SetTheme` returns keeps the choice.
-        do { try store.save(StateStore.State(theme: id)) } catch {
-            log(.error, "cannot save the active theme to \(store.path): \(error)")
+        do {
+            try store.save(StateStore.State(theme: id))
+            saveProblem = nil
+        } catch {
+            // The switch stands; the failure is shown in `Problems` and `livery status` until a
+            // later save works, so that it is not lost in the log.
+            saveProblem = "cannot save the active theme to \(store.path): \(error.localizedDescription)"
+            log(.error, saveProblem!)
         }
         guard id != activeID || print != fingerprint else { return nil }
         activeID = id
@@ -371,12 +392,24 @@ public final class ThemeService: @unchecked Sendable {
 
     // MARK: Helpers
 
+    /// Reads the overrides file; an unreadable one becomes a sheet with one error, so that it is
+    /// set aside and reported like any broken overrides.
     static func readOverrides(_ path: String, log: Log) -> Stylesheet? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        guard let text = String(data: data, encoding: .utf8) else {
-            log(.warning, "\(path): not UTF-8 text; user overrides ignored")
-            return nil
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { return nil }
+        func unreadable(_ why: String) -> Stylesheet {
+            var sheet = Stylesheet(file: path)
+            sheet.diagnostics = [Diagnostic(.error, why, at: SourceLocation(file: path, line: 1, column: 1))]
+            return sheet
         }
+        if isDir.boolValue { return unreadable("is a directory, not a sheet") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return unreadable("cannot be read")
+        }
+        guard data.count <= BundleFiles.maximumSheetSize else {
+            return unreadable("is \(data.count) bytes; the limit is \(BundleFiles.maximumSheetSize)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else { return unreadable("is not UTF-8 text") }
         return SheetParser().parse(text, file: path)
     }
 

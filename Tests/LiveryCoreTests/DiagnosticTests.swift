@@ -122,11 +122,12 @@ final class DiagnosticTests: XCTestCase {
         XCTAssertEqual(BundleFiles.imageKind(Array("RIFF\0\0\0\0WEBPVP8 ".utf8)), "webp")
     }
 
-    func testPaletteCycleIsAnError() throws {
-        let d = try diagnostics(of: "@define-color a @b;\n@define-color b @a;\n")
-        XCTAssertTrue(
-            d.contains { $0.message == "palette colour '@a' refers to itself" }, d.map(\.description).joined()
-        )
+    func testPaletteCycleIsOneErrorNamingTheCycle() throws {
+        let d = try diagnostics(
+            of: "@define-color a @b;\n@define-color b mix(@a, red, 0.5);\nButton { tint-color: @a; }\n")
+        XCTAssertEqual(d.map(\.message), ["palette colour '@a' is part of a reference cycle (@a → @b → @a)"])
+        let own = try diagnostics(of: "@define-color a @a;\n")
+        XCTAssertEqual(own.map(\.message), ["palette colour '@a' refers to itself"])
     }
 
     func testComponentPathErrors() {
@@ -183,5 +184,82 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(
             source.sheet.diagnostics.map(\.message),
             ["YAML document expands to more than 100000 nodes (aliases nested too far)"])
+    }
+}
+
+/// Inputs a newcomer found breaking things: each is now a diagnostic or a right value.
+final class NewcomerFindingsTests: XCTestCase {
+    func testImportChainsAreBounded() throws {
+        var files: [String: Data] = [:]
+        for i in 0..<40 { files["i\(i).css"] = Data("@import \"i\(i + 1).css\";\n".utf8) }
+        files["i40.css"] = Data("Button { tint-color: red; }\n".utf8)
+        let d = try diagnostics(of: "@import \"i0.css\";\n", files: files)
+        XCTAssertEqual(d.map(\.message), ["@import nested more than 16 files deep"])
+    }
+
+    func testDeeplyNestedYAMLIsRefusedBeforeLoading() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "livery-deep-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let url = dir.appendingPathComponent("deep.yaml")
+        try
+            ("scheme: " + String(repeating: "[", count: 20_000) + String(repeating: "]", count: 20_000) + "\n")
+            .write(to: url, atomically: true, encoding: .utf8)
+        let source = Base16Format().read(url, id: "deep")
+        XCTAssertEqual(
+            source.sheet.diagnostics.map(\.description),
+            ["\(url.path):1:73: error: YAML nested more than 64 levels deep"])
+    }
+
+    func testNumbersWithExponentsAndOutOfRange() throws {
+        let c = try compileSheet("Button { corner-radius: 1e1; border-width: 2.5E-1; }")
+        XCTAssertEqual(try resolved(c, "Button", "corner-radius"), "10")
+        XCTAssertEqual(try resolved(c, "Button", "border-width"), "0.25")
+        XCTAssertEqual(
+            try diagnostics(of: "Button { corner-radius: 1e309; }").map(\.message),
+            ["number '1e309' is malformed or out of range"])
+    }
+
+    func testCSSEscapesInStrings() throws {
+        let c = try compileSheet(#"Label { font-family: "A\42 C\"D\\"; }"#)
+        XCTAssertEqual(try resolved(c, "Label", "font-family"), #""ABC"D\""#)
+    }
+
+    func testCRLFLinesShowWithoutCarriageReturn() throws {
+        let d = try diagnostics(of: "Button {\r\n  tint-colr: red;\r\n}\r\n")
+        XCTAssertEqual(d.first?.sourceLine, "  tint-colr: red;")
+        XCTAssertEqual(d.first?.location.column, 3)
+    }
+
+    func testVeryLongLinesAreNotCopiedIntoEveryDiagnostic() throws {
+        let css = (0..<5000).map { "Button.c\($0)" }.joined(separator: ", ") + " { tint-colr: red; }"
+        let d = try diagnostics(of: css)
+        XCTAssertEqual(d.map(\.message), ["unknown property 'tint-colr' (did you mean 'tint-color'?)"])
+        XCTAssertEqual(d.first?.sourceLine, "")
+        XCTAssertEqual(d.first?.rendered, d.first?.description)
+    }
+
+    func testSiblingVariantsMustBeOtherThemes() throws {
+        XCTAssertEqual(
+            try diagnostics(of: #"@theme { dark-variant: "test"; light-variant: "Nope Nope"; }"#).map(
+                \.message),
+            [
+                "a theme cannot name itself as its 'dark-variant'",
+                "'Nope Nope' is not a theme id (lower-case letters, digits and '-')",
+            ])
+    }
+
+    func testChildRedefiningAColourInTermsOfItselfIsOneError() throws {
+        let parent = ThemeSource(
+            id: "p", format: "native", path: "p",
+            sheet: SheetParser().parse(
+                "@define-color accent #f00; Button { tint-color: @accent; } Switch { on-tint-color: @accent; }",
+                file: "p.css"))
+        let child = ThemeSource(
+            id: "c", format: "native", path: "c",
+            sheet: SheetParser().parse(
+                #"@theme { inherits: "p"; } @define-color accent @accent;"#, file: "c.css"))
+        let d = ThemeCatalog(sources: [parent, child]).compile("c", schema: shippedSchema).diagnostics
+        XCTAssertEqual(d.map(\.description), ["c.css:1:41: error: palette colour '@accent' refers to itself"])
     }
 }
