@@ -1,0 +1,84 @@
+import Foundation
+import XCTest
+
+/// What a newcomer's trial broke, through the real programs.
+final class NewcomerFindingsTests: EndToEndTestCase {
+    func testProblemsPropertySignalsWhenOverridesBreakAndHeal() throws {
+        try startDaemon()
+        let monitor = try background(
+            Locations.tool("dbus-monitor"),
+            [
+                "--address", address,
+                "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'",
+            ])
+        XCTAssertTrue(waitUntil { monitor.stdout.contains("member=NameLost") }, monitor.stderr)
+        try FileManager.default.createDirectory(
+            atPath: configHome + "/livery", withIntermediateDirectories: true)
+        try "Button { tint-colr: red; }\n".write(
+            toFile: configHome + "/livery/overrides.css", atomically: true, encoding: .utf8)
+        XCTAssertTrue(
+            waitUntil {
+                monitor.stdout.contains("string \"Problems\"") && monitor.stdout.contains("tint-colr")
+            },
+            "no PropertiesChanged for Problems: \(monitor.stdout)\n\(daemon.stderr)")
+        try FileManager.default.removeItem(atPath: configHome + "/livery/overrides.css")
+        XCTAssertTrue(
+            waitUntil {
+                let parts = monitor.stdout.components(separatedBy: "string \"Problems\"")
+                return parts.count == 3
+                    && parts[2].hasPrefix("\n         variant             array [\n            ]\n")
+            }, monitor.stdout)
+    }
+
+    func testWatchEndsWithAnErrorWhenTheDaemonLeaves() throws {
+        try startDaemon()
+        let watch = try background(Locations.livery, ["--address", address, "watch", "Window/TabBar"])
+        var switches = 0
+        XCTAssertTrue(
+            try waitUntil {
+                switches += 1
+                try setTheme(switches % 2 == 1 ? "crimson" : "forest")
+                return waitUntil(timeout: 0.5) { watch.stdout.contains("Window/TabBar tint-color") }
+            }, watch.stderr)
+        daemon.stop()
+        XCTAssertTrue(watch.waitForExit(timeout: 10), "watch kept running after liveryd left")
+        XCTAssertEqual(watch.process.terminationStatus, 1)
+        XCTAssertEqual(watch.stderr, "livery: liveryd left the bus; watch ended\n")
+    }
+
+    func testCheckIgnoresBrokenSiblingsAndRefusesInvalidIds() throws {
+        let themes = try makeDirectory("themes")
+        try writeBundle(
+            "good", in: themes, sheet: "@theme { inherits: \"default\"; }\nButton { tint-color: red; }\n")
+        try writeBundle(
+            "bomb", in: themes,
+            sheet: "Button { tint-color: " + String(repeating: "alpha(", count: 3000) + "red; }\n")
+        try writeBundle("Upper", in: themes, sheet: "Button { tint-color: red; }\n")
+        let good = try run(Locations.livery, ["check", themes + "/good"])
+        XCTAssertEqual(good.status, 0, "\(good)")
+        XCTAssertTrue(good.stdout.hasPrefix(themes + "/good: ok (theme 'good', native, "), good.stdout)
+        let upper = try run(Locations.livery, ["check", themes + "/Upper"])
+        XCTAssertEqual(upper.status, 1)
+        XCTAssertEqual(
+            upper.stderr,
+            themes
+                + "/Upper: error: 'Upper' is not a theme id (lower-case letters, digits and '-'); liveryd would skip it\n"
+        )
+        let bomb = try run(Locations.livery, ["check", themes + "/bomb"])
+        XCTAssertEqual(bomb.status, 1)
+        XCTAssertTrue(bomb.stderr.contains("theme.css:1:"), bomb.stderr)
+        XCTAssertTrue(bomb.stderr.contains("error: functions nested more than 32 deep"), bomb.stderr)
+    }
+
+    func testBareLiveryIsAUsageError() throws {
+        let bare = try run(Locations.livery, [])
+        XCTAssertEqual(bare.status, 2)
+        XCTAssertTrue(bare.stderr.hasPrefix("Usage: livery"), bare.stderr)
+        XCTAssertEqual(bare.stdout, "")
+        let help = try run(Locations.livery, ["--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdout.hasPrefix("Usage: livery"), help.stdout)
+        let empty = try run(Locations.livery, ["--address", "", "list"])
+        XCTAssertEqual(empty.status, 2, "\(empty)")
+    }
+}
