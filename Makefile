@@ -46,6 +46,8 @@ test: deps-test
 	@set -o pipefail; dbus-run-session -- $(SWIFT) test --skip-build --disable-swift-testing 2>&1 | tee .build/test.log; \
 	status=$$?; scripts/test-summary.sh .build/test.log; exit $$status
 
+# Installs the release build.
+install: CONFIG = release
 install: build
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/livery/themes \
 	  $(DESTDIR)$(DATADIR)/dbus-1/services $(DESTDIR)$(PREFIX)/lib/systemd/user

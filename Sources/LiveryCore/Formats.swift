@@ -168,6 +168,10 @@ public struct Base16Format: ThemeFormat {
                 error("'\(key)' must be a hex colour", v.mark)
                 continue
             }
+            if found[slot] != nil {
+                error("'\(slot)' is given twice", k.mark)
+                continue
+            }
             found[slot] = (s, v.mark)
         }
         for slot in slots {
@@ -189,6 +193,9 @@ public struct Base16Format: ThemeFormat {
                     sourceLine: lineText(mark.line)))
         }
         var variant = scalar(top, "variant")?.0.lowercased()
+        if let (v, mark) = scalar(top, "variant"), v.lowercased() != "light" && v.lowercased() != "dark" {
+            error("variant is '\(v)'; a scheme's variant is light or dark", mark)
+        }
         if variant != "light" && variant != "dark" {
             // Old schemes say nothing: judge by the background.
             let bg = found["base00"].flatMap {
@@ -207,6 +214,7 @@ public struct Base16Format: ThemeFormat {
         meta("description", "\(system) scheme" + (author.map { " by \($0)" } ?? ""))
         meta("variant", variant!)
         meta("inherits", Base16Format.mappingTheme)
-        return ThemeSource(id: id, format: name, path: url.path, sheet: sheet)
+        // Listed as what it is: base16 or base24 (one format reads both).
+        return ThemeSource(id: id, format: system, path: url.path, sheet: sheet)
     }
 }

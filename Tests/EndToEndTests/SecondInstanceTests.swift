@@ -39,7 +39,7 @@ final class SecondInstanceTests: EndToEndTestCase {
         XCTAssertTrue(first.waitForExit(timeout: 10), "the replaced liveryd did not exit: \(first.stderr)")
         var newOwner = ""
         XCTAssertTrue(
-            try waitUntil {
+            waitUntil {
                 newOwner = (try? owner()) ?? ""
                 return newOwner.hasPrefix(":") && newOwner != firstOwner
             }, "no new owner; replacement stderr: \(replacement.stderr)")
@@ -83,7 +83,7 @@ final class SecondInstanceTests: EndToEndTestCase {
         XCTAssertTrue(first.waitForExit(timeout: 10), "the replaced liveryd did not exit: \(first.stderr)")
         var newOwner = ""
         XCTAssertTrue(
-            try waitUntil {
+            waitUntil {
                 newOwner = (try? owner()) ?? ""
                 return newOwner.hasPrefix(":") && newOwner != firstOwner
             }, "no new owner; replacement stderr: \(replacement.stderr)")

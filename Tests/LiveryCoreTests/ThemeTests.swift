@@ -28,7 +28,7 @@ final class ThemeTests: XCTestCase {
             for name in try FileManager.default.contentsOfDirectory(atPath: dir) {
                 let id = Base16Format.id(for: URL(fileURLWithPath: name))
                 let source = try XCTUnwrap(catalog.sources[id], name)
-                XCTAssertEqual(source.format, "base16")
+                XCTAssertEqual(source.format, dir.hasSuffix("base24") ? "base24" : "base16", name)
                 let (theme, diags) = catalog.compile(id, schema: shippedSchema)
                 let t = try XCTUnwrap(theme, "\(name): \(diags.map(\.description))")
                 XCTAssertEqual(t.metadata.inherits, "base16")
@@ -130,5 +130,25 @@ final class ThemeTests: XCTestCase {
         XCTAssertEqual(try resolved(c, "Window/ColorWell", "tint-color"), "#123456ff")
         XCTAssertEqual(try resolved(c, "Window/ColorWell", "border-width"), "3")
         XCTAssertEqual(try resolved(c, "Window/ColorWell/View#swatch", "background-color"), "#abcdefff")
+    }
+}
+
+final class SchemeCheckTests: XCTestCase {
+    func testSchemeVariantMustBeLightOrDarkAndSlotsAppearOnce() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "livery-var-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let url = dir.appendingPathComponent("odd.yaml")
+        var text = "system: \"base16\"\nname: \"Odd\"\nvariant: \"purple\"\npalette:\n"
+        for i in 0..<16 { text += String(format: "  base0%X: \"112233\"\n", i) }
+        text += "  base0a: \"445566\"\n"
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        let d = Base16Format().read(url, id: "odd").sheet.diagnostics
+        XCTAssertEqual(
+            d.map(\.description),
+            [
+                "\(url.path):21:3: error: 'base0A' is given twice",
+                "\(url.path):3:10: error: variant is 'purple'; a scheme's variant is light or dark",
+            ])
     }
 }

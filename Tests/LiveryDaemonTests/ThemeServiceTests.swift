@@ -277,7 +277,9 @@ final class ServiceHardeningTests: XCTestCase {
         let scratch = try Scratch()
         let dir = URL(fileURLWithPath: scratch.stateFile).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: dir + "/.state.json.4242.tmp", contents: Data("{\"the".utf8))
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: dir + "/.state.json.4242.tmp", contents: Data("{\"the".utf8)))
         _ = try scratch.service()
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), [])
     }
