@@ -16,9 +16,13 @@ public struct Stylesheet: Sendable {
     /// Syntax errors; a sheet with any error never activates.
     public var diagnostics: [Diagnostic] = []
 
+    /// An empty sheet, to be filled by the parser.
+    /// - Parameter file: The file name shown in diagnostics.
     public init(file: String) { self.file = file }
 
     /// The value of a metadata key, when it is a single string or identifier.
+    /// - Parameter key: A key of the `@theme` block, e.g. `name`; the last declaration wins.
+    /// - Returns: The string or identifier, or nil when the key is absent or has another value.
     public func metadataString(_ key: String) -> String? {
         guard let d = metadata.last(where: { $0.property == key }), d.value.count == 1 else { return nil }
         switch d.value[0].kind {
@@ -30,9 +34,13 @@ public struct Stylesheet: Sendable {
 
 /// `property: value` with where it was written.
 public struct Declaration: Sendable {
+    /// The property name as written, not yet checked against the schema.
     public var property: String
+    /// The component values after the colon, up to `;` or `}`; never empty.
     public var value: [ValueNode]
+    /// Where the property name starts.
     public var location: SourceLocation
+    /// The text of that line for carets: tabs as spaces, empty when too long to show.
     public var sourceLine: String
     /// The directory that `url()` values resolve against and must stay inside: the bundle root.
     public var bundleRoot: String?
@@ -40,35 +48,51 @@ public struct Declaration: Sendable {
 
 /// `@define-color name value;`
 public struct PaletteDefinition: Sendable {
+    /// The colour name, without the `@` that references it.
     public var name: String
+    /// The colour expression after the name; never empty.
     public var value: [ValueNode]
+    /// Where the colour name starts.
     public var location: SourceLocation
+    /// The text of that line for carets: tabs as spaces, empty when too long to show.
     public var sourceLine: String
 }
 
 /// `Selector, Selector { declarations }`, optionally inside an `@app "id" { … }` block.
 public struct Rule: Sendable {
+    /// The comma-separated selectors; the declarations apply to each of them.
     public var selectors: [Selector]
+    /// The declarations of the block, in source order.
     public var declarations: [Declaration]
     /// The application id of the enclosing `@app` block, if any.
     public var app: String?
+    /// Where the first selector starts.
     public var location: SourceLocation
 }
 
 /// `@component Name : Super { part name: Type; }`.
 public struct ComponentDeclaration: Sendable {
+    /// The new component type's name.
     public var name: String
+    /// The type it inherits properties and parts from.
     public var superType: String
+    /// The `part name: Type;` entries, in order; empty for `@component Name : Super;`.
     public var parts: [(name: String, type: String)]
+    /// Where the component name starts.
     public var location: SourceLocation
+    /// The text of that line for carets: tabs as spaces, empty when too long to show.
     public var sourceLine: String
 }
 
 /// One component value of a declaration, before it is typed by the schema.
 public struct ValueNode: Sendable {
+    /// What the value is, as the lexer saw it.
     public indirect enum Kind: Sendable {
+        /// A number and its unit as written (`px`, `s`, `%`), or `""` when unitless.
         case number(Double, unit: String)
+        /// A quoted string, escapes resolved.
         case string(String)
+        /// A bare identifier, e.g. a keyword such as `none`.
         case ident(String)
         /// `#…` in a value: a hex colour.
         case hash(String)
@@ -79,7 +103,9 @@ public struct ValueNode: Sendable {
         /// `/` as in `rgb(0 0 0 / 0.5)`.
         case slash
     }
+    /// The value's token kind and content.
     public var kind: Kind
+    /// Where the value starts.
     public var location: SourceLocation
 }
 
@@ -93,10 +119,15 @@ public enum Combinator: Sendable, Hashable {
 
 /// `Type#name.class:state`, the unit a selector is made of; `type == nil` stands for `*`.
 public struct CompoundSelector: Sendable, Hashable {
+    /// The component type to match, or nil for `*` or no type at all.
     public var type: String?
+    /// The `#name` parts; the component must have every one.
     public var names: [String] = []
+    /// The `.class` parts; the component must have every one.
     public var classes: [String] = []
+    /// The `:state` parts; the component must be in every one.
     public var states: [String] = []
+    /// Where the compound starts.
     public var location: SourceLocation
     /// The text of the line the compound starts on, for carets.
     public var sourceLine: String = ""
@@ -104,6 +135,7 @@ public struct CompoundSelector: Sendable, Hashable {
 
 /// A complex selector: compounds joined by combinators, the last compound is the subject.
 public struct Selector: Sendable, Hashable {
+    /// The compounds from left to right; never empty.
     public var compounds: [CompoundSelector]
     /// `combinators[i]` joins `compounds[i]` and `compounds[i + 1]`.
     public var combinators: [Combinator]
@@ -135,11 +167,16 @@ public struct Selector: Sendable, Hashable {
 
 /// CSS specificity (a, b, c), compared lexicographically.
 public struct Specificity: Comparable, Hashable, Sendable, CustomStringConvertible {
+    /// a: the number of `#name` parts.
     public var ids: Int
+    /// b: the number of `.class` and `:state` parts.
     public var classes: Int
+    /// c: the number of compounds with a type (`*` does not count).
     public var types: Int
+    /// Whether `l` is less specific than `r`, comparing a, then b, then c (CSS Selectors 4 §17).
     public static func < (l: Self, r: Self) -> Bool {
         (l.ids, l.classes, l.types) < (r.ids, r.classes, r.types)
     }
+    /// `(a,b,c)`, e.g. `(0,2,1)`.
     public var description: String { "(\(ids),\(classes),\(types))" }
 }
