@@ -2,9 +2,12 @@
 public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
     /// The file as the user named it (a path, or a label such as `<overrides>`).
     public var file: String
+    /// The line, counting from 1.
     public var line: Int
+    /// The column, counting Unicode scalars from 1.
     public var column: Int
 
+    /// A position; `line` and `column` count from 1.
     public init(file: String, line: Int, column: Int) {
         self.file = file
         self.line = line
@@ -20,12 +23,21 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
     /// How bad it is: errors stop a theme from activating, warnings do not.
     public enum Severity: String, Sendable { case error, warning, note }
 
+    /// Whether it is an error, a warning or a note.
     public var severity: Severity
+    /// What is wrong, one line without the location, e.g. `unknown property 'colr'`.
     public var message: String
+    /// Where the problem starts; the caret goes under its column.
     public var location: SourceLocation
     /// The text of the source line, for the caret display; empty when unknown.
     public var sourceLine: String
 
+    /// A diagnostic.
+    /// - Parameters:
+    ///   - severity: Whether it stops the theme from activating (`.error`) or not.
+    ///   - message: What is wrong, one line.
+    ///   - location: Where the problem starts.
+    ///   - sourceLine: The text of that line for the caret display, or empty.
     public init(_ severity: Severity, _ message: String, at location: SourceLocation, sourceLine: String = "")
     {
         self.severity = severity
@@ -50,6 +62,9 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
 ///
 /// Uses Levenshtein distance, case-insensitively, and accepts a suggestion at most a third of the
 /// word's length away (at least 1, at most 3 edits).
+/// - Parameters:
+///   - word: The unknown name as written.
+///   - candidates: The names that would have been accepted.
 /// - Returns: the best candidate, or nil when none is close enough.
 public func suggestion<S: Sequence>(for word: String, among candidates: S) -> String?
 where S.Element == String {

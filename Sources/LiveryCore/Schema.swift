@@ -25,7 +25,9 @@ public enum ValueType: String, Sendable, Codable, CaseIterable {
 
 /// One property of the schema.
 public struct PropertyDefinition: Sendable {
+    /// The property name as written in sheets, e.g. `background-color`.
     public var name: String
+    /// How values are read from sheets and published over D-Bus.
     public var type: ValueType
     /// Whether a component without a matching declaration takes its container's value (CSS
     /// Cascade 4 §7.1, "inherited properties").
@@ -34,25 +36,32 @@ public struct PropertyDefinition: Sendable {
     public var initial: Value
     /// The allowed keywords, for `keyword` properties.
     public var keywords: [String]
+    /// The schema's `description` text, for documentation and tools; may be empty.
     public var summary: String
 }
 
 /// One component type: its superclass, its parts and the properties it adds.
 public struct TypeDefinition: Sendable {
+    /// The component type name, e.g. `Button`.
     public var name: String
+    /// The type this one derives from, or nil for a root such as `View`.
     public var superType: String?
     /// Part name to part type: `Button` has `title: Label`, addressed as `Button/Label#title`.
     public var parts: [(name: String, type: String)]
     /// The properties this type adds to those of its supertypes.
     public var ownProperties: [String]
+    /// The schema's `description` text; empty for types added by `@component`.
     public var summary: String
 }
 
 /// The component schema: types, their parts, states and typed properties, read from
 /// `themes/schema.json` (DESIGN §3).
 public struct Schema: Sendable {
+    /// Every component type by name, including those added by `extend(with:)`.
     public private(set) var types: [String: TypeDefinition]
+    /// Every property by name.
     public private(set) var properties: [String: PropertyDefinition]
+    /// The states a `:state` selector may name, e.g. `highlighted`, in schema order.
     public private(set) var states: [String]
     /// Supertype chain for each type, the type itself first.
     private var chains: [String: [String]] = [:]
@@ -61,10 +70,13 @@ public struct Schema: Sendable {
 
     /// An error in the schema file, with what and where.
     public struct LoadError: Error, CustomStringConvertible, Sendable {
+        /// `file: problem`, one line.
         public var description: String
     }
 
     /// Reads and checks a schema file.
+    /// - Parameter url: The file, normally `themes/schema.json`.
+    /// - Returns: The checked schema.
     /// - Throws: `LoadError` naming the file and the entry at fault.
     public static func load(from url: URL) throws -> Schema {
         let data: Data
@@ -75,6 +87,9 @@ public struct Schema: Sendable {
     }
 
     /// Parses the JSON form of the schema.
+    /// - Parameters:
+    ///   - json: The file's bytes: an object with `states`, `properties` and `types`.
+    ///   - file: The name that prefixes error messages.
     /// - Throws: `LoadError` on malformed JSON, unknown types, bad initial values or cycles.
     public init(json: Data, file: String = "schema.json") throws {
         func fail(_ m: String) -> LoadError { LoadError(description: "\(file): \(m)") }
@@ -159,6 +174,7 @@ public struct Schema: Sendable {
     }
 
     /// Adds the types of `@component` declarations (DESIGN §3).
+    /// - Parameter components: The declarations of a sheet; a faulty one is skipped, not added.
     /// - Returns: diagnostics for unknown supertypes or part types and for redefinitions.
     public mutating func extend(with components: [ComponentDeclaration]) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
