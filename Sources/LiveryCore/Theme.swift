@@ -8,8 +8,10 @@ public struct ThemeSource: Sendable {
     public var format: String
     /// The bundle directory or file.
     public var path: String
+    /// The bundle translated to a sheet; its diagnostics include the plugin's read errors.
     public var sheet: Stylesheet
 
+    /// A source as a format plugin returns it; the fields are stored as given.
     public init(id: String, format: String, path: String, sheet: Stylesheet) {
         self.id = id
         self.format = format
@@ -18,6 +20,8 @@ public struct ThemeSource: Sendable {
     }
 
     /// Whether `id` is a valid theme id: 1–64 lower-case ASCII letters, digits and `-`.
+    /// - Parameter id: A candidate id, e.g. a bundle's directory name or a `SetTheme` argument.
+    /// - Returns: Whether it may name a theme.
     public static func isValidID(_ id: String) -> Bool {
         !id.isEmpty && id.count <= 64
             && id.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 }
@@ -26,24 +30,32 @@ public struct ThemeSource: Sendable {
 
 /// What a theme says about itself in `@theme { … }`, with what its ancestors supply.
 public struct ThemeMetadata: Sendable, Hashable {
+    /// The theme id: lower-case letters, digits and `-`.
     public var id: String
+    /// The display name from the theme's own `name`; the id when it gives none.
     public var name: String
+    /// The theme's own `description`; empty when it gives none.
     public var description: String
     /// `light` or `dark`: published to the desktop portal as `color-scheme`.
     public var variant: String
     /// The parent theme's id.
     public var inherits: String?
+    /// `accent-color`, published to the desktop portal as `accent-color` `(ddd)` sRGB 0–1.
     public var accentColor: RGBA?
     /// `dark-variant` / `light-variant`: the id of the sibling theme of the other variant.
     public var darkVariant: String?
+    /// `light-variant`: the id of the light sibling of a dark theme.
     public var lightVariant: String?
     /// `contrast: normal | high` (or 0 | 1): published to the desktop portal; 0 by default.
     public var contrast: UInt32 = 0
     /// `reduced-motion: no-preference | reduce` (or 0 | 1): published to the desktop portal.
     public var reducedMotion: UInt32 = 0
+    /// The format plugin that read the theme: `native`, `base16`.
     public var format: String
+    /// The theme's bundle directory or file.
     public var path: String
 
+    /// Metadata with `contrast` and `reduced-motion` at 0 (no preference); the rest as given.
     public init(
         id: String, name: String, description: String, variant: String, inherits: String?, accentColor: RGBA?,
         darkVariant: String? = nil, lightVariant: String? = nil, format: String, path: String
@@ -69,37 +81,52 @@ public enum Layer: Int, Comparable, Sendable, CustomStringConvertible {
     case user = 1
     /// `@app "id" { … }` blocks, for the asking application only.
     case app = 2
+    /// Whether `l` is beaten by `r`: theme < user < app.
     public static func < (l: Layer, r: Layer) -> Bool { l.rawValue < r.rawValue }
+    /// `theme`, `user` or `app`, as `livery explain` shows it.
     public var description: String { ["theme", "user", "app"][rawValue] }
 }
 
 /// One typed declaration of a compiled rule.
 public struct CompiledDeclaration: Sendable {
+    /// A property of the schema, e.g. `background-color`.
     public var property: String
+    /// The value typed by the property's type, palette references resolved.
     public var value: Value
+    /// Where the property name was written.
     public var location: SourceLocation
 }
 
 /// A rule with one selector, checked against the schema and with typed values: the unit the
 /// cascade works with.
 public struct CompiledRule: Sendable {
+    /// The one selector; a rule written with several becomes one `CompiledRule` per selector.
     public var selector: Selector
+    /// The layer the rule's sheet and `@app` block put it in.
     public var layer: Layer
+    /// The application id of the enclosing `@app` block; the rule applies only to its requests.
     public var app: String?
     /// Position in source order across all layers' sheets.
     public var order: Int
     /// How derived the subject type is (`View` 0, `Control` 1, `Button` 2; `*` −1): rule 3's
     /// tie-break.
     public var subjectDepth: Int
+    /// The selector's specificity: rule 3's first test.
     public var specificity: Specificity
+    /// The declarations that typed correctly, in source order; a later one wins.
     public var declarations: [CompiledDeclaration]
 }
 
 /// A theme ready for the cascade: merged palette, typed rules of every layer, extended schema.
 public struct CompiledTheme: Sendable {
+    /// The `@theme` metadata of the theme, completed by its ancestors.
     public var metadata: ThemeMetadata
+    /// `@define-color` names (without `@`) to colours, across ancestors and overrides; a later
+    /// definition wins.
     public var palette: [String: RGBA]
+    /// Every rule of every layer, in source order (`order` ascending).
     public var rules: [CompiledRule]
+    /// The schema extended with the sheets' `@component` types.
     public var schema: Schema
 }
 
