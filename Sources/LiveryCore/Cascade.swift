@@ -10,6 +10,7 @@ import Foundation
 /// 5. With no declaration, an inheritable property takes the container's value, any other the
 ///    schema's initial value.
 public struct Cascade: Sendable {
+    /// The compiled theme whose rules compete, overrides and `@app` blocks included.
     public let theme: CompiledTheme
     var schema: Schema { theme.schema }
     /// The rules indexed for matching; built once per compiled theme.
@@ -23,6 +24,8 @@ public struct Cascade: Sendable {
     /// reload, which make a new `Cascade`.
     public var generation: AnyObject & Sendable { cache }
 
+    /// Indexes the theme's rules for matching, with an empty cache.
+    /// - Parameter theme: The compiled theme; each call makes a new generation.
     public init(theme: CompiledTheme) {
         self.theme = theme
         self.map = SelectorMap(theme: theme)
@@ -31,7 +34,9 @@ public struct Cascade: Sendable {
 
     /// Why a resolve failed.
     public enum Failure: Error, Sendable, CustomStringConvertible {
+        /// The schema has no property of that name; `suggestion` is the nearest one, if any.
         case unknownProperty(String, suggestion: String?)
+        /// `unknown property 'x' (did you mean 'y'?)`, one line.
         public var description: String {
             switch self {
             case .unknownProperty(let p, let s):
@@ -79,6 +84,12 @@ public struct Cascade: Sendable {
 
     /// The same as `resolve`, computed by testing every rule against every node of the path with
     /// no index, filter or cache: the reference the fast path is checked against.
+    /// - Parameters:
+    ///   - path: The component; its last node is resolved.
+    ///   - properties: Property names; empty means every property the type uses (schema order).
+    ///   - app: The asking application's id, selecting its `@app` blocks.
+    /// - Returns: (property, value) pairs in the order asked.
+    /// - Throws: `Failure.unknownProperty` for a name the schema does not know.
     public func resolveNaive(_ path: ComponentPath, properties: [String] = [], app: String? = nil)
         throws(Failure)
         -> [(property: String, value: Value)]
@@ -90,6 +101,10 @@ public struct Cascade: Sendable {
 
     /// Every property of the path's last node, from the cache when this theme generation has
     /// resolved the path (or a prefix of it) before.
+    /// - Parameters:
+    ///   - path: The component; its last node is resolved.
+    ///   - app: The asking application's id, selecting its `@app` blocks.
+    /// - Returns: One value per property of the theme's schema, indexed as the selector map numbers them.
     public func computedStyle(_ path: ComponentPath, app: String?) -> ComputedStyle {
         let suffix = "\u{0}" + (app ?? "")
         if let hit = cache.entry(path.description + suffix) { return hit.style }
@@ -117,6 +132,12 @@ public struct Cascade: Sendable {
     }
 
     /// Resolves one property and says where its value came from.
+    /// - Parameters:
+    ///   - path: The component; its last node is resolved.
+    ///   - property: A property name of the schema.
+    ///   - app: The asking application's id, selecting its `@app` blocks.
+    /// - Returns: The value and its origin: a declaration, a container's value or the initial value.
+    /// - Throws: `Failure.unknownProperty` for a name the schema does not know.
     public func resolveWithOrigin(_ path: ComponentPath, property: String, app: String? = nil) throws(Failure)
         -> (value: Value, origin: Origin)
     {
@@ -130,6 +151,11 @@ public struct Cascade: Sendable {
 
     /// The rules whose selector matches node `index` of `path`, in cascade order: the winner of
     /// any property is the last of them that declares it.
+    /// - Parameters:
+    ///   - path: The component path.
+    ///   - index: The node to match, 0 for the outermost.
+    ///   - app: The asking application's id; other applications' `@app` rules never match.
+    /// - Returns: The matching rules, sorted by `precedes`.
     public func matchingRules(_ path: ComponentPath, at index: Int, app: String?) -> [CompiledRule] {
         theme.rules
             .filter {
@@ -139,6 +165,7 @@ public struct Cascade: Sendable {
     }
 
     /// Cascade order: layer, specificity, subject depth, source order (rules 2–4).
+    /// - Returns: Whether `a` comes before, so loses to, `b`.
     public static func precedes(_ a: CompiledRule, _ b: CompiledRule) -> Bool {
         (
             a.layer.rawValue, a.specificity.ids, a.specificity.classes, a.specificity.types, a.subjectDepth,
@@ -152,6 +179,12 @@ public struct Cascade: Sendable {
 
     /// Whether `selector` matches node `index` of `nodes` (CSS Selectors 4 §16: matched right to
     /// left, a descendant combinator trying every container outwards).
+    /// - Parameters:
+    ///   - selector: The complex selector; its last compound must match node `index`.
+    ///   - nodes: The path's nodes, outermost first.
+    ///   - index: The subject node.
+    ///   - schema: The schema, so that a type selector also matches subtypes.
+    /// - Returns: Whether the selector matches.
     public static func matches(_ selector: Selector, _ nodes: [PathNode], _ index: Int, _ schema: Schema)
         -> Bool
     {
@@ -269,29 +302,45 @@ final class StyleCache: @unchecked Sendable {
 public struct Explanation: Sendable {
     /// One declaration that matched the node.
     public struct Candidate: Sendable, Equatable {
+        /// Where the declaration's property name was written.
         public var location: SourceLocation
+        /// The rule's selector in canonical form.
         public var selector: String
+        /// The layer the rule belongs to.
         public var layer: Layer
+        /// The application id of the rule's `@app` block, if any.
         public var app: String?
+        /// The selector's specificity.
         public var specificity: Specificity
         /// The subject type's depth in the type hierarchy (−1 for `*`).
         public var subjectDepth: Int
+        /// The value the declaration sets.
         public var value: Value
+        /// Whether this declaration gives the property its value; true for the last one only.
         public var won: Bool
         /// Why it lost to the winner (empty for the winner): the first cascade step that decided.
         public var reason: String
     }
 
+    /// The component path as text, e.g. `Window/Button:highlighted`.
     public var path: String
+    /// The property explained.
     public var property: String
     /// Lowest precedence first; the winner, if any, is last.
     public var candidates: [Candidate]
+    /// The resolved value.
     public var value: Value
+    /// Where the value came from: the winning declaration, a container or the initial value.
     public var origin: Cascade.Origin
 }
 
 extension Cascade {
     /// Explains how `property` of the last node of `path` was resolved.
+    /// - Parameters:
+    ///   - path: The component; its last node is explained.
+    ///   - property: A property name of the schema.
+    ///   - app: The asking application's id, selecting its `@app` blocks.
+    /// - Returns: The matching declarations, why each lost, and the value with its origin.
     /// - Throws: `Failure.unknownProperty`.
     public func explain(_ path: ComponentPath, property: String, app: String? = nil) throws(Failure)
         -> Explanation
