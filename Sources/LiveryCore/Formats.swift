@@ -7,14 +7,22 @@ public protocol ThemeFormat: Sendable {
     /// A short name shown in `ListThemes` metadata: `native`, `base16`.
     var name: String { get }
     /// Decides by name (and cheap content checks) whether this format reads the entry.
+    /// - Parameters:
+    ///   - url: An entry of a themes directory.
+    ///   - isDirectory: Whether the entry is a directory.
     /// - Returns: the theme id the entry provides, or nil.
     func claim(_ url: URL, isDirectory: Bool) -> String?
     /// Reads the entry; problems are diagnostics in the returned sheet, never thrown.
+    /// - Parameters:
+    ///   - url: An entry this format claimed.
+    ///   - id: The id `claim` returned for it.
+    /// - Returns: The theme's source, its sheet translated from the format.
     func read(_ url: URL, id: String) -> ThemeSource
 }
 
 /// The compiled-in formats, in the order they are asked.
 public enum ThemeFormats {
+    /// Native bundles first, then base16/base24 schemes.
     public static let all: [any ThemeFormat] = [NativeFormat(), Base16Format()]
 
     /// Reads a file as UTF-8 text, or a diagnostic saying why not.
@@ -39,9 +47,13 @@ public enum ThemeFormats {
 /// Native bundles: a directory `<id>/theme.css` with its images and imports, or a single
 /// `<id>.css` file (which may name no other files).
 public struct NativeFormat: ThemeFormat {
+    /// The native format; it has no settings.
     public init() {}
+    /// `native`.
     public var name: String { "native" }
 
+    /// Claims a directory holding `theme.css` (id: the directory name) or a `.css` file (id: its
+    /// base name); the catalog then refuses an invalid id.
     public func claim(_ url: URL, isDirectory: Bool) -> String? {
         if isDirectory {
             guard FileManager.default.fileExists(atPath: url.appendingPathComponent("theme.css").path) else {
@@ -52,6 +64,7 @@ public struct NativeFormat: ThemeFormat {
         return url.pathExtension == "css" ? url.deletingPathExtension().lastPathComponent : nil
     }
 
+    /// Parses `theme.css` (or the single file); imports resolve inside the bundle directory.
     public func read(_ url: URL, id: String) -> ThemeSource {
         var isDir: ObjCBool = false
         _ = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir)
@@ -75,11 +88,14 @@ public struct NativeFormat: ThemeFormat {
 /// level), hex with or without `#`, any case. The scheme becomes a theme whose palette holds its
 /// colours and which inherits the mapping theme `base16`.
 public struct Base16Format: ThemeFormat {
+    /// The base16/base24 format; it has no settings.
     public init() {}
+    /// `base16`, for base24 schemes too.
     public var name: String { "base16" }
     /// The theme that says which slot colours which component.
     public static let mappingTheme = "base16"
 
+    /// Claims a `.yaml` or `.yml` file; the id is its base name, lower-cased, other characters as `-`.
     public func claim(_ url: URL, isDirectory: Bool) -> String? {
         guard !isDirectory, ["yaml", "yml"].contains(url.pathExtension.lowercased()) else { return nil }
         return Base16Format.id(for: url)
@@ -96,6 +112,8 @@ public struct Base16Format: ThemeFormat {
         return String(id.trimmingCharacters(in: CharacterSet(charactersIn: "-")).prefix(64))
     }
 
+    /// Reads the scheme (at most 1 MiB) into a sheet whose palette holds its slots and which
+    /// inherits `mappingTheme`.
     public func read(_ url: URL, id: String) -> ThemeSource {
         var sheet = Stylesheet(file: url.path)
         let text: String
