@@ -7,6 +7,7 @@ public struct AncestorFilter: Sendable {
     /// 512 bits.
     private var bits = SIMD8<UInt64>(repeating: 0)
 
+    /// An empty filter: the one for a root node, which has no containers.
     public init() {}
 
     /// FNV-1a over the UTF-8 of a tag byte and the text: distinct spaces for types, names,

@@ -5,6 +5,7 @@ import Foundation
 public enum BundleFiles {
     /// Why a named file is refused.
     public struct Refusal: Error, Sendable {
+        /// What is wrong with the file, one line, e.g. `empty file name`.
         public var message: String
     }
 

@@ -50,6 +50,7 @@ public struct RGBA: Hashable, Sendable, CustomStringConvertible {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// `#rrggbbaa`, as `hex`.
     public var description: String { hex }
 
     /// Parses hex digits in the forms `rgb`, `rgba`, `rrggbb`, `rrggbbaa` (no `#`), any case.

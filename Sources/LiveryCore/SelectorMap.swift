@@ -260,6 +260,7 @@ final class SelectorMap: Sendable {
 
 /// The values a compiled theme's styles refer to by slot.
 public final class ValueTable: Sendable {
+    /// The distinct values, indexed by `ComputedStyle.slots`.
     public let values: [Value]
     init(_ values: [Value]) { self.values = values }
 }

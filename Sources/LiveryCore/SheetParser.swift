@@ -10,7 +10,9 @@ public struct SheetParser {
 
     /// Why an `@import` failed.
     public struct ImportError: Error, Sendable {
+        /// Why, one line, e.g. `'x.css' is larger than 4194304 bytes`.
         public var message: String
+        /// An import error saying `message`.
         public init(_ message: String) { self.message = message }
     }
 
@@ -19,6 +21,7 @@ public struct SheetParser {
     /// Deepest chain of `@import`s.
     public static let maximumImportDepth = 16
 
+    /// A parser for one kind of sheet: a bundle's, or one that may name no files.
     /// - Parameters:
     ///   - bundleRoot: the directory `url()` and `@import` paths must stay inside; nil for sheets
     ///     that may name no files (single-file bundles, the user overrides).
@@ -29,6 +32,10 @@ public struct SheetParser {
     }
 
     /// Parses `text`, read from `file`.
+    /// - Parameters:
+    ///   - text: The sheet's text.
+    ///   - file: The file name shown in diagnostics, and the start of the `@import` chain.
+    /// - Returns: The sheet, imports spliced in; syntax errors are in its `diagnostics`, never thrown.
     public func parse(_ text: String, file: String) -> Stylesheet {
         var sheet = Stylesheet(file: file)
         var stack: Set<String> = [file]
