@@ -4,21 +4,27 @@ import LiveryDBus
 
 /// The command line of `liveryd` (DESIGN §7).
 public struct DaemonOptions: Sendable, Equatable {
+    /// Each `--themes-dir`, searched in order before the XDG data directories.
     public var themesDirectories: [String] = []
+    /// `--schema`: the schema file to use instead of the one found with the themes.
     public var schemaFile: String?
     /// A bus address; nil means the session bus (or the system bus with `system`).
     public var address: String?
+    /// `--system`: connect to the system bus instead of the session bus.
     public var system = false
     /// Take the bus name over from a running instance.
     public var replace = false
+    /// `--log-level`: the least severe level written; `info` by default.
     public var logLevel: Log.Level = .info
     /// Serve the desktop portal's Settings backend too.
     public var portal = true
     /// Reload when theme files or the overrides change on disk.
     public var watch = true
 
+    /// The defaults: session bus, portal and watching on, log level `info`.
     public init() {}
 
+    /// The `--help` text.
     public static let usage = """
         Usage: liveryd [--themes-dir DIR]... [--schema FILE] [--address ADDR | --system] [--replace]
                        [--no-portal] [--no-watch] [--log-level error|warning|notice|info|debug]
@@ -33,10 +39,13 @@ public struct DaemonOptions: Sendable, Equatable {
 
     /// A command-line mistake: exit status 2 with the message and the usage.
     public struct UsageError: Error, CustomStringConvertible, Sendable {
+        /// What is wrong, one line, e.g. `unknown option '--x'`.
         public var description: String
     }
 
     /// Parses the arguments after the program name.
+    /// - Parameter arguments: The arguments; `--flag value` and `--flag=value` are both accepted.
+    /// - Returns: The options, or nil for `-h`/`--help`; `--version` prints and exits.
     /// - Throws: `UsageError` for unknown flags or missing values.
     public static func parse(_ arguments: [String]) throws(UsageError) -> DaemonOptions? {
         var o = DaemonOptions()
@@ -90,8 +99,11 @@ public struct DaemonOptions: Sendable, Equatable {
 
 /// The running daemon: the bus connection, the exported object, the service.
 public final class Daemon: Sendable {
+    /// The theme catalog, active theme and cascade.
     public let service: ThemeService
+    /// The bus connection that owns `org.livery.Livery1`.
     public let connection: Connection
+    /// The exported `org.livery.Livery1` object.
     public let interface: LiveryInterface
     /// The inotify watcher for live reload, when enabled.
     let watcher: ThemeWatcher?
@@ -99,6 +111,9 @@ public final class Daemon: Sendable {
 
     /// Loads themes, connects, exports the object and takes the bus name (objects are registered
     /// first, then `RequestName` with `DO_NOT_QUEUE`, DESIGN §9).
+    /// - Parameters:
+    ///   - options: The parsed command line.
+    ///   - environment: The variables that locate the XDG directories (`HOME`, `XDG_*`).
     /// - Throws: a message for the log; the caller exits non-zero.
     public init(options: DaemonOptions, environment: [String: String] = ProcessInfo.processInfo.environment)
         throws
@@ -194,6 +209,9 @@ public final class Daemon: Sendable {
 }
 
 /// `liveryd`'s whole program: parse, build, run. Returns the exit status.
+/// - Parameter arguments: The arguments after the program name.
+/// - Returns: 0 after `--help` or a clean stop, 1 when the daemon fails or the bus goes away, 2 for
+///   a usage error.
 public func runDaemon(arguments: [String]) -> Int32 {
     signal(SIGPIPE, SIG_IGN)
     let options: DaemonOptions
