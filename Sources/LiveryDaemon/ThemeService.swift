@@ -9,14 +9,18 @@ import LiveryCore
 public final class ThemeService: @unchecked Sendable {
     /// Configuration: where themes, schema, state and overrides live.
     public struct Configuration: Sendable {
+        /// Directories searched for theme bundles, in order; the first holding an id wins.
         public var searchPath: [String]
         /// The schema file; nil means the first `schema.json` on the search path.
         public var schemaFile: String?
+        /// Where the active theme is saved, normally `$XDG_STATE_HOME/livery/state.json`.
         public var stateFile: String
+        /// The user's overrides sheet, normally `$XDG_CONFIG_HOME/livery/overrides.css`.
         public var overridesFile: String
         /// The theme used when no valid theme was saved.
         public var fallbackTheme = "default"
 
+        /// A configuration with the fallback theme `default`.
         public init(searchPath: [String], schemaFile: String? = nil, stateFile: String, overridesFile: String)
         {
             self.searchPath = searchPath
@@ -28,7 +32,9 @@ public final class ThemeService: @unchecked Sendable {
 
     /// One installed theme as `ListThemes` reports it.
     public struct Listing: Sendable {
+        /// The theme's metadata, ancestors' values filled in.
         public var metadata: ThemeMetadata
+        /// Whether the theme compiles without errors and so can be activated.
         public var valid: Bool
         /// Rendered one-line diagnostics (`file:line:col: error: …`).
         public var errors: [String]
@@ -36,11 +42,15 @@ public final class ThemeService: @unchecked Sendable {
 
     /// A published change: the new active theme and serial.
     public struct Change: Sendable, Equatable {
+        /// The id of the theme now active.
         public var theme: String
+        /// The serial after the change; it grows by one with each published change.
         public var serial: UInt32
     }
 
+    /// Where themes, schema, state and overrides live, as given at start.
     public let configuration: Configuration
+    /// Where the service writes its messages.
     public let log: Log
     private let lock = NSLock()
     private let schema: Schema
@@ -57,6 +67,9 @@ public final class ThemeService: @unchecked Sendable {
 
     /// Loads the schema and the catalog and activates the saved theme, or the fallback with a
     /// warning when the saved one is missing or broken.
+    /// - Parameters:
+    ///   - configuration: Where themes, schema, state and overrides live.
+    ///   - log: Where to write warnings and notices.
     /// - Throws: `ServiceError` when the schema cannot be read or no theme at all is valid.
     public init(configuration: Configuration, log: Log = Log()) throws {
         self.configuration = configuration
@@ -150,6 +163,7 @@ public final class ThemeService: @unchecked Sendable {
     ///   - properties: names; empty for every property of the type; at most
     ///     `Limits.propertiesPerCall`.
     ///   - app: the asking application's id for `@app` blocks.
+    /// - Returns: (property, value) pairs in the order asked.
     /// - Throws: `ServiceError` `InvalidPath`, `UnknownProperty` or `LimitExceeded`.
     public func resolve(_ path: String, properties: [String], app: String?) throws(ServiceError) -> [(
         property: String, value: Value
@@ -158,10 +172,12 @@ public final class ThemeService: @unchecked Sendable {
         return try ThemeService.resolve(path, properties: properties, app: app, in: c)
     }
 
-    /// Resolves a batch against one snapshot of the active theme, so that a switch cannot fall
-    /// between two items.
-    /// - Throws: as `resolve`, and `LimitExceeded` past `Limits.resolveManyItems` items.
     /// Explains how one property of one component was resolved in the active theme.
+    /// - Parameters:
+    ///   - path: `Type#name.class:state/…`, within the limits of `resolve`.
+    ///   - property: One property name.
+    ///   - app: the asking application's id for `@app` blocks.
+    /// - Returns: Every matching declaration in cascade order, and the value with its origin.
     /// - Throws: as `resolve`.
     public func explain(_ path: String, property: String, app: String?) throws(ServiceError) -> Explanation {
         let c = activeCascade
@@ -177,6 +193,11 @@ public final class ThemeService: @unchecked Sendable {
 
     /// Resolves several paths against one snapshot of the active theme, keyed by the paths as
     /// given (for subscriptions).
+    /// - Parameters:
+    ///   - paths: Component paths, each within the limits of `resolve`.
+    ///   - properties: Names asked for every path; empty for every property of each type.
+    ///   - app: the asking application's id for `@app` blocks.
+    /// - Returns: Per path, each property's value.
     /// - Throws: as `resolve`.
     public func snapshot(paths: [String], properties: [String], app: String?) throws(ServiceError)
         -> StyleSnapshot
@@ -193,6 +214,14 @@ public final class ThemeService: @unchecked Sendable {
         return out
     }
 
+    /// Resolves a batch against one snapshot of the active theme, so that a switch cannot fall
+    /// between two items.
+    /// - Parameters:
+    ///   - items: Paths with the properties asked for each, as in `resolve`.
+    ///   - app: the asking application's id for `@app` blocks.
+    /// - Returns: Per item, (property, value) pairs in the order asked.
+    /// - Throws: as `resolve` (the message naming the item), and `LimitExceeded` past
+    ///   `Limits.resolveManyItems` items.
     public func resolveMany(_ items: [(path: String, properties: [String])], app: String?)
         throws(ServiceError)
         -> [[(property: String, value: Value)]]
@@ -252,6 +281,7 @@ public final class ThemeService: @unchecked Sendable {
     // MARK: Changing
 
     /// Validates, activates and saves a theme.
+    /// - Parameter id: The theme id.
     /// - Returns: the change to publish, or nil when the theme was already active and unchanged.
     /// - Throws: `UnknownTheme` when no such theme is installed, `InvalidTheme` (with the first
     ///   diagnostics) when it has errors; the active theme is then unchanged.
