@@ -34,7 +34,9 @@ extension Value {
 
 /// Maps `org.livery.Livery1` onto a `ThemeService` and publishes its changes.
 public final class LiveryInterface: Sendable {
+    /// The model the methods call into.
     public let service: ThemeService
+    /// The live subscriptions made with `Subscribe`.
     public let subscriptions = SubscriptionRegistry()
     let connection: Connection
     let path: ObjectPath
@@ -48,8 +50,13 @@ public final class LiveryInterface: Sendable {
     let portal: LockedBox<PortalBackend?> = LockedBox(nil)
 
     /// Publishes to the portal backend too from now on.
+    /// - Parameter backend: The started portal backend; it replaces any attached before.
     public func attach(_ backend: PortalBackend) { _ = portal.exchange(backend) }
 
+    /// Maps `service` onto `connection`; nothing is exported until `export()`.
+    /// - Parameters:
+    ///   - service: The model to serve.
+    ///   - connection: The bus connection to export on and emit signals from.
     /// - Throws: `DBusError` if the fixed names fail validation (they do not).
     public init(service: ThemeService, connection: Connection) throws(DBusError) {
         self.service = service
@@ -60,6 +67,8 @@ public final class LiveryInterface: Sendable {
     }
 
     /// Exports the object with its interface at `/org/livery/Livery1`.
+    /// - Throws: `DBusError` `org.freedesktop.DBus.Error.ObjectPathInUse` when something is
+    ///   already exported there.
     public func export() throws(DBusError) {
         try connection.export([interface], at: path)
     }
@@ -192,6 +201,7 @@ public final class LiveryInterface: Sendable {
 
     /// Emits `ThemeChanged(s id, u serial)` and `PropertiesChanged` for `ActiveTheme`, `Serial`
     /// and `Problems`.
+    /// - Parameter change: The new active theme and serial, as `ThemeService` returned them.
     public func publish(_ change: ThemeService.Change) {
         let problems = service.problems
         _ = announcedProblems.exchange(problems)

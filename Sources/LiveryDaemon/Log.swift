@@ -5,11 +5,17 @@ import Foundation
 public struct Log: Sendable {
     /// Syslog priorities (RFC 5424 §6.2.1).
     public enum Level: Int, Comparable, Sendable, CaseIterable {
+        /// `<3>`: something failed: the bus went away, the state could not be saved.
         case error = 3
+        /// `<4>`: something is wrong but the daemon goes on, e.g. broken overrides ignored.
         case warning = 4
+        /// `<5>`: normal but significant, e.g. the bus name taken or lost, a theme skipped.
         case notice = 5
+        /// `<6>`: routine events, e.g. a theme activated or reloaded.
         case info = 6
+        /// `<7>`: detail for debugging.
         case debug = 7
+        /// Whether `a` is more severe than `b` (a lower syslog priority number).
         public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
         /// Parses `error`, `warning`, `notice`, `info` or `debug`.
         public init?(name: String) {
@@ -22,6 +28,7 @@ public struct Log: Sendable {
     public var threshold: Level
     private let sink: @Sendable (String) -> Void
 
+    /// A log writing lines at `threshold` or more severe to `sink`.
     /// - Parameter sink: receives each line with its newline; stderr by default.
     public init(
         threshold: Level = .info,
@@ -34,6 +41,11 @@ public struct Log: Sendable {
     /// The sink, for building another log with a different threshold.
     public var sinkForTests: @Sendable (String) -> Void { sink }
 
+    /// Writes `message` when `level` is at least as severe as `threshold`, each of its lines
+    /// prefixed with `<N>`.
+    /// - Parameters:
+    ///   - level: How severe the message is.
+    ///   - message: The text; a multi-line message becomes several records.
     public func callAsFunction(_ level: Level, _ message: String) {
         guard level <= threshold else { return }
         // One line per record: journald splits at newlines, and a multi-line diagnostic keeps its

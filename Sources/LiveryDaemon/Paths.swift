@@ -2,8 +2,10 @@ import Foundation
 
 /// Where Livery reads and writes, following the XDG Base Directory Specification.
 public struct Paths: Sendable {
+    /// The variables read: `HOME` and the `XDG_*` base directory ones.
     public var environment: [String: String]
 
+    /// Paths from `environment`, the process's own by default.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
     }
@@ -30,6 +32,8 @@ public struct Paths: Sendable {
 
     /// The theme search path of DESIGN §7: the given directories, then
     /// `$XDG_DATA_HOME/livery/themes`, then each `$XDG_DATA_DIRS/livery/themes`.
+    /// - Parameter extra: Directories searched first, e.g. each `--themes-dir`.
+    /// - Returns: The directories in search order; they need not exist.
     public func themeSearchPath(extra: [String]) -> [String] {
         extra + [dataHome + "/livery/themes"] + dataDirs.map { $0 + "/livery/themes" }
     }

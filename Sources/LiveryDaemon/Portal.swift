@@ -9,7 +9,9 @@ import LiveryDBus
 public final class PortalBackend: Sendable {
     /// The bus name xdg-desktop-portal finds through `livery.portal`.
     public static let busName = "org.freedesktop.impl.portal.desktop.livery"
+    /// The object path xdg-desktop-portal calls backends at.
     public static let path = "/org/freedesktop/portal/desktop"
+    /// The backend interface xdg-desktop-portal's Settings portal calls.
     public static let interface = "org.freedesktop.impl.portal.Settings"
     /// The namespace holding the standard appearance keys.
     public static let namespace = "org.freedesktop.appearance"
@@ -24,6 +26,11 @@ public final class PortalBackend: Sendable {
     /// The settings last published, to emit `SettingChanged` for changed keys only.
     private let last: LockedBox<[String: DBusValue]>
 
+    /// A backend for `service`'s active theme; nothing is exported until `start`.
+    /// - Parameters:
+    ///   - service: The model whose active theme's metadata is served.
+    ///   - connection: The bus connection to export on; it also owns `org.livery.Livery1`.
+    /// - Throws: `DBusError` if the fixed names fail validation (they do not).
     public init(service: ThemeService, connection: Connection) throws(DBusError) {
         self.service = service
         self.connection = connection
@@ -35,6 +42,8 @@ public final class PortalBackend: Sendable {
     /// `org.freedesktop.appearance` from theme metadata: `color-scheme` (u: 1 dark, 2 light),
     /// `accent-color` ((ddd) sRGB 0–1, or −1s for none: out of range means unset), `contrast`
     /// (u), `reduced-motion` (u).
+    /// - Parameter meta: The active theme's metadata.
+    /// - Returns: The four keys and their values, the `a{sv}` of the namespace.
     public static func settings(of meta: ThemeMetadata) -> [String: DBusValue] {
         let accent: [Double] = meta.accentColor.map { [$0.red, $0.green, $0.blue] } ?? [-1, -1, -1]
         return [
@@ -56,6 +65,7 @@ public final class PortalBackend: Sendable {
 
     /// Exports the object and takes the bus name; a name already taken is logged, not fatal.
     /// - Parameter replace: take the name over from a running instance (`liveryd --replace`).
+    /// - Throws: `DBusError` when the object cannot be exported or `RequestName` fails.
     public func start(replace: Bool = false) throws(DBusError) {
         let service = self.service
         let iface = Interface(

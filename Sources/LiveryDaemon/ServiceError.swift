@@ -5,7 +5,9 @@ import LiveryDBus
 public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible, DBusErrorConvertible {
     /// The kinds of failure; new kinds may be added.
     public struct Kind: Hashable, Sendable, RawRepresentable {
+        /// The last element of the D-Bus error name, e.g. `UnknownTheme`.
         public let rawValue: String
+        /// A kind whose error name ends in `rawValue`, which must be a valid error name element.
         public init(rawValue: String) { self.rawValue = rawValue }
         /// No installed theme has that id.
         public static let unknownTheme = Kind(rawValue: "UnknownTheme")
@@ -23,9 +25,12 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible,
         public static let unknownSubscription = Kind(rawValue: "UnknownSubscription")
     }
 
+    /// Which failure it is; it chooses the D-Bus error name.
     public var kind: Kind
+    /// What failed and where, sent as the D-Bus error's message.
     public var message: String
 
+    /// An error of `kind` saying `message`.
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
@@ -34,7 +39,9 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible,
     /// `org.livery.Livery1.Error.<Kind>`.
     public var errorName: String { "org.livery.Livery1.Error." + kind.rawValue }
 
+    /// The error as sent on the bus: `errorName` with `message`.
     public var dbusError: DBusError { DBusError(ErrorName(rawValue: errorName), message) }
 
+    /// `Kind: message`, for logs and the command line.
     public var description: String { "\(kind.rawValue): \(message)" }
 }

@@ -4,8 +4,10 @@ import Foundation
 /// the same directory, fsync it, rename it over the old one, fsync the directory. A crash at any
 /// point leaves either the old file or the new one, never a half-written one.
 public struct StateStore: Sendable {
+    /// The state file, normally `$XDG_STATE_HOME/livery/state.json`.
     public let path: String
 
+    /// A store for the file at `path`; nothing is read or written until asked.
     public init(path: String) { self.path = path }
 
     /// The saved state.
@@ -15,6 +17,7 @@ public struct StateStore: Sendable {
     }
 
     /// Reads the saved state.
+    /// - Returns: The state the last `save` wrote.
     /// - Throws: a message saying why the file is missing or unusable.
     public func load() throws -> State {
         var isDir: ObjCBool = false
@@ -40,6 +43,7 @@ public struct StateStore: Sendable {
     }
 
     /// Writes the state atomically.
+    /// - Parameter state: The state to keep, written as JSON with sorted keys.
     /// - Throws: `POSIXError`-style `NSError` when the directory cannot be created or written.
     public func save(_ state: State) throws {
         let dir = (path as NSString).deletingLastPathComponent

@@ -8,12 +8,15 @@ import LiveryCore
 public final class SubscriptionRegistry: @unchecked Sendable {
     /// One subscription.
     public struct Subscription: Sendable {
+        /// The id `Subscribe` returned: never 0, unique among live subscriptions.
         public var id: UInt32
         /// The subscriber's unique bus name.
         public var owner: String
+        /// The component paths followed, as the subscriber wrote them.
         public var paths: [String]
         /// The properties asked for; empty means every property of each path's type.
         public var properties: [String]
+        /// The subscriber's application id, selecting its `@app` blocks.
         public var app: String?
         /// The values last sent.
         public var values: StyleSnapshot
@@ -32,18 +35,28 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     private var nextID: UInt32 = 1
     private var totalPaths = 0
 
+    /// An empty registry.
     public init() {}
 
     /// The number of live subscriptions.
     public var count: Int { lock.withLock { byID.count } }
 
     /// The number of subscriptions `owner` holds.
+    /// - Parameter owner: A unique bus name such as `:1.42`.
+    /// - Returns: How many live subscriptions it made.
     public func count(of owner: String) -> Int {
         lock.withLock { byID.values.filter { $0.owner == owner }.count }
     }
 
     /// Registers a subscription whose current values were computed by `current`, under the
     /// registry's lock, so that nothing can change between reading and registering.
+    /// - Parameters:
+    ///   - owner: The subscriber's unique bus name.
+    ///   - paths: Component paths; at most `maximumPaths`.
+    ///   - properties: Property names; empty for every property; at most `Limits.propertiesPerCall`.
+    ///   - app: The subscriber's application id, or nil.
+    ///   - current: Resolves the paths now; its values become the subscription's first ones.
+    /// - Returns: The new subscription, with its id and current values.
     /// - Throws: `LimitExceeded` past the limits; whatever `current` throws.
     public func add(
         owner: String, paths: [String], properties: [String], app: String?,
@@ -83,6 +96,9 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     }
 
     /// Removes a subscription of `owner`.
+    /// - Parameters:
+    ///   - id: The subscription's id.
+    ///   - owner: The caller's unique bus name.
     /// - Throws: `UnknownSubscription` for an id that is not live; `AccessDenied` when it belongs
     ///   to another client.
     public func remove(_ id: UInt32, owner: String) throws(ServiceError) {
@@ -97,6 +113,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     }
 
     /// Drops every subscription of a client that left the bus.
+    /// - Parameter owner: The client's unique bus name.
     /// - Returns: how many were dropped.
     @discardableResult
     public func removeAll(of owner: String) -> Int {
@@ -111,6 +128,9 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     /// values that changed; stores the new values. Subscriptions with the same paths, properties
     /// and application are resolved once. Subscriptions whose paths no longer resolve keep their
     /// old values.
+    /// - Parameter resolve: Resolves a subscription's paths in the active theme; nil when they no
+    ///   longer resolve.
+    /// - Returns: Per subscription with changes, in id order: its id, owner and changed values only.
     public func update(resolve: (Subscription) -> StyleSnapshot?) -> [(
         id: UInt32, owner: String, changes: StyleSnapshot
     )] {
