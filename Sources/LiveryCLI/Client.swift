@@ -5,11 +5,14 @@ import LiveryDaemon
 
 /// Where `livery` writes: standard output and error, replaceable in tests.
 public struct Output: Sendable {
+    /// Writes text to standard output as given; callers supply the newlines.
     public var out: @Sendable (String) -> Void
+    /// Writes text to standard error as given; callers supply the newlines.
     public var err: @Sendable (String) -> Void
     /// Whether standard output is a terminal (colour swatches are shown only then).
     public var isTerminal: Bool
 
+    /// The process's standard output and error, colour decided by `NO_COLOR`, `TERM` and isatty.
     public static let standard = Output(
         out: { s in
             FileHandle.standardOutput.write(Data(s.utf8))
@@ -22,6 +25,7 @@ public struct Output: Sendable {
         return isatty(1) == 1 && (env["NO_COLOR"] ?? "").isEmpty && env["TERM"] != "dumb"
     }
 
+    /// An output writing to the given closures, e.g. buffers in tests.
     public init(
         out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, isTerminal: Bool
     ) {
@@ -52,6 +56,10 @@ struct UsageError: Error {
 }
 
 /// `livery`'s whole program. Returns the exit status: 0 success, 1 failure, 2 usage error.
+/// - Parameters:
+///   - arguments: The arguments after the program name.
+///   - output: Where to write; the process's standard streams by default.
+/// - Returns: The exit status.
 public func runClient(arguments: [String], output: Output = .standard) -> Int32 {
     let inv: Invocation
     do { inv = try parse(arguments) } catch {
