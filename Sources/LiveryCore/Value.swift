@@ -2,15 +2,19 @@ import Foundation
 
 /// A resolved property value, typed by the schema.
 public enum Value: Hashable, Sendable, CustomStringConvertible {
+    /// An sRGB colour, channels 0–1.
     case color(RGBA)
     /// The absolute path of an image inside its bundle, or nil for `none`.
     case image(String?)
     /// Pixels.
     case length(Double)
+    /// A unitless number.
     case number(Double)
     /// Seconds.
     case duration(Double)
+    /// One of the property's keywords.
     case keyword(String)
+    /// Free text, escapes resolved.
     case string(String)
     /// Width and height in pixels.
     case size(Double, Double)
