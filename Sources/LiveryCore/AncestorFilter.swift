@@ -12,6 +12,10 @@ public struct AncestorFilter: Sendable {
 
     /// FNV-1a over the UTF-8 of a tag byte and the text: distinct spaces for types, names,
     /// classes.
+    /// - Parameters:
+    ///   - tag: `T` for a type, `#` for a name, `.` for a class.
+    ///   - text: The type, name or class.
+    /// - Returns: The 32-bit hash to `insert` or test with `mayContain`.
     @inlinable
     public static func hash(_ tag: UInt8, _ text: String) -> UInt32 {
         var h: UInt32 = 2_166_136_261

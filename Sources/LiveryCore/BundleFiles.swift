@@ -16,6 +16,9 @@ public enum BundleFiles {
 
     /// Resolves `path` inside the bundle `root`: no absolute paths, no `..` escape, no symlink
     /// leading outside, and a regular file at the end.
+    /// - Parameters:
+    ///   - path: The file name as the sheet wrote it, relative to the bundle.
+    ///   - root: The bundle directory.
     /// - Returns: the absolute, symlink-free path.
     public static func confine(_ path: String, in root: String) -> Result<String, Refusal> {
         guard !path.isEmpty else { return .failure(Refusal(message: "empty file name")) }
@@ -41,6 +44,9 @@ public enum BundleFiles {
 
     /// Checks an image named by `url()`: confined to the bundle, under `maximumImageSize`, and a
     /// PNG, JPEG, WebP or SVG by its first bytes (whatever its extension says).
+    /// - Parameters:
+    ///   - path: The file name inside `url()`, relative to the bundle.
+    ///   - root: The bundle directory.
     /// - Returns: the absolute path published over D-Bus.
     public static func checkImage(_ path: String, in root: String) -> Result<String, Refusal> {
         let real: String

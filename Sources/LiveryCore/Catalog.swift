@@ -11,6 +11,9 @@ public struct ThemeCatalog: Sendable {
     public private(set) var notes: [String] = []
 
     /// Scans `searchPath` in order; directories that do not exist are skipped.
+    /// - Parameters:
+    ///   - searchPath: Theme directories, the first holding an id winning.
+    ///   - formats: The formats asked, in order, to claim each entry.
     public init(searchPath: [String], formats: [any ThemeFormat] = ThemeFormats.all) {
         let fm = FileManager.default
         for dir in searchPath {
@@ -58,6 +61,7 @@ public struct ThemeCatalog: Sendable {
     }
 
     /// The theme's `inherits` chain, root ancestor first.
+    /// - Parameter id: The theme's id.
     /// - Returns: the chain, or the diagnostic for an unknown parent or a cycle.
     public func chain(for id: String) -> Result<[ThemeSource], Diagnostic> {
         guard var current = sources[id] else {
@@ -88,6 +92,12 @@ public struct ThemeCatalog: Sendable {
     }
 
     /// Compiles a theme with its ancestors and, when given, the user's overrides.
+    /// - Parameters:
+    ///   - id: The theme's id.
+    ///   - schema: The base schema, before the sheets' `@component` types.
+    ///   - overrides: The user's overrides sheet, or nil.
+    /// - Returns: The theme, or nil when there is any error (a broken chain included); and every
+    ///   diagnostic.
     public func compile(_ id: String, schema: Schema, overrides: Stylesheet? = nil)
         -> (theme: CompiledTheme?, diagnostics: [Diagnostic])
     {

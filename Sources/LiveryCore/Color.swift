@@ -72,6 +72,11 @@ public struct RGBA: Hashable, Sendable, CustomStringConvertible {
 
     /// Mixes two colours channel by channel, alpha included: `a × (1 − f) + b × f`
     /// (GTK's `mix()`).
+    /// - Parameters:
+    ///   - a: The colour at `f` = 0.
+    ///   - b: The colour at `f` = 1.
+    ///   - f: The fraction of `b`, 0–1.
+    /// - Returns: The mixed colour, clamped to 0–1.
     public static func mix(_ a: RGBA, _ b: RGBA, _ f: Double) -> RGBA {
         func lerp(_ x: Double, _ y: Double) -> Double { x + (y - x) * f }
         return RGBA(
@@ -81,6 +86,8 @@ public struct RGBA: Hashable, Sendable, CustomStringConvertible {
 
     /// Multiplies lightness and saturation in HLS space by `factor`, clamped to 0–1 (GTK's
     /// `shade()`; `lighter(c)` is `shade(c, 1.3)`, `darker(c)` is `shade(c, 0.7)`).
+    /// - Parameter factor: Above 1 lightens, below 1 darkens.
+    /// - Returns: The shaded colour, alpha unchanged.
     public func shaded(_ factor: Double) -> RGBA {
         var (h, l, s) = hls
         l = RGBA.clamp(l * factor)

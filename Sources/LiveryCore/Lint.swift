@@ -5,6 +5,7 @@ public enum Lint {
     /// - rules that can never win: every property they set is set again, later, by a rule with the
     ///   same selector in the same layer (or twice in the same rule);
     /// - `@define-color` names that nothing in the chain refers to.
+    /// - Parameter chain: The theme's sources, root ancestor first, the theme itself last.
     /// - Returns: warnings, sorted by position.
     public static func warnings(chain: [ThemeSource]) -> [Diagnostic] {
         guard let own = chain.last else { return [] }
