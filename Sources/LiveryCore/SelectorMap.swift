@@ -348,6 +348,7 @@ public struct StyleWalker {
     public var top: ComputedStyle? { styles.last }
 
     /// Enters `node` as a child of the current top and computes its style.
+    /// - Parameter node: The child node; pop it to return to its container.
     /// - Returns: nil when the node's type is unknown to the schema.
     @discardableResult
     public mutating func push(_ node: PathNode) -> ComputedStyle? {

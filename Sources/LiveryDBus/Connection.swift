@@ -344,6 +344,7 @@ public final class Connection: @unchecked Sendable {
     /// Like ``call(destination:path:interface:member:arguments:timeout:)`` but returns the
     /// whole reply message (sender, signature and body).
     ///
+    /// - Parameters: as `call`; `timeout` in seconds.
     /// - Returns: the method return message.
     /// - Throws: ``DBusError`` as `call`.
     public func callMessage(
