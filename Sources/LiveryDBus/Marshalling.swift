@@ -140,6 +140,17 @@ enum Marshalling {
         }
     }
 
+    /// Signatures of the basic types by type code.
+    private static let basicSignatures: [Int32: Signature] = [
+        CDBUS_TYPE_BYTE: Signature(unchecked: "y"), CDBUS_TYPE_BOOLEAN: .boolean,
+        CDBUS_TYPE_INT16: Signature(unchecked: "n"), CDBUS_TYPE_UINT16: Signature(unchecked: "q"),
+        CDBUS_TYPE_INT32: Signature(unchecked: "i"), CDBUS_TYPE_UINT32: .uint32,
+        CDBUS_TYPE_INT64: Signature(unchecked: "x"), CDBUS_TYPE_UINT64: Signature(unchecked: "t"),
+        CDBUS_TYPE_DOUBLE: .double, CDBUS_TYPE_STRING: .string, CDBUS_TYPE_OBJECT_PATH: .objectPath,
+        CDBUS_TYPE_SIGNATURE: Signature(unchecked: "g"), CDBUS_TYPE_UNIX_FD: Signature(unchecked: "h"),
+        CDBUS_TYPE_VARIANT: .variant,
+    ]
+
     private static func signatureOf(_ iter: UnsafeMutablePointer<DBusMessageIter>) -> String {
         guard let p = dbus_message_iter_get_signature(iter) else { return "" }
         defer { dbus_free(p) }
@@ -167,9 +178,18 @@ enum Marshalling {
         case CDBUS_TYPE_STRUCT:
             return .structure(recurse(iter) { readAll($0) })
         case CDBUS_TYPE_ARRAY:
+            // Arrays of basic types and `a{sv}`, the common cases, skip asking libdbus for the
+            // signature (a malloc) and parsing it.
+            let elementType = dbus_message_iter_get_element_type(iter)
+            if let basic = basicSignatures[elementType] {
+                return .array(element: basic, recurse(iter) { readAll($0) })
+            }
             let element = String(signatureOf(iter).dropFirst())
             if element.hasPrefix("{") {
-                let inner = Signature(unchecked: String(element.dropFirst().dropLast())).completeTypes
+                let inner =
+                    element == "{sv}"
+                    ? [Signature.string, Signature.variant]
+                    : Signature(unchecked: String(element.dropFirst().dropLast())).completeTypes
                 let entries = recurse(iter) { sub in
                     var entries: [DBusDictEntry] = []
                     while dbus_message_iter_get_arg_type(sub) == CDBUS_TYPE_DICT_ENTRY {

@@ -76,7 +76,8 @@ public struct Message: Sendable, Equatable {
         path = text(dbus_message_get_path(raw))
         interface = text(dbus_message_get_interface(raw))
         member = text(dbus_message_get_member(raw))
-        errorName = text(dbus_message_get_error_name(raw))
+        // Only error messages carry an error name.
+        errorName = type == .error ? text(dbus_message_get_error_name(raw)) : nil
         signature = text(dbus_message_get_signature(raw)) ?? ""
         arguments = Marshalling.read(raw)
     }
