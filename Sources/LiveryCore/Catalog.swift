@@ -16,7 +16,10 @@ public struct ThemeCatalog: Sendable {
     ///   - formats: The formats asked, in order, to claim each entry.
     public init(searchPath: [String], formats: [any ThemeFormat] = ThemeFormats.all) {
         let fm = FileManager.default
+        // The same directory named twice (`themes` and `/abs/themes`) is scanned once.
+        var scanned = Set<String>()
         for dir in searchPath {
+            guard scanned.insert(BundleFiles.realPath(dir) ?? dir).inserted else { continue }
             guard let names = try? fm.contentsOfDirectory(atPath: dir) else { continue }
             for name in names.sorted() where !name.hasPrefix(".") {
                 let url = URL(fileURLWithPath: dir).appendingPathComponent(name)
