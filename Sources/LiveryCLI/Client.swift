@@ -280,8 +280,13 @@ struct Client {
                     meta["format"]?.variantValue.string ?? "",
                 ]
             }
-            let w = (1..<5).map { c in rows.map { $0[c].count }.max() ?? 0 }
-            for r in rows {
+            var rows2 = rows
+            // The active theme stays loaded when its files are removed: still show it.
+            if !rows.contains(where: { $0[1] == active }) {
+                rows2.append(["*", active, "(removed from disk; still active)", "", ""])
+            }
+            let w = (1..<5).map { c in rows2.map { $0[c].count }.max() ?? 0 }
+            for r in rows2 {
                 output.out("\(r[0]) \(pad(r[1], w[0]))  \(pad(r[2], w[1]))  \(pad(r[3], w[2]))  \(r[4])\n")
             }
             return 0
