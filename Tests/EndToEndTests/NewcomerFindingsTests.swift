@@ -81,4 +81,17 @@ final class NewcomerFindingsTests: EndToEndTestCase {
         let empty = try run(Locations.livery, ["--address", "", "list"])
         XCTAssertEqual(empty.status, 2, "\(empty)")
     }
+
+    func testListStillShowsAnActiveThemeWhoseFilesWereRemoved() throws {
+        let themes = try makeDirectory("themes")
+        let bundle = try writeBundle("gone", in: themes, sheet: "Button { tint-color: #123456; }\n")
+        try startDaemon(extraThemesDirectories: [themes], arguments: ["--no-watch"])
+        try setTheme("gone")
+        try FileManager.default.removeItem(atPath: bundle)
+        XCTAssertEqual(try livery("reload").status, 0)
+        let list = try livery("list")
+        XCTAssertTrue(list.stdout.contains("* gone"), list.stdout)
+        XCTAssertTrue(list.stdout.contains("(removed from disk; still active)"), list.stdout)
+        XCTAssertEqual(try resolve("Window/Button", "tint-color"), "#123456ff\n")
+    }
 }
