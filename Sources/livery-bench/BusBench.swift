@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import LiveryDBus
+import Synchronization
 
 /// liveryd on a private dbus-daemon: start-up time to the bus name, resident memory, and the
 /// rate of `Resolve` calls next to `Peer.Ping` calls from one client.
@@ -180,15 +180,17 @@ func runBusBench(
         throw BenchFailure("Resolve returned no values: \(reply)")
     }
     // Every generated theme must be there and valid, or the start-up figure means little.
-    let listed = try client.call(
-        destination: dest, path: path, interface: iface, member: MemberName("ListThemes")
-    ).first?.array ?? []
+    let listed =
+        try client.call(
+            destination: dest, path: path, interface: iface, member: MemberName("ListThemes")
+        ).first?.array ?? []
     let valid = listed.filter { entry in
         guard let fields = entry.structureFields, fields.count == 3 else { return false }
         return fields[2].stringVariantDictionary?["valid"]?.bool == true
     }.count
     guard listed.count >= themeCount + shipped, valid >= themeCount else {
-        throw BenchFailure("liveryd lists \(listed.count) themes, \(valid) valid; expected \(themeCount + shipped)")
+        throw BenchFailure(
+            "liveryd lists \(listed.count) themes, \(valid) valid; expected \(themeCount + shipped)")
     }
     for _ in 0..<min(1000, calls) {
         _ = try client.call(destination: dest, path: path, interface: .peer, member: ping)

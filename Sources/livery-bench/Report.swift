@@ -18,7 +18,9 @@ struct Report {
 
     static func rate(_ r: Runs?) -> String {
         guard let r else { return "—" }
-        return String(format: "%@ nodes/s (best %@; %d runs)", grouped(r.medianRate), grouped(r.bestRate), r.seconds.count)
+        return String(
+            format: "%@ nodes/s (best %@; %d runs)", grouped(r.medianRate), grouped(r.bestRate),
+            r.seconds.count)
     }
 
     static func grouped(_ x: Double) -> String {
@@ -41,13 +43,28 @@ struct Report {
             rows.append(
                 Row(
                     figure: "workload (\(w.label))",
-                    measured: "\(Report.grouped(Double(w.rules))) rules; \(Report.grouped(Double(w.nodes))) nodes in \(w.trees) trees, depth ≤ \(w.maxDepth)",
+                    measured:
+                        "\(Report.grouped(Double(w.rules))) rules; \(Report.grouped(Double(w.nodes))) nodes in \(w.trees) trees, depth ≤ \(w.maxDepth)",
                     target: "", result: ""))
-            if let r = w.indexed { rows.append(Row(figure: "\(tag): Livery indexed", measured: Report.rate(r), target: "", result: "")) }
-            if let r = w.naive { rows.append(Row(figure: "\(tag): Livery naive (ablation)", measured: Report.rate(r), target: "", result: "")) }
-            if let r = w.floor { rows.append(Row(figure: "\(tag): no-rule floor", measured: Report.rate(r), target: "", result: "")) }
+            if let r = w.indexed {
+                rows.append(
+                    Row(figure: "\(tag): Livery indexed", measured: Report.rate(r), target: "", result: ""))
+            }
+            if let r = w.naive {
+                rows.append(
+                    Row(
+                        figure: "\(tag): Livery naive (ablation)", measured: Report.rate(r), target: "",
+                        result: ""))
+            }
+            if let r = w.floor {
+                rows.append(
+                    Row(figure: "\(tag): no-rule floor", measured: Report.rate(r), target: "", result: ""))
+            }
             if let p = w.cssselect2 {
-                rows.append(Row(figure: "\(tag): cssselect2 + tinycss2", measured: Report.rate(p.runs), target: "", result: ""))
+                rows.append(
+                    Row(
+                        figure: "\(tag): cssselect2 + tinycss2", measured: Report.rate(p.runs), target: "",
+                        result: ""))
             }
             let isA = w.label == "a"
             if let i = w.indexed, let p = w.cssselect2 {
@@ -61,14 +78,16 @@ struct Report {
                 let x = f.medianRate / i.medianRate
                 rows.append(
                     Row(
-                        figure: "\(tag): Livery slower than the floor by", measured: String(format: "%.2f×", x),
+                        figure: "\(tag): Livery slower than the floor by",
+                        measured: String(format: "%.2f×", x),
                         target: isA ? "≤ 4×" : "", result: isA ? Report.verdict(x <= 4) : ""))
             }
             if let i = w.indexed, let n = w.naive {
                 rows.append(
                     Row(
                         figure: "\(tag): indexed ÷ naive",
-                        measured: String(format: "%.1f×", i.medianRate / n.medianRate), target: "", result: ""))
+                        measured: String(format: "%.1f×", i.medianRate / n.medianRate), target: "", result: ""
+                    ))
             }
             if let c = w.crossCheck {
                 rows.append(
@@ -83,7 +102,8 @@ struct Report {
                 Row(
                     figure: "(b) 10,000-rule sheet: parse + compile",
                     measured: String(
-                        format: "%.0f ms (parse %.0f, compile %.0f, selector map %.0f; median of %d)", total * 1e3,
+                        format: "%.0f ms (parse %.0f, compile %.0f, selector map %.0f; median of %d)",
+                        total * 1e3,
                         median(p.parse) * 1e3, median(p.compile) * 1e3, median(p.index) * 1e3, p.parse.count),
                     target: "", result: ""))
         }
@@ -91,9 +111,11 @@ struct Report {
             let m = median(b.startupSeconds) * 1e3
             rows.append(
                 Row(
-                    figure: "liveryd start-up to name acquired, \(b.themesGenerated) generated + \(b.themesShipped) shipped themes (\(b.themesListed) listed, \(b.themesValid) valid)",
+                    figure:
+                        "liveryd start-up to name acquired, \(b.themesGenerated) generated + \(b.themesShipped) shipped themes (\(b.themesListed) listed, \(b.themesValid) valid)",
                     measured: String(
-                        format: "%.0f ms median (best %.0f, first %.0f; %d starts)", m, b.startupSeconds.min()! * 1e3,
+                        format: "%.0f ms median (best %.0f, first %.0f; %d starts)", m,
+                        b.startupSeconds.min()! * 1e3,
                         b.startupSeconds[0] * 1e3, b.startupSeconds.count),
                     target: "< 300 ms", result: Report.verdict(m < 300)))
             let rss = Double(b.rssKiBAfterStartup.max()!) * 1024 / 1e6
@@ -101,18 +123,22 @@ struct Report {
                 Row(
                     figure: "liveryd resident memory after start-up (VmRSS)",
                     measured: String(
-                        format: "%.1f MB (largest of %d; %.1f MB after the call loops)", rss, b.rssKiBAfterStartup.count,
+                        format: "%.1f MB (largest of %d; %.1f MB after the call loops)", rss,
+                        b.rssKiBAfterStartup.count,
                         Double(b.rssKiBAfterCalls) * 1024 / 1e6),
                     target: "< 40 MB", result: Report.verdict(rss < 40)))
             rows.append(
                 Row(
                     figure: "Peer.Ping over the bus, one client",
-                    measured: "\(Report.grouped(b.pingRate)) calls/s (\(Report.grouped(Double(b.calls))) calls)", target: "",
+                    measured:
+                        "\(Report.grouped(b.pingRate)) calls/s (\(Report.grouped(Double(b.calls))) calls)",
+                    target: "",
                     result: ""))
             rows.append(
                 Row(
                     figure: "Resolve `\(b.resolvePath)` (all properties), one client",
-                    measured: "\(Report.grouped(b.resolveRate)) calls/s (\(Report.grouped(Double(b.calls))) calls)",
+                    measured:
+                        "\(Report.grouped(b.resolveRate)) calls/s (\(Report.grouped(Double(b.calls))) calls)",
                     target: "", result: ""))
             let x = b.resolveRate / b.pingRate
             rows.append(
@@ -132,13 +158,18 @@ struct Report {
     static func machine() -> String {
         let cpu =
             (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?.split(separator: "\n")
-            .first { $0.hasPrefix("model name") }.map { $0.split(separator: ":", maxSplits: 1)[1].trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasPrefix("model name") }.map {
+                $0.split(separator: ":", maxSplits: 1)[1].trimmingCharacters(in: .whitespaces)
+            }
             ?? "?"
         let mem =
             (try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8))?.split(separator: "\n")
-            .first { $0.hasPrefix("MemTotal") }.map { $0.split(separator: ":", maxSplits: 1)[1].trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasPrefix("MemTotal") }.map {
+                $0.split(separator: ":", maxSplits: 1)[1].trimmingCharacters(in: .whitespaces)
+            }
             ?? "?"
-        return "\(ProcessInfo.processInfo.activeProcessorCount) CPUs (\(cpu)), \(mem) memory, \(ProcessInfo.processInfo.operatingSystemVersionString)"
+        return
+            "\(ProcessInfo.processInfo.activeProcessorCount) CPUs (\(cpu)), \(mem) memory, \(ProcessInfo.processInfo.operatingSystemVersionString)"
     }
 
     var markdown: String {
@@ -163,7 +194,8 @@ struct Report {
         }
         let doc = Doc(
             machine: Report.machine(), rows: rows, workloads: workloads,
-            parseSeconds: parse.map { ["parse": $0.parse, "compile": $0.compile, "selectorMap": $0.index] }, bus: bus,
+            parseSeconds: parse.map { ["parse": $0.parse, "compile": $0.compile, "selectorMap": $0.index] },
+            bus: bus,
             failures: failures)
         let e = JSONEncoder()
         e.outputFormatting = [.prettyPrinted, .sortedKeys]

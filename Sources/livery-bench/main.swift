@@ -82,7 +82,9 @@ var failures: [String] = []
 
 // MARK: Workloads
 
-let workloadSpecs: [(label: String, rules: Int, seed: UInt64)] = [("a", 2_000, 0xA11CE), ("b", 10_000, 0xB0B)]
+let workloadSpecs: [(label: String, rules: Int, seed: UInt64)] = [
+    ("a", 2_000, 0xA11CE), ("b", 10_000, 0xB0B),
+]
 let totalNodes = 100_000
 /// Runs per mode and workload: the naive matcher is slow, so it gets fewer.
 func runs(_ mode: String, _ label: String) -> Int {
@@ -170,10 +172,12 @@ for spec in workloadSpecs {
     let label = spec.label
     let parts = ["indexed", "naive", "floor", "cssselect2"].map { "\($0)-\(label)" }
     let needed =
-        parts.contains(where: wants) || (label == "a" && wants("crosscheck")) || (label == "b" && wants("parse"))
+        parts.contains(where: wants) || (label == "a" && wants("crosscheck"))
+        || (label == "b" && wants("parse"))
     guard needed else { continue }
     let t0 = now()
-    let w = Workload(label: label, ruleCount: spec.rules, nodeCount: totalNodes, seed: spec.seed, schema: schema)
+    let w = Workload(
+        label: label, ruleCount: spec.rules, nodeCount: totalNodes, seed: spec.seed, schema: schema)
     let liveryText = w.liverySheet
     let sheetFile = out.appendingPathComponent("\(label).livery.css")
     try liveryText.write(to: sheetFile, atomically: true, encoding: .utf8)
@@ -182,7 +186,8 @@ for spec in workloadSpecs {
     let compiled = try compileSheet(liveryText, file: sheetFile.path)
     say(
         String(
-            format: "workload %@: %d rules, %d nodes in %d trees, depth ≤ %d (generated and compiled in %.2f s)",
+            format:
+                "workload %@: %d rules, %d nodes in %d trees, depth ≤ %d (generated and compiled in %.2f s)",
             label, spec.rules, w.nodeCount, w.trees.count, w.maxDepth, now() - t0))
     var r = WorkloadResults(
         label: label, rules: spec.rules, nodes: w.nodeCount, trees: w.trees.count, maxDepth: w.maxDepth)
@@ -200,7 +205,8 @@ for spec in workloadSpecs {
         parseResults = (p, c, x)
         say(
             String(
-                format: "  parse %.1f ms, compile %.1f ms, selector map %.1f ms (median of 5)", median(p) * 1e3,
+                format: "  parse %.1f ms, compile %.1f ms, selector map %.1f ms (median of 5)",
+                median(p) * 1e3,
                 median(c) * 1e3, median(x) * 1e3))
     }
     for (mode, name) in [(StyleWalker.Mode.floor, "floor"), (.indexed, "indexed"), (.naive, "naive")]
@@ -225,7 +231,8 @@ for spec in workloadSpecs {
             r.cssselect2 = py
             say(
                 String(
-                    format: "  cssselect2       %12.0f nodes/s best, %12.0f median (%d runs; sheet parse %.0f ms, matcher %.0f ms)",
+                    format:
+                        "  cssselect2       %12.0f nodes/s best, %12.0f median (%d runs; sheet parse %.0f ms, matcher %.0f ms)",
                     py.runs.bestRate, py.runs.medianRate, py.run_seconds.count, py.parse_seconds * 1e3,
                     py.compile_seconds * 1e3))
         }
@@ -271,7 +278,8 @@ for spec in workloadSpecs {
             } else {
                 r.crossCheck = "\(diffs.count) differences"
                 let text = diffs.prefix(5).joined(separator: "\n    ")
-                failures.append("cross-check of workload \(label): \(diffs.count) differences; first:\n    \(text)")
+                failures.append(
+                    "cross-check of workload \(label): \(diffs.count) differences; first:\n    \(text)")
                 say("  CROSS-CHECK FAILED: \(diffs.count) differences; first:\n    \(text)")
             }
         }
@@ -286,14 +294,17 @@ if wants("bus") {
     let liveryd = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         .appendingPathComponent("liveryd").path
     var fixtureDir = rootURL.appendingPathComponent("../shared/fixtures/schemes").standardized
-    if !FileManager.default.fileExists(atPath: fixtureDir.path) { fixtureDir = rootURL.appendingPathComponent("themes") }
+    if !FileManager.default.fileExists(atPath: fixtureDir.path) {
+        fixtureDir = rootURL.appendingPathComponent("themes")
+    }
     var fixtures: [URL] = []
     if let e = FileManager.default.enumerator(at: fixtureDir, includingPropertiesForKeys: nil) {
         for case let u as URL in e where ["yaml", "yml"].contains(u.pathExtension) { fixtures.append(u) }
     }
     fixtures.sort { $0.path < $1.path }
     guard !fixtures.isEmpty, FileManager.default.isExecutableFile(atPath: liveryd) else {
-        throw BenchFailure("need liveryd beside livery-bench (\(liveryd)) and scheme fixtures (\(fixtureDir.path))")
+        throw BenchFailure(
+            "need liveryd beside livery-bench (\(liveryd)) and scheme fixtures (\(fixtureDir.path))")
     }
     let b = try runBusBench(
         liveryd: liveryd, shippedThemes: rootURL.appendingPathComponent("themes").path, fixtures: fixtures,

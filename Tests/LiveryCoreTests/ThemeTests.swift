@@ -155,7 +155,9 @@ final class SchemeCheckTests: XCTestCase {
 
 final class SearchPathDuplicatesTests: XCTestCase {
     func testTheSameDirectoryNamedTwiceIsScannedOnce() {
-        let catalog = ThemeCatalog(searchPath: [themesDirectory.path, themesDirectory.path + "/../themes", themesDirectory.path + "/"])
+        let catalog = ThemeCatalog(searchPath: [
+            themesDirectory.path, themesDirectory.path + "/../themes", themesDirectory.path + "/",
+        ])
         XCTAssertEqual(catalog.notes, [])
         XCTAssertTrue(catalog.ids.contains("forest"))
     }
