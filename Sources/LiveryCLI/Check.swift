@@ -12,13 +12,8 @@ func check(_ inv: Invocation, output: Output) -> Int32 {
     let bundles = inv.positional.map { URL(fileURLWithPath: $0).standardizedFileURL }
     // Parents are found next to the bundles, then in --themes-dir, then on the daemon's search
     // path, then among the themes shipped with this program.
-    var searchPath: [String] = []
-    for dir in bundles.map({ $0.deletingLastPathComponent().path })
-        + paths.themeSearchPath(extra: inv.themesDirectories)
-        + Paths.builtInThemeDirectories() where !searchPath.contains(dir)
-    {
-        searchPath.append(dir)
-    }
+    let searchPath = paths.fullThemeSearchPath(
+        extra: bundles.map { $0.deletingLastPathComponent().path } + inv.themesDirectories)
     let schemaPath =
         inv.schema
         ?? searchPath.map { $0 + "/schema.json" }.first { FileManager.default.fileExists(atPath: $0) }
@@ -96,16 +91,5 @@ func chain(from source: ThemeSource, searchPath: [String]) -> [ThemeSource] {
 /// Reads theme `id` from the first directory of `searchPath` holding it, without reading the
 /// other entries.
 func locate(_ id: String, in searchPath: [String]) -> ThemeSource? {
-    for dir in searchPath {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { continue }
-        for name in names.sorted() where !name.hasPrefix(".") {
-            let url = URL(fileURLWithPath: dir).appendingPathComponent(name)
-            var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) else { continue }
-            for format in ThemeFormats.all where format.claim(url, isDirectory: isDir.boolValue) == id {
-                return format.read(url, id: id)
-            }
-        }
-    }
-    return nil
+    ThemeCatalog.entries(searchPath).first { $0.id == id }.map { $0.format.read($0.url, id: id) }
 }

@@ -355,11 +355,7 @@ struct Client {
             }
             return 0
         case .status:
-            let owner =
-                try connection.call(
-                    destination: .bus, path: ObjectPath("/org/freedesktop/DBus"), interface: .bus,
-                    member: MemberName("GetNameOwner"), arguments: [.string(LiveryBus.name)]
-                ).first?.string ?? ""
+            let owner = try connection.nameOwner(LiveryBus.name)
             let all =
                 try connection.call(
                     destination: destination, path: path, interface: .properties,

@@ -15,33 +15,53 @@ public struct ThemeCatalog: Sendable {
     ///   - searchPath: Theme directories, the first holding an id winning.
     ///   - formats: The formats asked, in order, to claim each entry.
     public init(searchPath: [String], formats: [any ThemeFormat] = ThemeFormats.all) {
+        for entry in ThemeCatalog.entries(searchPath, formats: formats) {
+            if !ThemeSource.isValidID(entry.id) {
+                notes.append(
+                    "\(entry.url.path): skipped: '\(entry.id)' is not a theme id (lower-case letters, digits and '-')"
+                )
+            } else if let first = sources[entry.id] {
+                notes.append(
+                    "\(entry.url.path): skipped: theme '\(entry.id)' is already provided by \(first.path)")
+            } else {
+                sources[entry.id] = entry.format.read(entry.url, id: entry.id)
+            }
+        }
+        ids = sources.keys.sorted()
+    }
+
+    /// One entry of a theme directory and the format that claims it.
+    public struct Entry {
+        public var id: String
+        public var url: URL
+        public var format: any ThemeFormat
+    }
+
+    /// The entries of the search path's directories, in search order, each claimed by the first
+    /// format that reads it; nothing is read yet. The same directory named twice (`themes` and
+    /// `/abs/themes`) is listed once.
+    public static func entries(_ searchPath: [String], formats: [any ThemeFormat] = ThemeFormats.all)
+        -> [Entry]
+    {
         let fm = FileManager.default
-        // The same directory named twice (`themes` and `/abs/themes`) is scanned once.
         var scanned = Set<String>()
+        var out: [Entry] = []
         for dir in searchPath {
-            guard scanned.insert(BundleFiles.realPath(dir) ?? dir).inserted else { continue }
-            guard let names = try? fm.contentsOfDirectory(atPath: dir) else { continue }
+            guard scanned.insert(BundleFiles.realPath(dir) ?? dir).inserted,
+                let names = try? fm.contentsOfDirectory(atPath: dir)
+            else { continue }
             for name in names.sorted() where !name.hasPrefix(".") {
                 let url = URL(fileURLWithPath: dir).appendingPathComponent(name)
                 var isDir: ObjCBool = false
                 guard fm.fileExists(atPath: url.path, isDirectory: &isDir) else { continue }
                 for format in formats {
                     guard let id = format.claim(url, isDirectory: isDir.boolValue) else { continue }
-                    if !ThemeSource.isValidID(id) {
-                        notes.append(
-                            "\(url.path): skipped: '\(id)' is not a theme id (lower-case letters, digits and '-')"
-                        )
-                    } else if let first = sources[id] {
-                        notes.append(
-                            "\(url.path): skipped: theme '\(id)' is already provided by \(first.path)")
-                    } else {
-                        sources[id] = format.read(url, id: id)
-                    }
+                    out.append(Entry(id: id, url: url, format: format))
                     break
                 }
             }
         }
-        ids = sources.keys.sorted()
+        return out
     }
 
     /// Makes a catalog of the given sources (for tests and `livery check`).

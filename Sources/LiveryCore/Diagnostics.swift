@@ -52,6 +52,7 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
     /// The compiler form: the one-line description, the source line and a caret under the column.
     public var rendered: String {
         guard !sourceLine.isEmpty else { return description }
+        // The caret's padding copies the line's tabs, so it lines up however tabs are shown.
         let pad = String(
             sourceLine.unicodeScalars.prefix(max(0, location.column - 1)).map { $0 == "\t" ? "\t" : " " })
         return "\(description)\n\(sourceLine)\n\(pad)^"

@@ -92,6 +92,13 @@ public struct Base16Format: ThemeFormat {
     public init() {}
     /// `base16`, for base24 schemes too.
     public var name: String { "base16" }
+    /// The palette slots: `base00`…`base0F`, then base24's `base10`…`base17`. Made once: every
+    /// scheme on the search path is read at start-up.
+    static let slots: [String] = (0..<24).map { i in
+        let digits = Array("0123456789ABCDEF")
+        return "base" + (i < 16 ? "0" : "1") + String(digits[i % 16])
+    }
+
     /// The theme that says which slot colours which component.
     public static let mappingTheme = "base16"
 
@@ -174,9 +181,7 @@ public struct Base16Format: ThemeFormat {
             }
         }
         let author = scalar(top, "author")?.0
-        let slots = (0..<(system == "base24" ? 24 : 16)).map { i in
-            i < 16 ? String(format: "base0%X", i) : String(format: "base1%X", i - 16)
-        }
+        let slots = Array(Base16Format.slots.prefix(system == "base24" ? 24 : 16))
         var found: [String: (String, YAMLNode.Mark)] = [:]
         for (k, v) in colours {
             guard let key = k.scalar, key.lowercased().hasPrefix("base"), key.count == 6 else { continue }

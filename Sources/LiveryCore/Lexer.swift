@@ -49,7 +49,7 @@ struct Lexer {
         guard !lines.isEmpty else { return "" }
         var line = lines[min(max(n, 1), lines.count) - 1]
         if line.last == "\r" { line = line.dropLast() }
-        return line.utf8.count > Lexer.maximumShownLine ? "" : String(line).replacingTabs()
+        return line.utf8.count > Lexer.maximumShownLine ? "" : String(line)
     }
 
     private func peek(_ k: Int = 0) -> Unicode.Scalar? { i + k < scalars.count ? scalars[i + k] : nil }
@@ -229,9 +229,4 @@ struct Lexer {
         }
         return s
     }
-}
-
-extension String {
-    /// Tabs become single spaces so that a caret lines up under the reported column.
-    func replacingTabs() -> String { String(unicodeScalars.map { $0 == "\t" ? " " : Character($0) }) }
 }

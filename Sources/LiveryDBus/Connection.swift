@@ -247,6 +247,20 @@ public final class Connection: @unchecked Sendable {
         }
     }
 
+    /// The unique name that owns `name` (`org.freedesktop.DBus.GetNameOwner`, D-Bus
+    /// specification "Message Bus Messages").
+    ///
+    /// - Parameter name: a well-known or unique bus name.
+    /// - Returns: the owner's unique name, such as `:1.42`.
+    /// - Throws: ``DBusError`` `NameHasNoOwner` when nobody owns it; `InvalidArgs` for an
+    ///   invalid name.
+    public func nameOwner(_ name: String) throws(DBusError) -> String {
+        let reply = try call(
+            destination: .bus, path: ObjectPath(unchecked: "/org/freedesktop/DBus"), interface: .bus,
+            member: MemberName(unchecked: "GetNameOwner"), arguments: [.string(try BusName(name).rawValue)])
+        return reply.first?.string ?? ""
+    }
+
     /// Gives up a well-known name (`ReleaseName`).
     ///
     /// - Parameter name: the well-known name.

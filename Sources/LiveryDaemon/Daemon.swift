@@ -123,8 +123,7 @@ public final class Daemon: Sendable {
         let paths = Paths(environment: environment)
         // Last, the themes shipped with this program (installed beside it, or the source tree of
         // a development build), so that `make install PREFIX=…` needs no XDG_DATA_DIRS.
-        var searchPath = paths.themeSearchPath(extra: options.themesDirectories)
-        for dir in Paths.builtInThemeDirectories() where !searchPath.contains(dir) { searchPath.append(dir) }
+        let searchPath = paths.fullThemeSearchPath(extra: options.themesDirectories)
         let configuration = ThemeService.Configuration(
             searchPath: searchPath,
             schemaFile: options.schemaFile,
@@ -151,10 +150,7 @@ public final class Daemon: Sendable {
             break
         default:
             var owner = "another process"
-            if let o = try? connection.call(
-                destination: .bus, path: ObjectPath("/org/freedesktop/DBus"), interface: .bus,
-                member: MemberName("GetNameOwner"), arguments: [.string(LiveryBus.name)]
-            ).first?.string {
+            if let o = try? connection.nameOwner(LiveryBus.name) {
                 owner = "another process (\(o))"
             }
             connection.close()

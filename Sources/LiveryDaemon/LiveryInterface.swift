@@ -218,9 +218,7 @@ public final class LiveryInterface: Sendable {
         } catch {
             service.log(.error, "cannot publish theme change: \(error)")
         }
-        let backend = portal.exchange(nil)
-        _ = portal.exchange(backend)
-        backend?.publish()
+        portal.current?.publish()
         let service = self.service
         let updates = subscriptions.update { s in
             try? service.snapshot(paths: s.paths, properties: s.properties, app: s.app)
@@ -262,9 +260,7 @@ public final class LiveryInterface: Sendable {
                 self.service.log(.debug, "\(owner) left the bus; dropped \(dropped) subscription(s)")
             }
             // The client may have gone between its call and the match: ask the bus.
-            _ = try connection.call(
-                destination: .bus, path: ObjectPath("/org/freedesktop/DBus"), interface: .bus,
-                member: MemberName("GetNameOwner"), arguments: [.string(owner)])
+            _ = try connection.nameOwner(owner)
         } catch {
             subscriptions.removeAll(of: owner)
             unwatch(owner)

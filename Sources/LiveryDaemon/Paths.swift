@@ -38,6 +38,16 @@ public struct Paths: Sendable {
         extra + [dataHome + "/livery/themes"] + dataDirs.map { $0 + "/livery/themes" }
     }
 
+    /// The search path of `themeSearchPath(extra:)` followed by the themes shipped with the
+    /// running program (`builtInThemeDirectories()`), without repeats.
+    public func fullThemeSearchPath(extra: [String]) -> [String] {
+        var out: [String] = []
+        for dir in themeSearchPath(extra: extra) + Paths.builtInThemeDirectories() where !out.contains(dir) {
+            out.append(dir)
+        }
+        return out
+    }
+
     /// `$XDG_STATE_HOME/livery/state.json`: the active theme.
     public var stateFile: String { stateHome + "/livery/state.json" }
     /// `$XDG_CONFIG_HOME/livery/overrides.css`: the user's layer.

@@ -137,6 +137,8 @@ final class LockedBox<T>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: T
     init(_ value: T) { self.value = value }
+    /// The value now.
+    var current: T { lock.withLock { value } }
     /// Stores `new` and returns the previous value.
     func exchange(_ new: T) -> T {
         lock.withLock {

@@ -313,9 +313,8 @@ public final class ThemeService: @unchecked Sendable {
             )
         }
         // A declared sibling must really be of the other variant.
-        if let sibling = catalog.compile(target, schema: schema).theme?.metadata,
-            sibling.variant == meta.variant
-        {
+        // The listing made at the last scan already knows it; no second compile.
+        if let sibling = listings[target]?.metadata, sibling.variant == meta.variant {
             throw ServiceError(
                 .invalidTheme,
                 "theme '\(meta.id)' names '\(target)' as its other variant, but '\(target)' is \(sibling.variant) too"
@@ -348,16 +347,17 @@ public final class ThemeService: @unchecked Sendable {
             throw ServiceError(.unknownTheme, "no theme '\(id)' is installed\(hint)")
         }
         let overrides = ThemeService.readOverrides(configuration.overridesFile, log: log)
-        let (theme, diagnostics) = catalog.compile(id, schema: schema)
-        guard let theme else {
-            let errors = diagnostics.filter { $0.severity == .error }
+        let withOverrides: CompiledTheme
+        let problems: [String]
+        switch ThemeService.compile(id, catalog: catalog, schema: schema, overrides: overrides, log: log) {
+        case .failure(let failure):
+            let errors = failure.errors
             throw ServiceError(
                 .invalidTheme,
                 "theme '\(id)' has \(errors.count) error\(errors.count == 1 ? "" : "s"): "
                     + errors.prefix(5).map(\.description).joined(separator: "; "))
+        case .success(let built): (withOverrides, problems) = built
         }
-        let (withOverrides, problems) = ThemeService.applyOverrides(
-            id, theme, catalog: catalog, schema: schema, overrides: overrides, log: log)
         let print = ThemeService.fingerprint(withOverrides)
         currentProblems = problems
         // Saved before the reply, so that a crash right after `SetTheme` returns keeps the choice.
@@ -398,19 +398,22 @@ public final class ThemeService: @unchecked Sendable {
             currentProblems = [p]
             return nil
         }
-        let (theme, diagnostics) = newCatalog.compile(activeID, schema: schema)
-        guard let theme else {
-            let rendered = diagnostics.filter { $0.severity == .error }.map(\.description)
+        let withOverrides: CompiledTheme
+        switch ThemeService.compile(
+            activeID, catalog: newCatalog, schema: schema, overrides: overrides, log: log)
+        {
+        case .failure(let failure):
+            let rendered = failure.errors.map(\.description)
             log(
                 .error,
                 "active theme '\(activeID)' no longer validates; keeping the last good version:\n"
                     + rendered.joined(separator: "\n"))
             currentProblems = rendered
             return nil
+        case .success(let (theme, problems)):
+            withOverrides = theme
+            currentProblems = problems
         }
-        let (withOverrides, problems) = ThemeService.applyOverrides(
-            activeID, theme, catalog: newCatalog, schema: schema, overrides: overrides, log: log)
-        currentProblems = problems
         let print = ThemeService.fingerprint(withOverrides)
         guard print != fingerprint else { return nil }
         cascade = Cascade(theme: withOverrides)
@@ -443,27 +446,44 @@ public final class ThemeService: @unchecked Sendable {
         return SheetParser().parse(text, file: path)
     }
 
-    /// Compiles a theme with the overrides; a broken overrides file is left out (with the errors
-    /// kept as problems) rather than blocking the theme.
-    static func applyOverrides(
-        _ id: String, _ theme: CompiledTheme, catalog: ThemeCatalog, schema: Schema, overrides: Stylesheet?,
-        log: Log
-    ) -> (CompiledTheme, [String]) {
-        guard let overrides else { return (theme, []) }
-        let (combined, diagnostics) = catalog.compile(id, schema: schema, overrides: overrides)
-        if let combined { return (combined, []) }
-        let rendered = diagnostics.filter { $0.severity == .error }.map(\.description)
-        log(.warning, "user overrides ignored because of errors:\n" + rendered.joined(separator: "\n"))
-        return (theme, rendered)
+    /// Compiles a theme with the user's overrides. The overrides are tried first, since they
+    /// are almost always fine; only when that fails is the theme compiled alone, to tell a broken
+    /// theme (an error) from broken overrides, which are left out and kept as problems rather
+    /// than blocking the theme.
+    /// - Returns: the theme and the overrides' problems, or the theme's own errors.
+    static func compile(
+        _ id: String, catalog: ThemeCatalog, schema: Schema, overrides: Stylesheet?, log: Log
+    ) -> Result<(CompiledTheme, [String]), ThemeErrors> {
+        var overrideErrors: [String] = []
+        if let overrides {
+            let (combined, diagnostics) = catalog.compile(id, schema: schema, overrides: overrides)
+            if let combined { return .success((combined, [])) }
+            overrideErrors = diagnostics.filter { $0.severity == .error }.map(\.description)
+        }
+        let (theme, diagnostics) = catalog.compile(id, schema: schema)
+        guard let theme else { return .failure(ThemeErrors(diagnostics.filter { $0.severity == .error })) }
+        if overrides != nil {
+            log(
+                .warning,
+                "user overrides ignored because of errors:\n" + overrideErrors.joined(separator: "\n"))
+        }
+        return .success((theme, overrideErrors))
+    }
+
+    /// A theme's errors, as a `Result` failure.
+    struct ThemeErrors: Error {
+        var errors: [Diagnostic]
+        init(_ errors: [Diagnostic]) { self.errors = errors }
     }
 
     static func build(_ id: String, catalog: ThemeCatalog, schema: Schema, overrides: Stylesheet?, log: Log)
         -> (CompiledTheme, [String])?
     {
-        guard catalog.sources[id] != nil, let theme = catalog.compile(id, schema: schema).theme else {
-            return nil
-        }
-        return applyOverrides(id, theme, catalog: catalog, schema: schema, overrides: overrides, log: log)
+        guard catalog.sources[id] != nil,
+            case .success(let built) = compile(
+                id, catalog: catalog, schema: schema, overrides: overrides, log: log)
+        else { return nil }
+        return built
     }
 
     static func list(_ catalog: ThemeCatalog, schema: Schema) -> [String: Listing] {

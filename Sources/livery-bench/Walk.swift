@@ -8,6 +8,27 @@ func now() -> Double {
     return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }
 
+/// Pushes and pops `walker` down each tree in preorder (nodes carry their depth), calling
+/// `visit` with every node's style.
+@inline(__always)
+func walk(_ walker: inout StyleWalker, _ trees: [[GenNode]], _ visit: (ComputedStyle) -> Void) {
+    for tree in trees {
+        var depth = 0
+        for n in tree {
+            while depth >= n.depth {
+                walker.pop()
+                depth -= 1
+            }
+            visit(walker.push(n.node)!)
+            depth += 1
+        }
+        while depth > 0 {
+            walker.pop()
+            depth -= 1
+        }
+    }
+}
+
 /// Resolves every property of every node of every tree: one `StyleWalker` pushed and popped
 /// down each tree in preorder, as a toolkit styling a window would. The timed part of the
 /// cascade benchmarks (and what `make bench-profile` collects, by this function's name).
@@ -16,22 +37,7 @@ func now() -> Double {
 func resolveForest(_ cascade: Cascade, _ mode: StyleWalker.Mode, _ trees: [[GenNode]]) -> Int {
     var walker = StyleWalker(cascade, mode: mode)
     var sum = 0
-    for tree in trees {
-        var depth = 0
-        for n in tree {
-            while depth >= n.depth {
-                walker.pop()
-                depth -= 1
-            }
-            let style = walker.push(n.node)!
-            depth += 1
-            sum &+= Int(style.slots[style.count - 1]) &+ 1
-        }
-        while depth > 0 {
-            walker.pop()
-            depth -= 1
-        }
-    }
+    walk(&walker, trees) { style in sum &+= Int(style.slots[style.count - 1]) &+ 1 }
     return sum
 }
 
@@ -43,24 +49,11 @@ func winnerLines(_ cascade: Cascade, _ mode: StyleWalker.Mode, _ trees: [[GenNod
     walker.tracksWinners = true
     let names = walker.propertyNames
     var lines: [String] = []
-    for tree in trees {
-        var depth = 0
-        for n in tree {
-            while depth >= n.depth {
-                walker.pop()
-                depth -= 1
-            }
-            let style = walker.push(n.node)!
-            depth += 1
-            var pairs: [(String, Int32)] = []
-            for (i, w) in style.winners.enumerated() where w >= 0 { pairs.append((names[i], w)) }
-            pairs.sort { $0.0 < $1.0 }
-            lines.append(pairs.map { "\($0.0)=\($0.1)" }.joined(separator: " "))
-        }
-        while depth > 0 {
-            walker.pop()
-            depth -= 1
-        }
+    walk(&walker, trees) { style in
+        var pairs: [(String, Int32)] = []
+        for (i, w) in style.winners.enumerated() where w >= 0 { pairs.append((names[i], w)) }
+        pairs.sort { $0.0 < $1.0 }
+        lines.append(pairs.map { "\($0.0)=\($0.1)" }.joined(separator: " "))
     }
     return lines
 }
