@@ -45,13 +45,8 @@ final class DesktopPortalFrontendTests: EndToEndTestCase {
         XCTAssertTrue(all.stdout.contains("'accent-color': <(0.0, 0.47843137254901963, 1.0)>"), all.stdout)
         XCTAssertTrue(all.stdout.contains("'contrast': <uint32 0>"), all.stdout)
 
-        let listener = try background(
-            Locations.tool("dbus-monitor"),
-            [
-                "--address", address,
-                "type='signal',interface='org.freedesktop.portal.Settings',member='SettingChanged'",
-            ])
-        XCTAssertTrue(waitUntil { listener.stdout.contains("member=NameLost") }, listener.stderr)
+        let listener = try startMonitor(
+            "type='signal',interface='org.freedesktop.portal.Settings',member='SettingChanged'")
         try setTheme("default-dark")
         XCTAssertTrue(
             waitUntil {

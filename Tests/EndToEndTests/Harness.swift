@@ -263,6 +263,19 @@ class EndToEndTestCase: XCTestCase {
             ] + arguments)
     }
 
+    /// Starts `dbus-monitor` on the test's bus with the given match rules and waits until it has
+    /// become a monitor (the bus's `NameLost` to it), so that nothing sent afterwards is missed.
+    func startMonitor(_ rules: String..., file: StaticString = #filePath, line: UInt = #line) throws
+        -> Background
+    {
+        let monitor = try background(Locations.tool("dbus-monitor"), ["--address", address] + rules)
+        XCTAssertTrue(
+            waitUntil { monitor.stdout.contains("member=NameLost") },
+            "dbus-monitor never became a monitor: \(monitor.stderr)",
+            file: file, line: line)
+        return monitor
+    }
+
     /// `busctl --address=ADDR ARGS…`.
     func busctl(_ arguments: [String]) throws -> RunResult {
         try run(Locations.tool("busctl"), ["--address=" + address] + arguments)

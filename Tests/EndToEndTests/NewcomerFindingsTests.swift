@@ -5,13 +5,8 @@ import XCTest
 final class NewcomerFindingsTests: EndToEndTestCase {
     func testProblemsPropertySignalsWhenOverridesBreakAndHeal() throws {
         try startDaemon()
-        let monitor = try background(
-            Locations.tool("dbus-monitor"),
-            [
-                "--address", address,
-                "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'",
-            ])
-        XCTAssertTrue(waitUntil { monitor.stdout.contains("member=NameLost") }, monitor.stderr)
+        let monitor = try startMonitor(
+            "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'")
         try FileManager.default.createDirectory(
             atPath: configHome + "/livery", withIntermediateDirectories: true)
         try "Button { tint-colr: red; }\n".write(

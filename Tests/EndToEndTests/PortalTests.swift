@@ -22,10 +22,7 @@ final class PortalTests: EndToEndTestCase {
         try startDaemon()
         XCTAssertEqual(
             try portal("Read", ["org.freedesktop.appearance", "color-scheme"]).stdout, "(<uint32 2>,)\n")
-        let monitor = try background(
-            Locations.tool("dbus-monitor"),
-            ["--address", address, "type='signal',interface='\(Self.settings)',member='SettingChanged'"])
-        XCTAssertTrue(waitUntil { monitor.stdout.contains("member=NameLost") }, monitor.stderr)
+        let monitor = try startMonitor("type='signal',interface='\(Self.settings)',member='SettingChanged'")
 
         try setTheme("dracula")
         XCTAssertEqual(

@@ -10,10 +10,7 @@ final class ReloadAndLifecycleTests: EndToEndTestCase {
         try startDaemon(extraThemesDirectories: [themes])
         try setTheme("live")
         XCTAssertEqual(try resolve("Window/NavigationBar", "tint-color"), "#123456ff\n")
-        let monitor = try background(
-            Locations.tool("dbus-monitor"),
-            ["--address", address, "type='signal',interface='org.livery.Livery1',member='ThemeChanged'"])
-        XCTAssertTrue(waitUntil { monitor.stdout.contains("member=NameLost") }, monitor.stderr)
+        let monitor = try startMonitor("type='signal',interface='org.livery.Livery1',member='ThemeChanged'")
 
         try "NavigationBar { tint-color: #654321; }\n".write(
             toFile: bundle + "/theme.css", atomically: true, encoding: .utf8)
@@ -62,10 +59,7 @@ final class ReloadAndLifecycleTests: EndToEndTestCase {
 
     func testConcurrentSwitchesPublishGaplessSerials() throws {
         try startDaemon()
-        let monitor = try background(
-            Locations.tool("dbus-monitor"),
-            ["--address", address, "type='signal',interface='org.livery.Livery1',member='ThemeChanged'"])
-        XCTAssertTrue(waitUntil { monitor.stdout.contains("member=NameLost") }, monitor.stderr)
+        let monitor = try startMonitor("type='signal',interface='org.livery.Livery1',member='ThemeChanged'")
         // Sixteen clients at once, alternating between two themes.
         let clients = try (0..<16).map { i in
             try background(
@@ -101,10 +95,7 @@ final class LiveReloadTests: EndToEndTestCase {
             atPath: configHome + "/livery", withIntermediateDirectories: true)
         try startDaemon(extraThemesDirectories: [themes])
         try setTheme("live")
-        let monitor = try background(
-            Locations.tool("dbus-monitor"),
-            ["--address", address, "type='signal',interface='org.livery.Livery1',member='ThemeChanged'"])
-        XCTAssertTrue(waitUntil { monitor.stdout.contains("member=NameLost") }, monitor.stderr)
+        let monitor = try startMonitor("type='signal',interface='org.livery.Livery1',member='ThemeChanged'")
 
         try "NavigationBar { tint-color: #654321; }\n".write(
             toFile: bundle + "/theme.css", atomically: true, encoding: .utf8)
@@ -168,10 +159,7 @@ final class LiveReloadTests: EndToEndTestCase {
         XCTAssertEqual(
             try resolve("Window/Button", "tint-color"), "#303030ff\n", "late binding of the child's palette")
         XCTAssertEqual(try resolve("Window/Label", "text-color"), "#202020ff\n")
-        let monitor = try background(
-            Locations.tool("dbus-monitor"),
-            ["--address", address, "type='signal',interface='org.livery.Livery1',member='ThemeChanged'"])
-        XCTAssertTrue(waitUntil { monitor.stdout.contains("member=NameLost") }, monitor.stderr)
+        let monitor = try startMonitor("type='signal',interface='org.livery.Livery1',member='ThemeChanged'")
 
         // Another theme changes: nothing the clients see changes.
         try "Button { tint-color: #505050; }\n".write(

@@ -11,6 +11,21 @@ final class SecondInstanceTests: EndToEndTestCase {
         return status?["owner"] as? String ?? ""
     }
 
+    /// Waits for org.livery.Livery1 to get an owner other than `previous`, and returns it.
+    func newOwner(
+        after previous: String, replacement: Background, file: StaticString = #filePath, line: UInt = #line
+    )
+        -> String
+    {
+        var owner = ""
+        XCTAssertTrue(
+            waitUntil {
+                owner = (try? self.owner()) ?? ""
+                return owner.hasPrefix(":") && owner != previous
+            }, "no new owner; replacement stderr: \(replacement.stderr)", file: file, line: line)
+        return owner
+    }
+
     func testSecondInstanceExitsAndReplaceTakesOver() throws {
         let first = try startDaemon()
         try setTheme("forest")
@@ -37,12 +52,7 @@ final class SecondInstanceTests: EndToEndTestCase {
 
         let replacement = try background(Locations.liveryd, dirs + ["--address", address, "--replace"])
         XCTAssertTrue(first.waitForExit(timeout: 10), "the replaced liveryd did not exit: \(first.stderr)")
-        var newOwner = ""
-        XCTAssertTrue(
-            waitUntil {
-                newOwner = (try? owner()) ?? ""
-                return newOwner.hasPrefix(":") && newOwner != firstOwner
-            }, "no new owner; replacement stderr: \(replacement.stderr)")
+        let newOwner = newOwner(after: firstOwner, replacement: replacement)
         XCTAssertTrue(replacement.isRunning, replacement.stderr)
         daemon = replacement
 
@@ -81,12 +91,7 @@ final class SecondInstanceTests: EndToEndTestCase {
         let replacement = try background(Locations.liveryd, dirs + ["--address", address, "--replace"])
         daemon = replacement
         XCTAssertTrue(first.waitForExit(timeout: 10), "the replaced liveryd did not exit: \(first.stderr)")
-        var newOwner = ""
-        XCTAssertTrue(
-            waitUntil {
-                newOwner = (try? owner()) ?? ""
-                return newOwner.hasPrefix(":") && newOwner != firstOwner
-            }, "no new owner; replacement stderr: \(replacement.stderr)")
+        let newOwner = newOwner(after: firstOwner, replacement: replacement)
 
         var last: RunResult?
         let moved = try waitUntil(timeout: 3) {

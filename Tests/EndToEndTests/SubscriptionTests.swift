@@ -45,15 +45,11 @@ final class SubscriptionTests: EndToEndTestCase {
         let bar = try resolve("Window/TabBar", "bar-tint-color").dropLast()
         let text = try resolve("Window/Label", "text-color").dropLast()
 
-        let monitor = try background(
-            Locations.tool("dbus-monitor"),
-            [
-                "--address", address, "type='method_call',interface='org.livery.Livery1',member='Subscribe'",
-                // A signal rule too: with method-call rules alone, dbus-monitor does not always
-                // print the NameLost that says it has become a monitor.
-                "type='signal',sender='org.freedesktop.DBus',member='NameLost'",
-            ])
-        XCTAssertTrue(waitUntil { monitor.stdout.contains("member=NameLost") }, monitor.stderr)
+        let monitor = try startMonitor(
+            "type='method_call',interface='org.livery.Livery1',member='Subscribe'",
+            // A signal rule too: with method-call rules alone, dbus-monitor does not always
+            // print the NameLost that says it has become a monitor.
+            "type='signal',sender='org.freedesktop.DBus',member='NameLost'")
         let watch = try background(
             Locations.livery, ["--address", address, "watch", "Window/TabBar", "--property", "tint-color"])
         XCTAssertTrue(

@@ -32,16 +32,10 @@ final class ThemeChangedSignalTests: EndToEndTestCase {
 
         // dbus-monitor sees the signal, and also the `Get Serial` call with which `livery watch`
         // says that its match rule is in place.
-        let monitor = try background(
-            Locations.tool("dbus-monitor"),
-            [
-                "--address", address,
-                "type='signal',interface='org.livery.Livery1',member='ThemeChanged'",
-                "type='method_call',interface='org.freedesktop.DBus.Properties',member='Get',path='/org/livery/Livery1'",
-            ])
-        XCTAssertTrue(
-            waitUntil { monitor.stdout.contains("member=NameLost") },
-            "dbus-monitor never became a monitor: \(monitor.stderr)")
+        let monitor = try startMonitor(
+            "type='signal',interface='org.livery.Livery1',member='ThemeChanged'",
+            "type='method_call',interface='org.freedesktop.DBus.Properties',member='Get',path='/org/livery/Livery1'"
+        )
 
         let scriptPath = root + "/listener.py"
         try Self.listenerScript.write(toFile: scriptPath, atomically: true, encoding: .utf8)
@@ -86,10 +80,7 @@ final class ThemeChangedSignalTests: EndToEndTestCase {
     func testSettingTheActiveThemeAgainPublishesNothing() throws {
         try startDaemon()
         try setTheme("forest")
-        let monitor = try background(
-            Locations.tool("dbus-monitor"),
-            ["--address", address, "type='signal',interface='org.livery.Livery1',member='ThemeChanged'"])
-        XCTAssertTrue(waitUntil { monitor.stdout.contains("member=NameLost") }, monitor.stderr)
+        let monitor = try startMonitor("type='signal',interface='org.livery.Livery1',member='ThemeChanged'")
         try setTheme("forest")
         // A switch after it is the marker: once it arrives, an earlier signal would have too.
         try setTheme("crimson")
