@@ -77,12 +77,6 @@ public struct ThemeCatalog: Sendable {
         ids = sources.keys.sorted()
     }
 
-    /// Adds a source, replacing any of the same id (for `livery check` of a bundle in place).
-    public mutating func replace(_ source: ThemeSource) {
-        sources[source.id] = source
-        ids = sources.keys.sorted()
-    }
-
     /// The theme's `inherits` chain, root ancestor first.
     /// - Parameter id: The theme's id.
     /// - Returns: the chain, or the diagnostic for an unknown parent or a cycle.

@@ -33,9 +33,6 @@ public struct RGBA: Hashable, Sendable, CustomStringConvertible {
     /// The colour as `#rrggbbaa`, lower-case: the form published over D-Bus (DESIGN §5).
     public var hex: String { RGBA.hexString([red, green, blue, alpha]) }
 
-    /// The colour as `#rrggbb`, dropping alpha.
-    public var hexRGB: String { RGBA.hexString([red, green, blue]) }
-
     /// `#` and two lower-case hex digits per channel (no `String(format:)`: this is on the path
     /// of every published colour).
     static func hexString(_ channels: [Double]) -> String {

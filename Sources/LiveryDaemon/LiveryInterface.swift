@@ -362,7 +362,6 @@ final class OwnerWatch: @unchecked Sendable {
     func insert(_ name: String) -> Bool { lock.withLock { names.insert(name).inserted } }
     /// - Returns: true when the name was watched.
     func remove(_ name: String) -> Bool { lock.withLock { names.remove(name) != nil } }
-    var count: Int { lock.withLock { names.count } }
 
     static func rule(for owner: String) -> String {
         "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',"

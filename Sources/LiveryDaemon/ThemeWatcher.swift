@@ -98,9 +98,6 @@ public final class ThemeWatcher: @unchecked Sendable {
         }
     }
 
-    /// The number of directories watched (for tests and the log).
-    var watchCount: Int { watches.count }
-
     private func drain() {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while read(fd, &buffer, buffer.count) > 0 {}
