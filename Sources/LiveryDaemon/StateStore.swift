@@ -16,19 +16,24 @@ public struct StateStore: Sendable {
         public var theme: String
     }
 
+    /// Why the saved state cannot be used; the description says what and where.
+    public struct LoadError: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
     /// Reads the saved state.
     /// - Returns: The state the last `save` wrote.
-    /// - Throws: a message saying why the file is missing or unusable.
+    /// - Throws: `LoadError` saying why the file is missing or unusable.
     public func load() throws -> State {
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
-            throw ServiceError(.invalidTheme, "\(path) is a directory, not a state file")
+            throw LoadError(description: "\(path) is a directory, not a state file")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ServiceError(.unknownTheme, "\(path): no saved state")
+            throw LoadError(description: "\(path): no saved state")
         }
         do { return try JSONDecoder().decode(State.self, from: data) } catch {
-            throw ServiceError(.invalidTheme, "\(path): not a valid state file")
+            throw LoadError(description: "\(path): not a valid state file")
         }
     }
 

@@ -101,7 +101,7 @@ public final class ThemeService: @unchecked Sendable {
             if FileManager.default.fileExists(atPath: configuration.stateFile) {
                 log(
                     .warning,
-                    "\((error as? ServiceError)?.message ?? "\(error)"); using '\(configuration.fallbackTheme)'"
+                    "\(error); using '\(configuration.fallbackTheme)'"
                 )
             }
         }
