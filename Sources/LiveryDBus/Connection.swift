@@ -304,6 +304,12 @@ public final class Connection: @unchecked Sendable {
         try send(owner)
     }
 
+    /// Emits `signal` to `destination` with `first` as its first argument.
+    /// - Throws: ``DBusError`` `NoMemory`; `Disconnected` once the connection is closed.
+    public func emit(_ signal: FanOutSignal, first: UInt32, destination: BusName) throws(DBusError) {
+        try send(signal.message(first: first, destination: destination))
+    }
+
     /// Emits `org.freedesktop.DBus.Properties.PropertiesChanged` (`sa{sv}as`).
     ///
     /// - Parameters:

@@ -84,6 +84,81 @@ public struct Message: Sendable, Equatable {
 }
 
 /// Owns one reference to a libdbus message and releases it.
+/// One signal sent to many destinations whose messages differ only in the destination and the
+/// first argument, a `u` (such as a subscription id): the unicast fan-out of one change.
+///
+/// The signal is built and marshalled once (`dbus_message_marshal`); each message is those bytes
+/// with the first 4 bytes of the body replaced, read back by `dbus_message_demarshal` (which
+/// validates it again) and copied (`dbus_message_copy`: unlocked, serial 0, so the connection
+/// numbers it), with its destination set. Building each message with `DBusMessageIter`
+/// instead rewrites the header's `SIGNATURE` field once per top-level argument, which costs
+/// several times more.
+public final class FanOutSignal: @unchecked Sendable {
+    private let bytes: [UInt8]
+    /// Where the body starts in `bytes`.
+    private let bodyOffset: Int
+    private let littleEndian: Bool
+
+    /// Builds and marshals the signal.
+    /// - Parameters:
+    ///   - path, interface, member: the signal's object path, interface and member.
+    ///   - arguments: its arguments; the first must be a `u` (its value here is a placeholder).
+    /// - Throws: ``DBusError`` `InvalidArgs` for an invalid value or a first argument that is
+    ///   not a `u`; `NoMemory`.
+    public init(
+        path: ObjectPath, interface: InterfaceName, member: MemberName, arguments: [DBusValue]
+    ) throws(DBusError) {
+        guard case .uint32 = arguments.first else {
+            throw .invalidArgs("a fan-out signal's first argument must be a u")
+        }
+        guard let message = dbus_message_new_signal(path.rawValue, interface.rawValue, member.rawValue) else {
+            throw DBusError(.noMemory, "cannot allocate a signal")
+        }
+        defer { dbus_message_unref(message) }
+        try Marshalling.append(arguments, to: message)
+        // A message on the wire has a serial; each copy sent gets its own (see below).
+        dbus_message_set_serial(message, 1)
+        var buffer: UnsafeMutablePointer<CChar>?
+        var length: Int32 = 0
+        guard dbus_message_marshal(message, &buffer, &length) != 0, let buffer else {
+            throw DBusError(.noMemory, "cannot marshal a signal")
+        }
+        defer { dbus_free(buffer) }
+        bytes = [UInt8](UnsafeRawBufferPointer(start: buffer, count: Int(length)))
+        // Message Format: byte 0 the endianness, bytes 4..7 the body length; the body follows
+        // the header, which is padded to 8.
+        littleEndian = bytes[0] == UInt8(ascii: "l")
+        let word = UInt32(bytes[4]) | UInt32(bytes[5]) << 8 | UInt32(bytes[6]) << 16 | UInt32(bytes[7]) << 24
+        bodyOffset = bytes.count - Int(littleEndian ? word : word.byteSwapped)
+    }
+
+    /// A new message with `first` as its first argument, addressed to `destination`.
+    func message(first: UInt32, destination: BusName) throws(DBusError) -> MessageReference {
+        var copy = bytes
+        let v = littleEndian ? first.littleEndian : first.bigEndian
+        withUnsafeBytes(of: v) { b in
+            for k in 0..<4 { copy[bodyOffset + k] = b[k] }
+        }
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        let made = copy.withUnsafeBufferPointer { b in
+            b.withMemoryRebound(to: CChar.self) {
+                dbus_message_demarshal($0.baseAddress, Int32($0.count), &error)
+            }
+        }
+        guard let made else { throw DBusError.take(&error, fallback: "cannot read back a marshalled signal") }
+        // The copy is unlocked and has serial 0, so the connection gives it the next serial.
+        let copied = dbus_message_copy(made)
+        dbus_message_unref(made)
+        guard let copied else { throw DBusError(.noMemory, "cannot copy a signal") }
+        let reference = MessageReference(copied)
+        guard dbus_message_set_destination(copied, destination.rawValue) != 0 else {
+            throw DBusError(.noMemory, "cannot set a destination")
+        }
+        return reference
+    }
+}
+
 final class MessageReference {
     let raw: OpaquePointer
     init(_ raw: OpaquePointer) { self.raw = raw }

@@ -220,30 +220,32 @@ public final class LiveryInterface: Sendable {
         }
         portal.current?.publish()
         let service = self.service
-        let updates = subscriptions.update { s in
-            try? service.snapshot(paths: s.paths, properties: s.properties, app: s.app)
+        let deliveries = subscriptions.update { r in
+            try? service.snapshot(paths: r.paths, properties: r.properties, app: r.app)
         }
-        // Subscribers asking for the same things get the same changes: encode each once.
-        var encoded: [StyleSnapshot: DBusValue] = [:]
-        let changed = try? MemberName("Changed")
-        for u in updates {
-            let body: DBusValue
-            if let e = encoded[u.changes] {
-                body = e
-            } else {
-                body = LiveryInterface.snapshot(u.changes)
-                encoded[u.changes] = body
-            }
+        // Subscribers asking for the same things get the same changes: encode and validate them
+        // once per group; each message differs only in its destination and subscription id.
+        for d in deliveries {
+            let signal: FanOutSignal
             do {
-                try connection.emitSignal(
-                    path: path, interface: interfaceName, member: changed!,
-                    arguments: [.uint32(u.id), .uint32(change.serial), body],
-                    destination: try BusName(u.owner))
+                signal = try FanOutSignal(
+                    path: path, interface: interfaceName, member: LiveryInterface.changedMember,
+                    arguments: [.uint32(0), .uint32(change.serial), LiveryInterface.snapshot(d.changes)])
             } catch {
-                service.log(.warning, "cannot send Changed to \(u.owner): \(error)")
+                service.log(.error, "cannot encode Changed: \(error)")
+                continue
+            }
+            for r in d.recipients {
+                do {
+                    try connection.emit(signal, first: r.id, destination: try BusName(r.owner))
+                } catch {
+                    service.log(.warning, "cannot send Changed to \(r.owner): \(error)")
+                }
             }
         }
     }
+
+    static let changedMember = try! MemberName("Changed")
 
     /// Follows a subscriber's unique name with a `NameOwnerChanged` match (DESIGN §9), so its
     /// subscriptions go when it leaves the bus.

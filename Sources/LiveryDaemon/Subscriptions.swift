@@ -31,9 +31,20 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     public static let maximumTotalPaths = 65_536
 
     private let lock = NSLock()
-    private var byID: [UInt32: Subscription] = [:]
+    /// Subscriptions asking for the same paths, properties and application, with the values
+    /// last sent to them: always the same values for every member, because a subscription is
+    /// made only while its paths resolve and every update reaches every member at once.
+    private var groups: [Request: Group] = [:]
+    private var byID: [UInt32: (request: Request, owner: String)] = [:]
+    private var perOwner: [String: Int] = [:]
     private var nextID: UInt32 = 1
     private var totalPaths = 0
+
+    struct Group {
+        var values: StyleSnapshot
+        /// Subscription id → owner.
+        var members: [UInt32: String]
+    }
 
     /// An empty registry.
     public init() {}
@@ -45,7 +56,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     /// - Parameter owner: A unique bus name such as `:1.42`.
     /// - Returns: How many live subscriptions it made.
     public func count(of owner: String) -> Int {
-        lock.withLock { byID.values.filter { $0.owner == owner }.count }
+        lock.withLock { perOwner[owner] ?? 0 }
     }
 
     /// Registers a subscription whose current values were computed by `current`, under the
@@ -74,7 +85,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         }
         lock.lock()
         defer { lock.unlock() }
-        guard byID.values.filter({ $0.owner == owner }).count < SubscriptionRegistry.maximumPerClient else {
+        guard perOwner[owner, default: 0] < SubscriptionRegistry.maximumPerClient else {
             throw ServiceError(
                 .limitExceeded,
                 "\(owner) already holds \(SubscriptionRegistry.maximumPerClient) subscriptions")
@@ -87,12 +98,17 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         }
         let values = try current()
         while byID[nextID] != nil || nextID == 0 { nextID &+= 1 }
-        let s = Subscription(
-            id: nextID, owner: owner, paths: paths, properties: properties, app: app, values: values)
-        byID[s.id] = s
-        totalPaths += paths.count
+        let id = nextID
         nextID &+= 1
-        return s
+        let request = Request(paths: paths, properties: properties, app: app)
+        groups[request, default: Group(values: values, members: [:])].members[id] = owner
+        // A member of an existing group was just resolved against the same theme: same values.
+        groups[request]!.values = values
+        byID[id] = (request, owner)
+        perOwner[owner, default: 0] += 1
+        totalPaths += paths.count
+        return Subscription(
+            id: id, owner: owner, paths: paths, properties: properties, app: app, values: values)
     }
 
     /// Removes a subscription of `owner`.
@@ -108,8 +124,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         guard s.owner == owner else {
             throw ServiceError(.accessDenied, "subscription \(id) belongs to another client")
         }
-        byID[id] = nil
-        totalPaths -= s.paths.count
+        drop(id)
     }
 
     /// Drops every subscription of a client that left the bus.
@@ -118,51 +133,68 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     @discardableResult
     public func removeAll(of owner: String) -> Int {
         lock.withLock {
-            let ids = byID.values.filter { $0.owner == owner }.map(\.id)
-            for id in ids { totalPaths -= byID.removeValue(forKey: id)!.paths.count }
+            guard perOwner[owner] != nil else { return 0 }
+            let ids = byID.filter { $0.value.owner == owner }.map(\.key)
+            for id in ids { drop(id) }
             return ids.count
         }
     }
 
-    /// Recomputes every subscription's values with `resolve` and returns, per subscription, the
-    /// values that changed; stores the new values. Subscriptions with the same paths, properties
-    /// and application are resolved once. Subscriptions whose paths no longer resolve keep their
-    /// old values.
-    /// - Parameter resolve: Resolves a subscription's paths in the active theme; nil when they no
+    /// Removes subscription `id`, which is live; called under the lock.
+    private func drop(_ id: UInt32) {
+        let (request, owner) = byID.removeValue(forKey: id)!
+        groups[request]!.members[id] = nil
+        if groups[request]!.members.isEmpty { groups[request] = nil }
+        perOwner[owner]! -= 1
+        if perOwner[owner] == 0 { perOwner[owner] = nil }
+        totalPaths -= request.paths.count
+    }
+
+    /// The changes of one publication for one group of subscriptions.
+    public struct Delivery: Sendable {
+        /// The values that changed: the same for every recipient.
+        public var changes: StyleSnapshot
+        /// The subscriptions to send them to, in id order.
+        public var recipients: [(id: UInt32, owner: String)]
+    }
+
+    /// Recomputes the values of every group of subscriptions (those with the same paths,
+    /// properties and application) with `resolve`, once per group and outside the lock, and
+    /// returns the changes per group; stores the new values. Groups whose paths no longer
+    /// resolve keep their old values.
+    /// - Parameter resolve: Resolves a request's paths in the active theme; nil when they no
     ///   longer resolve.
-    /// - Returns: Per subscription with changes, in id order: its id, owner and changed values only.
-    public func update(resolve: (Subscription) -> StyleSnapshot?) -> [(
-        id: UInt32, owner: String, changes: StyleSnapshot
-    )] {
-        // Resolve outside the lock, once per distinct request.
-        let current = lock.withLock { byID }
-        var resolved: [RequestKey: StyleSnapshot?] = [:]
-        for s in current.values where resolved[RequestKey(s)] == nil {
-            resolved[RequestKey(s)] = .some(resolve(s))
-        }
+    /// - Returns: Per group with changes: the changed values only, and its subscriptions.
+    public func update(resolve: (Request) -> StyleSnapshot?) -> [Delivery] {
+        let requests = lock.withLock { Array(groups.keys) }
+        var resolved: [Request: StyleSnapshot] = [:]
+        for r in requests { resolved[r] = resolve(r) }
         lock.lock()
         defer { lock.unlock() }
-        var out: [(id: UInt32, owner: String, changes: StyleSnapshot)] = []
-        for id in byID.keys.sorted() {
-            guard var s = byID[id], let new = resolved[RequestKey(s)] ?? nil else { continue }
-            let changes = StyleDiff.changes(from: s.values, to: new)
+        var out: [Delivery] = []
+        for (request, new) in resolved {
+            // A group that emptied meanwhile is gone; one made meanwhile holds current values.
+            guard let group = groups[request] else { continue }
+            let changes = StyleDiff.changes(from: group.values, to: new)
             guard !changes.isEmpty else { continue }
-            s.values = new
-            byID[id] = s
-            out.append((id, s.owner, changes))
+            groups[request]!.values = new
+            out.append(
+                Delivery(
+                    changes: changes,
+                    recipients: group.members.sorted { $0.key < $1.key }.map { (id: $0.key, owner: $0.value) }
+                ))
         }
         return out
     }
 
-    /// What a subscription asks for, as a dictionary key.
-    struct RequestKey: Hashable {
-        var paths: [String]
-        var properties: [String]
-        var app: String?
-        init(_ s: Subscription) {
-            paths = s.paths
-            properties = s.properties
-            app = s.app
-        }
+    /// What a subscription asks for: subscriptions asking for the same are resolved and
+    /// encoded together.
+    public struct Request: Hashable, Sendable {
+        /// The component paths, as the subscriber wrote them.
+        public var paths: [String]
+        /// The properties; empty for every property of each path's type.
+        public var properties: [String]
+        /// The subscriber's application id.
+        public var app: String?
     }
 }

@@ -24,6 +24,34 @@ final class ConnectionTests: BusTestCase {
         XCTAssertEqual(toOther.value, ["public"])
     }
 
+    func testFanOutSignalCarriesEachDestinationsOwnFirstArgument() throws {
+        let other = try Connection(address: bus.address)
+        other.startThread()
+        defer { other.close() }
+        let rule = "type='signal',interface='org.livery.Test1',member='Changed'"
+        let toClient = Box<[Message]>([])
+        let toOther = Box<[Message]>([])
+        try client.addMatch(rule) { m in toClient.mutate { $0.append(m) } }
+        try other.addMatch(rule) { m in toOther.mutate { $0.append(m) } }
+        let body = DBusValue.dictionary(
+            key: "s", value: "v", [DBusDictEntry(key: .string("tint"), value: .variant(.string("#008000ff")))]
+        )
+        let signal = try FanOutSignal(
+            path: Test.path, interface: Test.interface, member: MemberName("Changed"),
+            arguments: [.uint32(0), .uint32(7), body])
+        try service.emit(signal, first: 0xDEAD_BEEF, destination: BusName(client.uniqueName))
+        try service.emit(signal, first: 42, destination: BusName(other.uniqueName))
+        XCTAssertTrue(eventually { toClient.value.count == 1 && toOther.value.count == 1 })
+        XCTAssertEqual(toClient.value[0].arguments, [.uint32(0xDEAD_BEEF), .uint32(7), body])
+        XCTAssertEqual(toClient.value[0].signature, "uua{sv}")
+        XCTAssertEqual(toClient.value[0].sender, service.uniqueName)
+        XCTAssertEqual(toOther.value[0].arguments, [.uint32(42), .uint32(7), body])
+        assertDBusError(.invalidArgs) {
+            _ = try FanOutSignal(
+                path: Test.path, interface: Test.interface, member: MemberName("Changed"), arguments: [body])
+        }
+    }
+
     func testAddMatchDeliversMatchingSignalsAndRemoveMatchStopsThem() throws {
         let seen = Box<[Message]>([])
         let rule = "type='signal',sender='\(service.uniqueName)',path='/org/livery/Test',arg0='yes'"

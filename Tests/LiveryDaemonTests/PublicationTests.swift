@@ -37,7 +37,7 @@ final class PublicationTests: XCTestCase {
         let updates = registry.update {
             try? s.snapshot(paths: $0.paths, properties: $0.properties, app: $0.app)
         }
-        XCTAssertEqual(updates.map(\.id), [tab.id])
+        XCTAssertEqual(updates.map { $0.recipients.map(\.id) }, [[tab.id]])
         XCTAssertEqual(updates.first?.changes, ["Window/TabBar": ["tint-color": green]])
         _ = row
         XCTAssertEqual(try s.setTheme("crimson")?.serial, 2)
@@ -45,6 +45,43 @@ final class PublicationTests: XCTestCase {
             try? s.snapshot(paths: $0.paths, properties: $0.properties, app: $0.app)
         }
         XCTAssertEqual(next.first?.changes, ["Window/TabBar": ["tint-color": red]])
+    }
+
+    func testSameRequestsShareOneDeliveryAndLeaveItWhenRemoved() throws {
+        let s = try Scratch().service()
+        let registry = SubscriptionRegistry()
+        func add(_ owner: String, _ paths: [String]) throws -> UInt32 {
+            try registry.add(owner: owner, paths: paths, properties: ["tint-color"], app: nil) {
+                () throws(ServiceError) in
+                try s.snapshot(paths: paths, properties: ["tint-color"], app: nil)
+            }.id
+        }
+        let a = try add(":1.1", ["Window/TabBar"])
+        let b = try add(":1.2", ["Window/TabBar"])
+        let other = try add(":1.3", ["Window/NavigationBar"])
+        let c = try add(":1.2", ["Window/TabBar"])
+        try registry.remove(b, owner: ":1.2")
+        XCTAssertEqual(registry.count(of: ":1.2"), 1)
+        _ = try s.setTheme("forest")
+        let updates = registry.update {
+            try? s.snapshot(paths: $0.paths, properties: $0.properties, app: $0.app)
+        }.sorted { $0.recipients[0].id < $1.recipients[0].id }
+        XCTAssertEqual(updates.count, 2)
+        XCTAssertEqual(updates[0].recipients.map(\.id), [a, c])
+        XCTAssertEqual(updates[0].recipients.map(\.owner), [":1.1", ":1.2"])
+        XCTAssertEqual(updates[0].changes, ["Window/TabBar": ["tint-color": green]])
+        XCTAssertEqual(updates[1].recipients.map(\.id), [other])
+        // A member joining an existing group after the switch holds the current values: the
+        // next switch sends it the same changes as the older members.
+        let d = try add(":1.4", ["Window/TabBar"])
+        _ = try s.setTheme("crimson")
+        let next = registry.update {
+            try? s.snapshot(paths: $0.paths, properties: $0.properties, app: $0.app)
+        }.first { $0.recipients.contains { $0.id == a } }
+        XCTAssertEqual(next?.recipients.map(\.id), [a, c, d])
+        XCTAssertEqual(next?.changes, ["Window/TabBar": ["tint-color": red]])
+        XCTAssertEqual(registry.removeAll(of: ":1.2"), 1)
+        XCTAssertEqual(registry.count, 3)
     }
 
     func testSubscriptionLimitsAndOwnership() throws {
