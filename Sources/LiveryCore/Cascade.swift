@@ -126,7 +126,7 @@ public struct Cascade: Sendable {
         }
         for k in start..<path.nodes.count {
             let style = walker.push(path.nodes[k])!
-            cache.store(keys[k], StyleCache.Entry(style: style, filter: walker.filters.last!))
+            cache.store(keys[k], StyleCache.Entry(style: style, filter: walker.childFilter))
         }
         return walker.top!
     }

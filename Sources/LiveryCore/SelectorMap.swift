@@ -7,7 +7,9 @@
 ///   of plain structs, so that matching compares integers and touches no reference counts;
 /// - every declared and initial value interned in one table, so that a computed style is an
 ///   array of `Int32` slots and inheriting it is a copy of integers.
-final class SelectorMap: Sendable {
+final class SelectorMap: @unchecked Sendable {
+    // Safe to share: nothing changes after init; `raw` holds copies of the arrays below in
+    // memory of its own, read without reference counting by the walker, freed in deinit.
     /// One compound selector, on interned ids.
     struct Compound: Sendable {
         /// Type id, or −1 for `*`, −2 for a type the schema lacks (matches nothing).
@@ -85,6 +87,8 @@ final class SelectorMap: Sendable {
     let inherits: ContiguousArray<Bool>
     /// Every value any style can hold: initial values and declared ones, interned.
     let table: ValueTable
+    /// The same tables as flat buffers, for the walker.
+    private(set) var raw: Raw!
     /// The initial value of every property, as slots.
     let initialSlots: ContiguousArray<Int32>
 
@@ -211,10 +215,128 @@ final class SelectorMap: Sendable {
         self.classIDs = classIDs
         appIDs = apps
         table = ValueTable(values)
+        raw = Raw(self)
     }
 
-    /// A node on interned ids; its classes are `classes[classStart ..< classStart + classCount]`
-    /// of the walker's class stack.
+    deinit { raw.free() }
+
+    /// A flat, immutable copy of an array, read by pointer: no reference counting, no bounds
+    /// checks (every index comes from the tables themselves).
+    struct Frozen<T> {
+        let base: UnsafeMutablePointer<T>
+        let count: Int
+        init(_ a: some Collection<T>) {
+            base = .allocate(capacity: max(1, a.count))
+            count = a.count
+            _ = UnsafeMutableBufferPointer(start: base, count: a.count).initialize(from: a)
+        }
+        @inline(__always) subscript(i: Int) -> T { base[i] }
+        func free() {
+            base.deinitialize(count: count)
+            base.deallocate()
+        }
+    }
+
+    /// A range of `Raw.candidates` (or of `Raw.chainTypes`).
+    struct Bucket {
+        var start: Int32
+        var count: Int32
+    }
+
+    /// The tables the walker reads, as `Frozen` buffers.
+    struct Raw {
+        let rules: Frozen<Rule>
+        let compounds: Frozen<Compound>
+        let classes: Frozen<Int32>
+        let hashes: Frozen<UInt32>
+        let declarationProperties: Frozen<Int32>
+        let declarationValues: Frozen<Int32>
+        /// Every bucket's candidates, one bucket after another.
+        let candidates: Frozen<SelectorMap.Candidate>
+        let nameBuckets: Frozen<Bucket>
+        let classBuckets: Frozen<Bucket>
+        let typeBuckets: Frozen<Bucket>
+        let universal: Bucket
+        let isKind: Frozen<Bool>
+        let typeCount: Int
+        /// Per type, its range of `chainTypes` and `chainHashes`.
+        let chainRanges: Frozen<Bucket>
+        let chainTypes: Frozen<Int32>
+        let chainHashes: Frozen<UInt32>
+        /// Ancestor-filter hashes of every interned name and class.
+        let nameHashes: Frozen<UInt32>
+        let classHashes: Frozen<UInt32>
+        let initial: Frozen<Int32>
+        /// The indices of the properties that do not inherit.
+        let nonInherited: Frozen<Int32>
+        let propertyCount: Int
+
+        init(_ m: SelectorMap) {
+            rules = Frozen(m.rules)
+            compounds = Frozen(m.compounds)
+            classes = Frozen(m.classes)
+            hashes = Frozen(m.hashes)
+            declarationProperties = Frozen(m.declarationProperties)
+            declarationValues = Frozen(m.declarationValues)
+            var all: [SelectorMap.Candidate] = []
+            func flatten(_ buckets: [ContiguousArray<SelectorMap.Candidate>]) -> Frozen<Bucket> {
+                Frozen(
+                    buckets.map { b in
+                        defer { all += b }
+                        return Bucket(start: Int32(all.count), count: Int32(b.count))
+                    })
+            }
+            nameBuckets = flatten(m.byName)
+            classBuckets = flatten(m.byClass)
+            typeBuckets = flatten(m.byType)
+            universal = Bucket(start: Int32(all.count), count: Int32(m.universal.count))
+            all += m.universal
+            candidates = Frozen(all)
+            isKind = Frozen(m.isKind)
+            typeCount = m.typeCount
+            var ranges: [Bucket] = []
+            for c in m.chains {
+                ranges.append(
+                    Bucket(start: Int32(ranges.last.map { $0.start + $0.count } ?? 0), count: Int32(c.count)))
+            }
+            chainRanges = Frozen(ranges)
+            chainTypes = Frozen(m.chains.joined())
+            chainHashes = Frozen(m.chainHashes.joined())
+            var names = [UInt32](repeating: 0, count: m.nameIDs.count)
+            for (n, i) in m.nameIDs { names[Int(i)] = AncestorFilter.hash(AncestorFilter.nameTag, n) }
+            nameHashes = Frozen(names)
+            var classes = [UInt32](repeating: 0, count: m.classIDs.count)
+            for (k, i) in m.classIDs { classes[Int(i)] = AncestorFilter.hash(AncestorFilter.classTag, k) }
+            classHashes = Frozen(classes)
+            initial = Frozen(m.initialSlots)
+            nonInherited = Frozen(m.inherits.indices.filter { !m.inherits[$0] }.map(Int32.init))
+            propertyCount = m.propertyNames.count
+        }
+
+        func free() {
+            rules.free()
+            compounds.free()
+            classes.free()
+            hashes.free()
+            declarationProperties.free()
+            declarationValues.free()
+            candidates.free()
+            nameBuckets.free()
+            classBuckets.free()
+            typeBuckets.free()
+            isKind.free()
+            chainRanges.free()
+            chainTypes.free()
+            chainHashes.free()
+            nameHashes.free()
+            classHashes.free()
+            initial.free()
+            nonInherited.free()
+        }
+    }
+
+    /// A node on interned ids; its classes are `count` entries of the walker's class stack from
+    /// `classStart`.
     struct Node {
         var type: Int32
         /// Name id, −1 for none, −3 for a name no selector uses.
@@ -225,12 +347,15 @@ final class SelectorMap: Sendable {
         var classStart: Int32
         var classCount: Int32
     }
+}
 
+extension SelectorMap.Raw {
     @inline(__always)
     func compoundMatches(
-        _ c: Compound, _ n: Node, _ nodeClasses: UnsafeBufferPointer<Int32>,
-        _ compoundClasses: UnsafeBufferPointer<Int32>
-    ) -> Bool {
+        _ c: SelectorMap.Compound, _ n: SelectorMap.Node, _ nodeClasses: UnsafePointer<Int32>
+    )
+        -> Bool
+    {
         if c.type != -1 {
             if c.type < 0 || !isKind[Int(n.type) * typeCount + Int(c.type)] { return false }
         }
@@ -240,7 +365,7 @@ final class SelectorMap: Sendable {
         var k = Int(c.classStart)
         let end = k + Int(c.classCount)
         while k < end {
-            let wanted = compoundClasses[k]
+            let wanted = classes[k]
             var found = false
             var j = Int(n.classStart)
             let nodeEnd = j + Int(n.classCount)
@@ -283,226 +408,401 @@ public struct ComputedStyle: Sendable {
     public var values: [Value] { slots.map { table.values[Int($0)] } }
 }
 
+/// A forest of component trees with their types, names, classes and states interned for one
+/// compiled theme: what a toolkit keeps per widget (as GTK keeps a CSS node's name and classes
+/// as `GQuark`s, and browsers keep atoms), so that styling a tree compares integers only.
+public struct StyleForest: Sendable {
+    /// One node, in preorder; the root of each tree has depth 1.
+    struct Entry {
+        var depth: Int32
+        /// Its classes are `classes[node.classStart ..< node.classStart + node.classCount]`.
+        var node: SelectorMap.Node
+    }
+    var entries: [Entry] = []
+    var classes: [Int32] = []
+    /// The number of nodes.
+    public var count: Int { entries.count }
+
+    /// Interns `trees` (each in preorder, with every node's depth, the root's 1) for `cascade`.
+    /// - Returns: nil when some node's type is unknown to the cascade's schema.
+    public init?(_ trees: [[(node: PathNode, depth: Int)]], for cascade: Cascade) {
+        let map = cascade.map
+        for tree in trees {
+            for (node, depth) in tree {
+                guard let n = map.intern(node, classes: &classes) else { return nil }
+                entries.append(Entry(depth: Int32(depth), node: n))
+            }
+        }
+    }
+}
+
+extension SelectorMap {
+    /// `node` on interned ids, its known classes appended to `classes` (a class no selector uses
+    /// cannot affect matching, and is left out).
+    /// - Returns: nil when the node's type is unknown to the schema.
+    func intern(_ node: PathNode, classes: inout [Int32]) -> Node? {
+        guard let type = typeIDs[node.type] else { return nil }
+        var n = Node(
+            type: type, name: node.name.map { nameIDs[$0] ?? -3 } ?? -1, states: 0, inAnyState: false,
+            classStart: Int32(classes.count), classCount: 0)
+        for s in node.states where s != "normal" {
+            n.inAnyState = true
+            n.states |= stateBits[s] ?? 0
+        }
+        for k in node.classes {
+            if let id = classIDs[k] {
+                classes.append(id)
+                n.classCount += 1
+            }
+        }
+        return n
+    }
+}
+
 /// Computes styles node by node down a tree (or a path): each node's style from its container's
 /// style, the ancestor filter and the rules that match it.
 ///
-/// Siblings with the same type, name, classes and states share one computed style: the sheet
-/// language has no sibling combinators, so such nodes match the same rules (Servo's and Blink's
-/// "style sharing").
-public struct StyleWalker {
+/// Everything lives in flat buffers allocated once and grown with the depth: the node stack,
+/// one row of property slots per level (a child's row starts as a copy of its container's), the
+/// ancestor filters, and per level the last few children's styles: siblings with the same type,
+/// name, classes and states share one computed style, since the sheet language has no sibling
+/// combinators, so such nodes match the same rules (Servo's and Blink's "style sharing").
+/// Noncopyable, because it owns those buffers.
+public struct StyleWalker: ~Copyable {
     /// How rules are found: `indexed` (the selector map, the ancestor filter and style sharing),
     /// `naive` (every rule tested against every node; the ablation), `floor` (no rules at all:
     /// only inheritance and initial values; the lower bound).
     public enum Mode: Sendable { case indexed, naive, floor }
 
     let map: SelectorMap
+    let raw: SelectorMap.Raw
     let app: Int32
     let mode: Mode
-    var stack: [SelectorMap.Node] = []
-    var nodeClasses: [Int32] = []
-    var styles: [ComputedStyle] = []
-    var filters: [AncestorFilter] = []
-    /// The last few children's styles of every level, for sharing (a short list compared
-    /// directly, as Servo's style sharing cache is: hashing every node would cost more). Flat:
-    /// level `l`'s entries start at `sharedStart[l]`; their classes are in `sharedClasses`.
-    var shared: [Shared] = []
-    var sharedStart: [Int] = [0]
-    var sharedClasses: [Int32] = []
-    /// Children remembered per level.
-    static let sharingCandidates = 8
-    var matched: [Int32] = []
-    /// Records the winning rule of every property (for cross-checks); off by default.
+    /// Properties per style row.
+    let width: Int
+    /// Records the winning rule of every property (for cross-checks); off by default, and set
+    /// before the first push.
     public var tracksWinners = false
 
-    /// A computed child style and what decided it among siblings.
-    struct Shared {
+    /// Nodes on the stack.
+    public private(set) var depth = 0
+    /// Levels the buffers hold.
+    var capacity = 0
+    var nodes: UnsafeMutablePointer<SelectorMap.Node>
+    /// `rows[k * width ..< (k + 1) * width]`: the style of node `k`.
+    var rows: UnsafeMutablePointer<Int32>
+    var winnerRows: UnsafeMutablePointer<Int32>
+    /// `filters[k]`: the ancestor filter of node `k` (its containers); one more than nodes.
+    var filters: UnsafeMutablePointer<AncestorFilter>
+    /// The classes of the nodes on the stack.
+    var nodeClasses: UnsafeMutablePointer<Int32>
+    var nodeClassCount = 0
+    var nodeClassCapacity = 64
+    /// Style sharing, per level: up to `sharingCandidates` children of the level's container,
+    /// a ring (`shareCount`, `shareNext`), their keys and rows.
+    var shareCount: UnsafeMutablePointer<Int32>
+    var shareNext: UnsafeMutablePointer<Int32>
+    var shareKeys: UnsafeMutablePointer<ShareKey>
+    var shareRows: UnsafeMutablePointer<Int32>
+    /// Children remembered per level (a short list compared directly, as Servo's style sharing
+    /// cache is: hashing every node would cost more).
+    static let sharingCandidates = 8
+    /// The ranks of the rules matching the node being pushed.
+    var matched: UnsafeMutablePointer<Int32>
+
+    /// What decides a node's style among its siblings; classes (at most 8) padded with −1.
+    struct ShareKey {
         var type: Int32
         var name: Int32
         var states: UInt64
         var inAnyState: Bool
-        var classStart: Int
-        var classCount: Int
-        var style: ComputedStyle
+        var classes: SIMD8<Int32>
     }
 
     /// - Parameters:
     ///   - cascade: the compiled theme.
     ///   - app: the asking application (its `@app` rules apply).
+    ///   - mode: how rules are found.
     public init(_ cascade: Cascade, app: String? = nil, mode: Mode = .indexed) {
-        self.map = cascade.map
-        // An application no rule names gets an id no rule has.
-        self.app = app.map { cascade.map.appIDs[$0] ?? -2 } ?? -3
-        self.mode = mode
+        self.init(map: cascade.map, app: app.map { cascade.map.appIDs[$0] ?? -2 } ?? -3, mode: mode)
     }
 
+    /// An application no rule names gets an id no rule has (−2); none is −3.
     private init(map: SelectorMap, app: Int32, mode: Mode) {
         self.map = map
+        self.raw = map.raw
         self.app = app
         self.mode = mode
+        width = raw.propertyCount
+        let levels = 16
+        capacity = levels
+        nodes = .allocate(capacity: levels)
+        rows = .allocate(capacity: levels * width)
+        winnerRows = .allocate(capacity: levels * width)
+        filters = .allocate(capacity: levels + 1)
+        filters.initialize(to: AncestorFilter())
+        nodeClasses = .allocate(capacity: nodeClassCapacity)
+        shareCount = .allocate(capacity: levels + 1)
+        shareCount.initialize(repeating: 0, count: levels + 1)
+        shareNext = .allocate(capacity: levels + 1)
+        shareNext.initialize(repeating: 0, count: levels + 1)
+        shareKeys = .allocate(capacity: (levels + 1) * StyleWalker.sharingCandidates)
+        shareRows = .allocate(capacity: (levels + 1) * StyleWalker.sharingCandidates * width)
+        matched = .allocate(capacity: max(1, raw.rules.count))
+    }
+
+    deinit {
+        nodes.deallocate()
+        rows.deallocate()
+        winnerRows.deallocate()
+        filters.deallocate()
+        nodeClasses.deallocate()
+        shareCount.deallocate()
+        shareNext.deallocate()
+        shareKeys.deallocate()
+        shareRows.deallocate()
+        matched.deallocate()
     }
 
     /// Property names in the order of `ComputedStyle.slots`.
     public var propertyNames: [String] { map.propertyNames }
 
     /// The style of the node on top of the stack.
-    public var top: ComputedStyle? { styles.last }
+    public var top: ComputedStyle? {
+        guard depth > 0 else { return nil }
+        return ComputedStyle(
+            slots: ContiguousArray(UnsafeBufferPointer(start: rows + (depth - 1) * width, count: width)),
+            table: map.table,
+            winners: tracksWinners
+                ? ContiguousArray(UnsafeBufferPointer(start: winnerRows + (depth - 1) * width, count: width))
+                : [])
+    }
+
+    /// The value a slot of `topSlots` (or of `resolve`'s rows) stands for.
+    public func value(ofSlot slot: Int32) -> Value { map.table.values[Int(slot)] }
+
+    /// The slots of the node on top of the stack (as `ComputedStyle.slots`), valid until the
+    /// next push or pop; empty when the stack is.
+    public var topSlots: UnsafeBufferPointer<Int32> {
+        UnsafeBufferPointer(
+            start: depth > 0 ? rows + (depth - 1) * width : rows, count: depth > 0 ? width : 0)
+    }
+
+    /// The ancestor filter for the children of the node on top of the stack.
+    var childFilter: AncestorFilter { filters[depth] }
 
     /// Enters `node` as a child of the current top and computes its style.
     /// - Parameter node: The child node; pop it to return to its container.
     /// - Returns: nil when the node's type is unknown to the schema.
     @discardableResult
     public mutating func push(_ node: PathNode) -> ComputedStyle? {
-        guard let type = map.typeIDs[node.type] else { return nil }
-        var n = SelectorMap.Node(
-            type: type, name: node.name.map { map.nameIDs[$0] ?? -3 } ?? -1, states: 0, inAnyState: false,
-            classStart: Int32(nodeClasses.count), classCount: 0)
-        for s in node.states where s != "normal" {
-            n.inAnyState = true
-            n.states |= map.stateBits[s] ?? 0
-        }
-        for k in node.classes {
-            // A class no selector uses cannot affect matching.
-            if let id = map.classIDs[k] {
-                nodeClasses.append(id)
-                n.classCount += 1
-            }
-        }
-        // The filter for this node's children: this node's filter plus this node.
-        let ownFilter = filters.last ?? AncestorFilter()
-        var childFilter = ownFilter
-        if mode == .indexed {
-            for h in map.chainHashes[Int(type)] { childFilter.insert(h) }
-            if let name = node.name { childFilter.insert(AncestorFilter.hash(AncestorFilter.nameTag, name)) }
-            for k in node.classes { childFilter.insert(AncestorFilter.hash(AncestorFilter.classTag, k)) }
-        }
-        stack.append(n)
+        guard enter(node) else { return nil }
+        return top
+    }
 
-        let sharing = mode == .indexed && !tracksWinners
-        if sharing {
-            let nodeClassList = nodeClasses[Int(n.classStart)...]
-            for i in sharedStart[sharedStart.count - 1]..<shared.count {
-                let c = shared[i]
-                guard
-                    c.type == n.type && c.name == n.name && c.states == n.states
-                        && c.inAnyState == n.inAnyState
-                        && sharedClasses[c.classStart..<(c.classStart + c.classCount)].elementsEqual(
-                            nodeClassList)
-                else { continue }
-                styles.append(c.style)
-                filters.append(childFilter)
-                sharedStart.append(shared.count)
-                return c.style
-            }
+    /// `push` without materialising the style: read it with `topSlots`.
+    /// - Returns: false when the node's type is unknown to the schema (nothing was pushed).
+    public mutating func enter(_ node: PathNode) -> Bool {
+        var classes: [Int32] = []
+        guard var n = map.intern(node, classes: &classes) else { return false }
+        reserve(depth + 1, classes: classes.count)
+        n.classStart = Int32(nodeClassCount)
+        for c in classes {
+            nodeClasses[nodeClassCount] = c
+            nodeClassCount += 1
         }
+        pushInterned(n)
+        return true
+    }
 
-        var slots: ContiguousArray<Int32>
-        if let parent = styles.last {
-            slots = parent.slots
-            map.inherits.withUnsafeBufferPointer { inherits in
-                map.initialSlots.withUnsafeBufferPointer { initial in
-                    slots.withUnsafeMutableBufferPointer { s in
-                        for i in 0..<s.count where !inherits[i] { s[i] = initial[i] }
-                    }
+    /// Styles every node of `forest`, calling `visit` with each node's index and slots (valid
+    /// during the call only), in preorder. The walker must be empty, and is again afterwards.
+    public mutating func resolve(_ forest: StyleForest, _ visit: (Int, UnsafeBufferPointer<Int32>) -> Void) {
+        precondition(depth == 0, "resolve(_:_:) needs an empty walker")
+        forest.entries.withUnsafeBufferPointer { entries in
+            forest.classes.withUnsafeBufferPointer { classes in
+                for i in 0..<entries.count {
+                    let e = entries[i]
+                    while depth >= Int(e.depth) { pop() }
+                    var n = e.node
+                    reserve(depth + 1, classes: Int(n.classCount))
+                    let from = Int(n.classStart)
+                    n.classStart = Int32(nodeClassCount)
+                    for j in 0..<Int(n.classCount) { nodeClasses[nodeClassCount + j] = classes[from + j] }
+                    nodeClassCount += Int(n.classCount)
+                    pushInterned(n)
+                    visit(i, UnsafeBufferPointer(start: rows + (depth - 1) * width, count: width))
                 }
             }
-        } else {
-            slots = map.initialSlots
         }
-        var winners: ContiguousArray<Int32> =
-            tracksWinners ? ContiguousArray(repeating: -1, count: slots.count) : []
+        while depth > 0 { pop() }
+    }
+
+    /// Makes room for `levels` nodes and `classes` more classes.
+    private mutating func reserve(_ levels: Int, classes: Int) {
+        if nodeClassCount + classes > nodeClassCapacity {
+            let bigger = max(nodeClassCapacity * 2, nodeClassCount + classes)
+            StyleWalker.grow(&nodeClasses, keeping: nodeClassCount, to: bigger)
+            nodeClassCapacity = bigger
+        }
+        guard levels + 1 > capacity else { return }
+        let old = capacity
+        let new = max(capacity * 2, levels + 1)
+        let s = StyleWalker.sharingCandidates
+        StyleWalker.grow(&nodes, keeping: old, to: new)
+        StyleWalker.grow(&rows, keeping: old * width, to: new * width)
+        StyleWalker.grow(&winnerRows, keeping: old * width, to: new * width)
+        StyleWalker.grow(&filters, keeping: old + 1, to: new + 1)
+        StyleWalker.grow(&shareCount, keeping: old + 1, to: new + 1)
+        StyleWalker.grow(&shareNext, keeping: old + 1, to: new + 1)
+        StyleWalker.grow(&shareKeys, keeping: (old + 1) * s, to: (new + 1) * s)
+        StyleWalker.grow(&shareRows, keeping: (old + 1) * s * width, to: (new + 1) * s * width)
+        capacity = new
+    }
+
+    private static func grow<T>(_ p: inout UnsafeMutablePointer<T>, keeping count: Int, to capacity: Int) {
+        let q = UnsafeMutablePointer<T>.allocate(capacity: capacity)
+        q.moveInitialize(from: p, count: count)
+        p.deallocate()
+        p = q
+    }
+
+    /// Pushes `n`, whose classes are already on the class stack, and computes its style.
+    private mutating func pushInterned(_ n: SelectorMap.Node) {
+        let k = depth
+        nodes[k] = n
+        // The filter for this node's children: this node's filter plus this node.
+        var childFilter = filters[k]
+        if mode == .indexed {
+            let chain = raw.chainRanges[Int(n.type)]
+            for h in Int(chain.start)..<Int(chain.start + chain.count) {
+                childFilter.insert(raw.chainHashes[h])
+            }
+            if n.name >= 0 { childFilter.insert(raw.nameHashes[Int(n.name)]) }
+            for j in Int(n.classStart)..<Int(n.classStart + n.classCount) {
+                childFilter.insert(raw.classHashes[Int(nodeClasses[j])])
+            }
+        }
+        filters[k + 1] = childFilter
+        shareCount[k + 1] = 0
+        shareNext[k + 1] = 0
+        depth = k + 1
+        let row = rows + k * width
+
+        let sharing = mode == .indexed && !tracksWinners && n.classCount <= 8
+        var key = ShareKey(
+            type: n.type, name: n.name, states: n.states, inAnyState: n.inAnyState,
+            classes: SIMD8(repeating: -1))
+        if sharing {
+            for j in 0..<Int(n.classCount) { key.classes[j] = nodeClasses[Int(n.classStart) + j] }
+            let s = StyleWalker.sharingCandidates
+            for i in 0..<Int(shareCount[k]) {
+                let c = shareKeys[k * s + i]
+                if c.type == key.type && c.name == key.name && c.states == key.states
+                    && c.inAnyState == key.inAnyState && c.classes == key.classes
+                {
+                    row.update(from: shareRows + (k * s + i) * width, count: width)
+                    return
+                }
+            }
+        }
+
+        if k == 0 {
+            row.update(from: raw.initial.base, count: width)
+        } else {
+            row.update(from: row - width, count: width)
+            for i in 0..<raw.nonInherited.count {
+                let p = Int(raw.nonInherited[i])
+                row[p] = raw.initial[p]
+            }
+        }
+        let winners = winnerRows + k * width
+        if tracksWinners { winners.update(repeating: -1, count: width) }
 
         if mode != .floor {
-            matched.removeAll(keepingCapacity: true)
-            let stackCount = stack.count
-            stack.withUnsafeBufferPointer { stackBuffer in
-                nodeClasses.withUnsafeBufferPointer { nodeClassBuffer in
-                    map.rules.withUnsafeBufferPointer { rules in
-                        map.compounds.withUnsafeBufferPointer { compounds in
-                            map.classes.withUnsafeBufferPointer { classes in
-                                map.hashes.withUnsafeBufferPointer { hashes in
-                                    let m = Matcher(
-                                        map: map, rules: rules, compounds: compounds, classes: classes,
-                                        hashes: hashes, stack: stackBuffer, nodeClasses: nodeClassBuffer,
-                                        app: app, filter: ownFilter, subject: stackCount - 1)
-                                    if mode == .naive {
-                                        for rank in 0..<rules.count
-                                        where m.matches(Int32(rank), filtered: false) {
-                                            matched.append(Int32(rank))
-                                        }
-                                        return
-                                    }
-                                    if n.name >= 0 { m.collect(map.byName[Int(n.name)], into: &matched) }
-                                    for j in Int(n.classStart)..<Int(n.classStart + n.classCount) {
-                                        m.collect(map.byClass[Int(nodeClassBuffer[j])], into: &matched)
-                                    }
-                                    for t in map.chains[Int(type)] {
-                                        m.collect(map.byType[Int(t)], into: &matched)
-                                    }
-                                    m.collect(map.universal, into: &matched)
-                                }
-                            }
-                        }
+            let m = Matcher(
+                raw: raw, nodes: nodes, nodeClasses: nodeClasses, app: app, filter: filters[k], subject: k)
+            var count = 0
+            if mode == .naive {
+                for rank in 0..<raw.rules.count where m.matches(Int32(rank), filtered: false) {
+                    matched[count] = Int32(rank)
+                    count += 1
+                }
+            } else {
+                if n.name >= 0 { m.collect(raw.nameBuckets[Int(n.name)], into: matched, &count) }
+                for j in Int(n.classStart)..<Int(n.classStart + n.classCount) {
+                    m.collect(raw.classBuckets[Int(nodeClasses[j])], into: matched, &count)
+                }
+                let chain = raw.chainRanges[Int(n.type)]
+                for t in Int(chain.start)..<Int(chain.start + chain.count) {
+                    m.collect(raw.typeBuckets[Int(raw.chainTypes[t])], into: matched, &count)
+                }
+                m.collect(raw.universal, into: matched, &count)
+                // Buckets are each in rank order; together they need one small sort.
+                var i = 1
+                while i < count {
+                    let v = matched[i]
+                    var j = i - 1
+                    while j >= 0 && matched[j] > v {
+                        matched[j + 1] = matched[j]
+                        j -= 1
                     }
+                    matched[j + 1] = v
+                    i += 1
                 }
             }
-            // Buckets are each in rank order; together they need one small sort.
-            if mode == .indexed { matched.sort() }
-            for rank in matched {
-                let r = map.rules[Int(rank)]
+            for i in 0..<count {
+                let r = raw.rules[Int(matched[i])]
                 var d = Int(r.declarationStart)
                 let end = d + Int(r.declarationCount)
                 while d < end {
-                    let p = Int(map.declarationProperties[d])
-                    slots[p] = map.declarationValues[d]
+                    let p = Int(raw.declarationProperties[d])
+                    row[p] = raw.declarationValues[d]
                     if tracksWinners { winners[p] = r.order }
                     d += 1
                 }
             }
         }
-        let style = ComputedStyle(slots: slots, table: map.table, winners: winners)
         if sharing {
             // Keep the last few children of this level.
-            let start = sharedStart[sharedStart.count - 1]
-            if shared.count - start == StyleWalker.sharingCandidates { shared.remove(at: start) }
-            let classStart = sharedClasses.count
-            sharedClasses.append(contentsOf: nodeClasses[Int(n.classStart)...])
-            shared.append(
-                Shared(
-                    type: n.type, name: n.name, states: n.states, inAnyState: n.inAnyState,
-                    classStart: classStart, classCount: Int(n.classCount), style: style))
+            let s = StyleWalker.sharingCandidates
+            let slot = Int(shareNext[k])
+            shareKeys[k * s + slot] = key
+            (shareRows + (k * s + slot) * width).update(from: row, count: width)
+            shareNext[k] = Int32((slot + 1) % s)
+            shareCount[k] = min(shareCount[k] + 1, Int32(s))
         }
-        styles.append(style)
-        filters.append(childFilter)
-        sharedStart.append(shared.count)
-        return style
     }
 
     /// Matching against the node on top of the walker's stack, on raw buffers: no reference
     /// counting and no bounds checks in the inner loops.
     struct Matcher {
-        let map: SelectorMap
-        let rules: UnsafeBufferPointer<SelectorMap.Rule>
-        let compounds: UnsafeBufferPointer<SelectorMap.Compound>
-        let classes: UnsafeBufferPointer<Int32>
-        let hashes: UnsafeBufferPointer<UInt32>
-        let stack: UnsafeBufferPointer<SelectorMap.Node>
-        let nodeClasses: UnsafeBufferPointer<Int32>
+        let raw: SelectorMap.Raw
+        let nodes: UnsafeMutablePointer<SelectorMap.Node>
+        let nodeClasses: UnsafeMutablePointer<Int32>
         let app: Int32
         let filter: AncestorFilter
         let subject: Int
 
         /// Tests one bucket's candidates, appending the ranks that match.
         @inline(__always)
-        func collect(_ bucket: ContiguousArray<SelectorMap.Candidate>, into matched: inout [Int32]) {
-            let node = stack[subject]
-            bucket.withUnsafeBufferPointer { candidates in
-                for c in candidates {
-                    // Cheap rejections first: the subject's states and name, two ancestor hashes.
-                    if c.states & node.states != c.states { continue }
-                    if c.name >= 0 && c.name != node.name { continue }
-                    if c.hash != 0 && !filter.mayContain(c.hash) { continue }
-                    if c.hash2 != 0 && !filter.mayContain(c.hash2) { continue }
-                    if matches(c.rank, filtered: true) { matched.append(c.rank) }
+        func collect(
+            _ bucket: SelectorMap.Bucket, into matched: UnsafeMutablePointer<Int32>, _ count: inout Int
+        ) {
+            let node = nodes[subject]
+            var i = Int(bucket.start)
+            let end = i + Int(bucket.count)
+            while i < end {
+                let c = raw.candidates[i]
+                i += 1
+                // Cheap rejections first: the subject's states and name, two ancestor hashes.
+                if c.states & node.states != c.states { continue }
+                if c.name >= 0 && c.name != node.name { continue }
+                if c.hash != 0 && !filter.mayContain(c.hash) { continue }
+                if c.hash2 != 0 && !filter.mayContain(c.hash2) { continue }
+                if matches(c.rank, filtered: true) {
+                    matched[count] = c.rank
+                    count += 1
                 }
             }
         }
@@ -511,13 +811,13 @@ public struct StyleWalker {
         /// then the selector right to left.
         @inline(__always)
         func matches(_ rank: Int32, filtered: Bool) -> Bool {
-            let r = rules[Int(rank)]
+            let r = raw.rules[Int(rank)]
             if r.app != -1 && r.app != app { return false }
             if filtered {
                 var h = Int(r.hashStart)
                 let end = h + Int(r.hashCount)
                 while h < end {
-                    if !filter.mayContain(hashes[h]) { return false }
+                    if !filter.mayContain(raw.hashes[h]) { return false }
                     h += 1
                 }
             }
@@ -527,11 +827,9 @@ public struct StyleWalker {
         /// Compound `ci` of the selector starting at `base`, at node `k`, and everything to its
         /// left (CSS Selectors 4 §16: a descendant combinator tries each container outwards).
         func match(_ base: Int, _ ci: Int, _ k: Int) -> Bool {
-            guard map.compoundMatches(compounds[base + ci], stack[k], nodeClasses, classes) else {
-                return false
-            }
+            guard raw.compoundMatches(raw.compounds[base + ci], nodes[k], nodeClasses) else { return false }
             if ci == 0 { return true }
-            if compounds[base + ci - 1].combinator == 2 { return k > 0 && match(base, ci - 1, k - 1) }
+            if raw.compounds[base + ci - 1].combinator == 2 { return k > 0 && match(base, ci - 1, k - 1) }
             var j = k - 1
             while j >= 0 {
                 if match(base, ci - 1, j) { return true }
@@ -543,32 +841,32 @@ public struct StyleWalker {
 
     /// Starts below an already computed prefix: `nodes` are the containers, `style` and
     /// `filter` the last one's style and its children's ancestor filter.
-    mutating func seed(_ nodes: ArraySlice<PathNode>, style: ComputedStyle, filter: AncestorFilter) {
-        var walker = StyleWalker(map: map, app: app, mode: .floor)
-        for n in nodes { walker.push(n) }
-        stack = walker.stack
-        nodeClasses = walker.nodeClasses
-        styles = [style]
-        filters = [filter]
-        shared = []
-        sharedStart = Array(repeating: 0, count: stack.count + 1)
-        sharedClasses = []
+    mutating func seed(_ path: ArraySlice<PathNode>, style: ComputedStyle, filter: AncestorFilter) {
+        precondition(depth == 0, "seed(_:style:filter:) needs an empty walker")
+        for node in path {
+            var classes: [Int32] = []
+            guard var n = map.intern(node, classes: &classes) else { continue }
+            reserve(depth + 1, classes: classes.count)
+            n.classStart = Int32(nodeClassCount)
+            for c in classes {
+                nodeClasses[nodeClassCount] = c
+                nodeClassCount += 1
+            }
+            nodes[depth] = n
+            shareCount[depth + 1] = 0
+            shareNext[depth + 1] = 0
+            depth += 1
+        }
+        guard depth > 0 else { return }
+        let row = rows + (depth - 1) * width
+        style.slots.withUnsafeBufferPointer { row.update(from: $0.baseAddress!, count: width) }
+        filters[depth] = filter
     }
 
     /// Leaves the top node.
     public mutating func pop() {
-        let n = stack.removeLast()
-        nodeClasses.removeLast(Int(n.classCount))
-        styles.removeLast()
-        filters.removeLast()
-        // The popped node's children go; the node itself stays a sharing candidate for its
-        // siblings. Their classes are dropped with the level's last entry.
-        let childrenStart = sharedStart.removeLast()
-        shared.removeSubrange(childrenStart...)
-        if let last = shared.last {
-            sharedClasses.removeSubrange((last.classStart + last.classCount)...)
-        } else {
-            sharedClasses.removeAll(keepingCapacity: true)
-        }
+        precondition(depth > 0, "pop() on an empty walker")
+        depth -= 1
+        nodeClassCount -= Int(nodes[depth].classCount)
     }
 }

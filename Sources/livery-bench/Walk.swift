@@ -10,7 +10,6 @@ func now() -> Double {
 
 /// Pushes and pops `walker` down each tree in preorder (nodes carry their depth), calling
 /// `visit` with every node's style.
-@inline(__always)
 func walk(_ walker: inout StyleWalker, _ trees: [[GenNode]], _ visit: (ComputedStyle) -> Void) {
     for tree in trees {
         var depth = 0
@@ -29,15 +28,38 @@ func walk(_ walker: inout StyleWalker, _ trees: [[GenNode]], _ visit: (ComputedS
     }
 }
 
-/// Resolves every property of every node of every tree: one `StyleWalker` pushed and popped
-/// down each tree in preorder, as a toolkit styling a window would. The timed part of the
-/// cascade benchmarks (and what `make bench-profile` collects, by this function's name).
+/// The forest interned for `cascade`, as a toolkit holds its widgets' names and classes.
+func intern(_ trees: [[GenNode]], _ cascade: Cascade) -> StyleForest {
+    StyleForest(trees.map { $0.map { (node: $0.node, depth: $0.depth) } }, for: cascade)!
+}
+
+/// Resolves every property of every node of every tree: one `StyleWalker` down the interned
+/// forest in preorder, as a toolkit styling a window would. The timed part of the cascade
+/// benchmarks (and what `make bench-profile` collects, by this function's name).
 /// - Returns: a checksum, so that the work cannot be dropped.
 @inline(never)
-func resolveForest(_ cascade: Cascade, _ mode: StyleWalker.Mode, _ trees: [[GenNode]]) -> Int {
+func resolveForest(_ cascade: Cascade, _ mode: StyleWalker.Mode, _ forest: StyleForest) -> Int {
     var walker = StyleWalker(cascade, mode: mode)
     var sum = 0
-    walk(&walker, trees) { style in sum &+= Int(style.slots[style.count - 1]) &+ 1 }
+    walker.resolve(forest) { _, slots in sum &+= Int(slots[slots.count - 1]) &+ 1 }
+    return sum
+}
+
+/// The same from the trees' strings: each node's type, name, classes and states are looked up
+/// as it is pushed (`StyleWalker.enter`), as `Resolve` does for a path.
+@inline(never)
+func resolveStrings(_ cascade: Cascade, _ mode: StyleWalker.Mode, _ trees: [[GenNode]]) -> Int {
+    var walker = StyleWalker(cascade, mode: mode)
+    var sum = 0
+    for tree in trees {
+        for n in tree {
+            while walker.depth >= n.depth { walker.pop() }
+            _ = walker.enter(n.node)
+            let slots = walker.topSlots
+            sum &+= Int(slots[slots.count - 1]) &+ 1
+        }
+        while walker.depth > 0 { walker.pop() }
+    }
     return sum
 }
 
@@ -72,12 +94,16 @@ struct Runs: Codable {
     var medianRate: Double { Double(nodes) / median }
 }
 
-func timeWalk(_ cascade: Cascade, _ mode: StyleWalker.Mode, _ w: Workload, runs: Int) -> Runs {
+/// Times `runs` walks over the interned forest, or over the strings with `strings`.
+func timeWalk(_ cascade: Cascade, _ mode: StyleWalker.Mode, _ w: Workload, runs: Int, strings: Bool = false)
+    -> Runs
+{
     var seconds: [Double] = []
     var check = 0
+    let forest = intern(w.trees, cascade)
     for _ in 0..<runs {
         let t0 = now()
-        check &+= resolveForest(cascade, mode, w.trees)
+        check &+= strings ? resolveStrings(cascade, mode, w.trees) : resolveForest(cascade, mode, forest)
         seconds.append(now() - t0)
     }
     precondition(check != 0)

@@ -126,4 +126,51 @@ final class CascadeEquivalenceTests: XCTestCase {
         }
         XCTAssertEqual(nodes, 6000)
     }
+
+    /// Interned forests styled in one call (`StyleWalker.resolve`), deeper than the walker's
+    /// first buffers (40 levels) and with nodes of up to 10 classes (past what style sharing
+    /// compares): every node gets the values the naive walker computes node by node.
+    func testForestResolveMatchesNaiveWalkerOnDeepTrees() throws {
+        var r = Random(state: 4_242)
+        var checked = 0
+        for _ in 0..<10 {
+            let c = try compileSheet(sheet(&r, rules: 10 + r.below(60)))
+            var trees: [[(node: PathNode, depth: Int)]] = []
+            for _ in 0..<3 {
+                var tree: [(node: PathNode, depth: Int)] = []
+                var depth = 0
+                for _ in 0..<200 {
+                    depth = depth > 0 && r.chance(0.2) ? 1 + r.below(depth) : min(depth + 1, 40)
+                    var node = PathNode(type: r.pick(types))
+                    if r.chance(0.2) { node.name = r.pick(names) }
+                    node.classes = classes.filter { _ in r.chance(r.chance(0.1) ? 0.9 : 0.2) }
+                    if r.chance(0.3) { node.states = [r.pick(states)] }
+                    tree.append((node, depth))
+                }
+                tree[0].depth = 1
+                trees.append(tree)
+            }
+            let forest = try XCTUnwrap(StyleForest(trees, for: c))
+            var expected: [[Value]] = []
+            var slow = StyleWalker(c, mode: .naive)
+            for tree in trees {
+                for (node, depth) in tree {
+                    while slow.depth >= depth { slow.pop() }
+                    expected.append(try XCTUnwrap(slow.push(node)).values)
+                }
+                while slow.depth > 0 { slow.pop() }
+            }
+            var fast = StyleWalker(c)
+            var rows: [[Int32]] = []
+            fast.resolve(forest) { _, slots in rows.append(Array(slots)) }
+            let got = rows.map { $0.map { fast.value(ofSlot: $0) } }
+            XCTAssertEqual(got.count, expected.count)
+            for k in 0..<min(got.count, expected.count) where got[k] != expected[k] {
+                XCTFail("node \(k) differs")
+                break
+            }
+            checked += got.count
+        }
+        XCTAssertEqual(checked, 6000)
+    }
 }
