@@ -29,6 +29,7 @@ public struct AncestorFilter: Sendable {
     static let classTag: UInt8 = 0x2e
 
     /// Adds one hash (two bits, from the low and high halves).
+    @inline(__always)
     public mutating func insert(_ h: UInt32) {
         set(Int(h & 511))
         set(Int((h >> 16) & 511))
@@ -38,6 +39,20 @@ public struct AncestorFilter: Sendable {
     @inline(__always)
     public func mayContain(_ h: UInt32) -> Bool {
         isSet(Int(h & 511)) && isSet(Int((h >> 16) & 511))
+    }
+
+    /// `mayContain` on a filter in memory, read in place: a filter held by value and indexed
+    /// by a variable is copied to the stack first.
+    /// - Parameters:
+    ///   - h: The hash.
+    ///   - filter: The address of an `AncestorFilter`.
+    @inline(__always)
+    static func mayContain(_ h: UInt32, in filter: UnsafeRawPointer) -> Bool {
+        let a = Int(h & 511)
+        let b = Int((h >> 16) & 511)
+        let wa = filter.load(fromByteOffset: (a >> 6) << 3, as: UInt64.self)
+        let wb = filter.load(fromByteOffset: (b >> 6) << 3, as: UInt64.self)
+        return (wa >> UInt64(a & 63)) & (wb >> UInt64(b & 63)) & 1 != 0
     }
 
     @inline(__always)

@@ -509,6 +509,12 @@ public struct StyleWalker: ~Copyable {
     static let sharingCandidates = 8
     /// The ranks of the rules matching the node being pushed.
     var matched: UnsafeMutablePointer<Int32>
+    /// `serials[k]`: a number given to node `k` when pushed, never reused by this walker.
+    var serials: UnsafeMutablePointer<UInt32>
+    var nextSerial: UInt32 = 1
+    /// What `Matcher.matches` remembers per container and rule (`capacity` × rule count), made
+    /// by `resolve`: walking a whole tree, siblings share containers; a path has none to share.
+    var memo: UnsafeMutablePointer<UInt32>?
 
     /// What decides a node's style among its siblings; classes (at most 8) padded with −1.
     struct ShareKey {
@@ -549,6 +555,7 @@ public struct StyleWalker: ~Copyable {
         shareKeys = .allocate(capacity: (levels + 1) * StyleWalker.sharingCandidates)
         shareRows = .allocate(capacity: (levels + 1) * StyleWalker.sharingCandidates * width)
         matched = .allocate(capacity: max(1, raw.rules.count))
+        serials = .allocate(capacity: levels)
     }
 
     deinit {
@@ -562,6 +569,8 @@ public struct StyleWalker: ~Copyable {
         shareKeys.deallocate()
         shareRows.deallocate()
         matched.deallocate()
+        serials.deallocate()
+        memo?.deallocate()
     }
 
     /// Property names in the order of `ComputedStyle.slots`.
@@ -619,6 +628,10 @@ public struct StyleWalker: ~Copyable {
     /// during the call only), in preorder. The walker must be empty, and is again afterwards.
     public mutating func resolve(_ forest: StyleForest, _ visit: (Int, UnsafeBufferPointer<Int32>) -> Void) {
         precondition(depth == 0, "resolve(_:_:) needs an empty walker")
+        if memo == nil && mode == .indexed {
+            memo = .allocate(capacity: capacity * raw.rules.count)
+            memo!.initialize(repeating: 0, count: capacity * raw.rules.count)
+        }
         forest.entries.withUnsafeBufferPointer { entries in
             forest.classes.withUnsafeBufferPointer { classes in
                 for i in 0..<entries.count {
@@ -657,6 +670,13 @@ public struct StyleWalker: ~Copyable {
         StyleWalker.grow(&shareNext, keeping: old + 1, to: new + 1)
         StyleWalker.grow(&shareKeys, keeping: (old + 1) * s, to: (new + 1) * s)
         StyleWalker.grow(&shareRows, keeping: (old + 1) * s * width, to: (new + 1) * s * width)
+        StyleWalker.grow(&serials, keeping: old, to: new)
+        if let m = memo {
+            var grown = m
+            StyleWalker.grow(&grown, keeping: old * raw.rules.count, to: new * raw.rules.count)
+            (grown + old * raw.rules.count).initialize(repeating: 0, count: (new - old) * raw.rules.count)
+            memo = grown
+        }
         capacity = new
     }
 
@@ -671,6 +691,13 @@ public struct StyleWalker: ~Copyable {
     private mutating func pushInterned(_ n: SelectorMap.Node) {
         let k = depth
         nodes[k] = n
+        if nextSerial == UInt32.max >> 1, let m = memo {
+            // Stamps would repeat: forget everything.
+            m.update(repeating: 0, count: capacity * raw.rules.count)
+            nextSerial = 1
+        }
+        serials[k] = nextSerial
+        nextSerial += 1
         // The filter for this node's children: this node's filter plus this node.
         var childFilter = filters[k]
         if mode == .indexed {
@@ -721,7 +748,8 @@ public struct StyleWalker: ~Copyable {
 
         if mode != .floor {
             let m = Matcher(
-                raw: raw, nodes: nodes, nodeClasses: nodeClasses, app: app, filter: filters[k], subject: k)
+                raw: raw, nodes: nodes, nodeClasses: nodeClasses, app: app,
+                filter: UnsafeRawPointer(filters + k), memo: memo, serials: serials, subject: k)
             var count = 0
             if mode == .naive {
                 for rank in 0..<raw.rules.count where m.matches(Int32(rank), filtered: false) {
@@ -781,7 +809,12 @@ public struct StyleWalker: ~Copyable {
         let nodes: UnsafeMutablePointer<SelectorMap.Node>
         let nodeClasses: UnsafeMutablePointer<Int32>
         let app: Int32
-        let filter: AncestorFilter
+        /// The subject's ancestor filter, read in place.
+        let filter: UnsafeRawPointer
+        /// Per container level and rule: the container's serial × 2 + whether the rule's
+        /// compounds left of its subject matched there; nil for no memo.
+        let memo: UnsafeMutablePointer<UInt32>?
+        let serials: UnsafeMutablePointer<UInt32>
         let subject: Int
 
         /// Tests one bucket's candidates, appending the ranks that match.
@@ -795,11 +828,15 @@ public struct StyleWalker: ~Copyable {
             while i < end {
                 let c = raw.candidates[i]
                 i += 1
-                // Cheap rejections first: the subject's states and name, two ancestor hashes.
-                if c.states & node.states != c.states { continue }
-                if c.name >= 0 && c.name != node.name { continue }
-                if c.hash != 0 && !filter.mayContain(c.hash) { continue }
-                if c.hash2 != 0 && !filter.mayContain(c.hash2) { continue }
+                // Cheap rejections first: the subject's states and name, two ancestor hashes,
+                // combined without branches (which would mispredict often).
+                let states = c.states & node.states == c.states
+                let name = c.name < 0 || c.name == node.name
+                let inner = c.hash == 0 || AncestorFilter.mayContain(c.hash, in: filter)
+                let outer = c.hash2 == 0 || AncestorFilter.mayContain(c.hash2, in: filter)
+                guard (states ? 1 : 0) & (name ? 1 : 0) & (inner ? 1 : 0) & (outer ? 1 : 0) != 0 else {
+                    continue
+                }
                 if matches(c.rank, filtered: true) {
                     matched[count] = c.rank
                     count += 1
@@ -808,7 +845,9 @@ public struct StyleWalker: ~Copyable {
         }
 
         /// Whether rule `rank` matches: its application, the ancestor filter (when `filtered`),
-        /// then the selector right to left.
+        /// the subject compound, then the rest of the selector right to left. The rest depends
+        /// only on the subject's containers, so with a memo its result is kept per container and
+        /// rule, and siblings reuse it.
         @inline(__always)
         func matches(_ rank: Int32, filtered: Bool) -> Bool {
             let r = raw.rules[Int(rank)]
@@ -817,11 +856,36 @@ public struct StyleWalker: ~Copyable {
                 var h = Int(r.hashStart)
                 let end = h + Int(r.hashCount)
                 while h < end {
-                    if !filter.mayContain(raw.hashes[h]) { return false }
+                    if !AncestorFilter.mayContain(raw.hashes[h], in: filter) { return false }
                     h += 1
                 }
             }
-            return match(Int(r.compoundStart), Int(r.compoundCount) - 1, subject)
+            let base = Int(r.compoundStart)
+            let last = Int(r.compoundCount) - 1
+            guard raw.compoundMatches(raw.compounds[base + last], nodes[subject], nodeClasses) else {
+                return false
+            }
+            if last == 0 { return true }
+            guard subject > 0 else { return false }
+            guard let memo else { return containers(base, last, subject) }
+            let slot = memo + (subject - 1) * raw.rules.count + Int(rank)
+            let stamp = serials[subject - 1]
+            if slot.pointee >> 1 == stamp { return slot.pointee & 1 == 1 }
+            let ok = containers(base, last, subject)
+            slot.pointee = stamp << 1 | (ok ? 1 : 0)
+            return ok
+        }
+
+        /// Whether the compounds left of `ci` match the containers of node `k` (`ci` > 0, `k` > 0).
+        @inline(__always)
+        func containers(_ base: Int, _ ci: Int, _ k: Int) -> Bool {
+            if raw.compounds[base + ci - 1].combinator == 2 { return match(base, ci - 1, k - 1) }
+            var j = k - 1
+            while j >= 0 {
+                if match(base, ci - 1, j) { return true }
+                j -= 1
+            }
+            return false
         }
 
         /// Compound `ci` of the selector starting at `base`, at node `k`, and everything to its
@@ -853,6 +917,8 @@ public struct StyleWalker: ~Copyable {
                 nodeClassCount += 1
             }
             nodes[depth] = n
+            serials[depth] = nextSerial
+            nextSerial += 1
             shareCount[depth + 1] = 0
             shareNext[depth + 1] = 0
             depth += 1

@@ -48,7 +48,17 @@ struct Report {
                     target: "", result: ""))
             if let r = w.indexed {
                 rows.append(
-                    Row(figure: "\(tag): Livery indexed", measured: Report.rate(r), target: "", result: ""))
+                    Row(
+                        figure: "\(tag): Livery indexed (interned tree)", measured: Report.rate(r),
+                        target: "",
+                        result: ""))
+            }
+            if let r = w.indexedStrings {
+                rows.append(
+                    Row(
+                        figure: "\(tag): Livery indexed (strings looked up per node)",
+                        measured: Report.rate(r),
+                        target: "", result: ""))
             }
             if let r = w.naive {
                 rows.append(
@@ -58,7 +68,16 @@ struct Report {
             }
             if let r = w.floor {
                 rows.append(
-                    Row(figure: "\(tag): no-rule floor", measured: Report.rate(r), target: "", result: ""))
+                    Row(
+                        figure: "\(tag): no-rule floor (interned tree)", measured: Report.rate(r), target: "",
+                        result: ""))
+            }
+            if let r = w.floorStrings {
+                rows.append(
+                    Row(
+                        figure: "\(tag): no-rule floor (strings looked up per node)",
+                        measured: Report.rate(r),
+                        target: "", result: ""))
             }
             if let p = w.cssselect2 {
                 rows.append(
@@ -67,20 +86,25 @@ struct Report {
                         result: ""))
             }
             let isA = w.label == "a"
-            if let i = w.indexed, let p = w.cssselect2 {
-                let x = i.medianRate / p.runs.medianRate
-                rows.append(
-                    Row(
-                        figure: "\(tag): Livery ÷ cssselect2", measured: String(format: "%.0f×", x),
-                        target: isA ? "≥ 100×" : "", result: isA ? Report.verdict(x >= 100) : ""))
-            }
-            if let i = w.indexed, let f = w.floor {
-                let x = f.medianRate / i.medianRate
-                rows.append(
-                    Row(
-                        figure: "\(tag): Livery slower than the floor by",
-                        measured: String(format: "%.2f×", x),
-                        target: isA ? "≤ 4×" : "", result: isA ? Report.verdict(x <= 4) : ""))
+            for (kind, i, f) in [
+                ("interned tree", w.indexed, w.floor), ("strings", w.indexedStrings, w.floorStrings),
+            ] {
+                if let i, let p = w.cssselect2 {
+                    let x = i.medianRate / p.runs.medianRate
+                    rows.append(
+                        Row(
+                            figure: "\(tag): Livery ÷ cssselect2 (\(kind))",
+                            measured: String(format: "%.0f×", x),
+                            target: isA ? "≥ 100×" : "", result: isA ? Report.verdict(x >= 100) : ""))
+                }
+                if let i, let f {
+                    let x = f.medianRate / i.medianRate
+                    rows.append(
+                        Row(
+                            figure: "\(tag): Livery slower than the floor by (\(kind))",
+                            measured: String(format: "%.2f×", x),
+                            target: isA ? "≤ 4×" : "", result: isA ? Report.verdict(x <= 4) : ""))
+                }
             }
             if let i = w.indexed, let n = w.naive {
                 rows.append(

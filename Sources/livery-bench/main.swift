@@ -14,7 +14,8 @@ let usage = """
     Usage: livery-bench [--root DIR] [--out DIR] [--python PATH] [--runs N] [--only PART,...]
                         [--results FILE.md] [--calls N] [--daemon-wrapper "TOOL ARGS..."]
 
-    Parts: indexed-a naive-a floor-a indexed-b naive-b floor-b cssselect2-a cssselect2-b
+    Parts: indexed-a naive-a floor-a strings-a indexed-b naive-b floor-b strings-b cssselect2-a
+           cssselect2-b
            crosscheck parse bus (default: all). Exits 1 when the cross-check finds a difference.
     """
 
@@ -161,6 +162,9 @@ struct WorkloadResults: Codable {
     var indexed: Runs?
     var naive: Runs?
     var floor: Runs?
+    /// The same walks from the nodes' strings, interned as each node is pushed.
+    var indexedStrings: Runs?
+    var floorStrings: Runs?
     var cssselect2: PythonResult?
     var crossCheck: String?
 }
@@ -170,7 +174,7 @@ var parseResults: (parse: [Double], compile: [Double], index: [Double])?
 
 for spec in workloadSpecs {
     let label = spec.label
-    let parts = ["indexed", "naive", "floor", "cssselect2"].map { "\($0)-\(label)" }
+    let parts = ["indexed", "naive", "floor", "strings", "cssselect2"].map { "\($0)-\(label)" }
     let needed =
         parts.contains(where: wants) || (label == "a" && wants("crosscheck"))
         || (label == "b" && wants("parse"))
@@ -220,6 +224,17 @@ for spec in workloadSpecs {
         case .floor: r.floor = t
         case .indexed: r.indexed = t
         case .naive: r.naive = t
+        }
+    }
+    if wants("strings-\(label)") {
+        for (mode, name) in [(StyleWalker.Mode.floor, "floor"), (.indexed, "indexed")] {
+            let t = timeWalk(compiled.cascade, mode, w, runs: runs(name, label), strings: true)
+            say(
+                String(
+                    format: "  livery %-8@ %12.0f nodes/s best, %12.0f median (%d runs; strings per node)",
+                    name,
+                    t.bestRate, t.medianRate, t.seconds.count))
+            if mode == .floor { r.floorStrings = t } else { r.indexedStrings = t }
         }
     }
     let crossCheck = label == "a" && wants("crosscheck")
