@@ -398,6 +398,34 @@ public final class Connection: @unchecked Sendable {
         return Message(replyOwner.raw)
     }
 
+    /// Calls a method prepared beforehand (``PreparedCall``) and waits for its reply: for a
+    /// client that makes the same call many times, the arguments are marshalled once.
+    ///
+    /// - Parameters:
+    ///   - prepared: the call.
+    ///   - timeout: seconds to wait for the reply.
+    /// - Returns: the method return message.
+    /// - Throws: ``DBusError`` as ``call(destination:path:interface:member:arguments:timeout:)``.
+    public func call(_ prepared: PreparedCall, timeout: Double = 25) throws(DBusError) -> Message {
+        // The copy has serial 0, so the connection numbers it.
+        guard let copy = dbus_message_copy(prepared.template) else {
+            throw DBusError(.noMemory, "cannot copy a method call")
+        }
+        let owner = MessageReference(copy)
+        if state.withLock({ $0.closed }) || !isConnected {
+            throw DBusError(.disconnected, "the connection is closed")
+        }
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        let milliseconds = Int32(
+            clamping: Int64(min(max(timeout, 0) * 1000, Double(Int32.max - 1)).rounded()))
+        guard let reply = dbus_connection_send_with_reply_and_block(raw, owner.raw, milliseconds, &error)
+        else {
+            throw DBusError.take(&error, fallback: "the call failed")
+        }
+        return Message(MessageReference(reply).raw)
+    }
+
     /// Blocks until every queued outgoing message has been written to the socket.
     public func flush() {
         dbus_connection_flush(raw)

@@ -159,6 +159,34 @@ public final class FanOutSignal: @unchecked Sendable {
     }
 }
 
+/// A method call built and marshalled once, to be sent many times with
+/// ``Connection/call(_:timeout:)``: each call sends a copy (`dbus_message_copy`).
+public final class PreparedCall: @unchecked Sendable {
+    // Safe to share: the template is never sent or changed after init; copying only reads it.
+    let template: OpaquePointer
+
+    /// Builds the call.
+    /// - Throws: ``DBusError`` `InvalidArgs` for an invalid argument; `NoMemory`.
+    public init(
+        destination: BusName, path: ObjectPath, interface: InterfaceName, member: MemberName,
+        arguments: [DBusValue] = []
+    ) throws(DBusError) {
+        guard
+            let message = dbus_message_new_method_call(
+                destination.rawValue, path.rawValue, interface.rawValue, member.rawValue)
+        else { throw DBusError(.noMemory, "cannot allocate a method call") }
+        do throws(DBusError) {
+            try Marshalling.append(arguments, to: message)
+        } catch {
+            dbus_message_unref(message)
+            throw error
+        }
+        template = message
+    }
+
+    deinit { dbus_message_unref(template) }
+}
+
 final class MessageReference {
     let raw: OpaquePointer
     init(_ raw: OpaquePointer) { self.raw = raw }

@@ -15,10 +15,21 @@ struct BusResults: Codable {
     var rssKiBAfterCalls: Int
     var calls: Int
     var resolvePath: String
-    var pingSeconds: Double
-    var resolveSeconds: Double
-    var pingRate: Double { Double(calls) / pingSeconds }
-    var resolveRate: Double { Double(calls) / resolveSeconds }
+    /// The timed loops: Ping then Resolve with the arguments marshalled for every call, then
+    /// both again with each call marshalled once (`PreparedCall`, a copy sent per call).
+    var ping: Loop
+    var resolve: Loop
+    var preparedPing: Loop
+    var preparedResolve: Loop
+
+    /// One timed loop of `calls` calls: wall time, and the CPU time (user + system) of liveryd,
+    /// dbus-daemon and the client over it, seconds.
+    struct Loop: Codable {
+        var seconds: Double
+        var daemonCPU: Double?
+        var busCPU: Double?
+        var clientCPU: Double?
+    }
 }
 
 struct BenchFailure: Error, CustomStringConvertible {
@@ -33,6 +44,16 @@ func residentKiB(_ pid: Int32) -> Int? {
         return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
     }
     return nil
+}
+
+/// User + system CPU seconds of a process so far (`/proc/PID/stat` fields 14 and 15).
+func cpuSeconds(_ pid: Int32) -> Double? {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = text.lastIndex(of: ")")
+    else { return nil }
+    let fields = text[text.index(after: close)...].split(separator: " ")
+    guard fields.count > 13, let u = Double(fields[11]), let s = Double(fields[12]) else { return nil }
+    return (u + s) / Double(sysconf(Int32(_SC_CLK_TCK)))
 }
 
 func which(_ tool: String) -> String? {
@@ -196,19 +217,42 @@ func runBusBench(
         _ = try client.call(destination: dest, path: path, interface: .peer, member: ping)
         _ = try client.call(destination: dest, path: path, interface: iface, member: resolve, arguments: args)
     }
-    var t0 = now()
-    for _ in 0..<calls { _ = try client.call(destination: dest, path: path, interface: .peer, member: ping) }
-    let pingSeconds = now() - t0
-    t0 = now()
-    for _ in 0..<calls {
+    func own() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+    }
+    func delta(_ a: Double?, _ b: Double?) -> Double? { a.flatMap { x in b.map { $0 - x } } }
+    func timed(_ call: () throws -> Void) rethrows -> BusResults.Loop {
+        let (d0, b0, c0, t0) = (
+            cpuSeconds(daemon.processIdentifier), cpuSeconds(bus.processIdentifier), own(), now()
+        )
+        for _ in 0..<calls { try call() }
+        let (t1, c1) = (now(), own())
+        return BusResults.Loop(
+            seconds: t1 - t0, daemonCPU: delta(d0, cpuSeconds(daemon.processIdentifier)),
+            busCPU: delta(b0, cpuSeconds(bus.processIdentifier)), clientCPU: c1 - c0)
+    }
+    let pingLoop = try timed {
+        _ = try client.call(destination: dest, path: path, interface: .peer, member: ping)
+    }
+    let resolveLoop = try timed {
         _ = try client.call(destination: dest, path: path, interface: iface, member: resolve, arguments: args)
     }
-    let resolveSeconds = now() - t0
+    let pingCall = try PreparedCall(destination: dest, path: path, interface: .peer, member: ping)
+    let resolveCall = try PreparedCall(
+        destination: dest, path: path, interface: iface, member: resolve, arguments: args)
+    guard try client.call(resolveCall).arguments == reply else {
+        throw BenchFailure("a prepared Resolve call answered differently")
+    }
+    let preparedPingLoop = try timed { _ = try client.call(pingCall).arguments }
+    let preparedResolveLoop = try timed { _ = try client.call(resolveCall).arguments }
     let rssAfter = residentKiB(daemon.processIdentifier) ?? -1
 
     return BusResults(
         themesGenerated: themeCount, themesShipped: shipped, themesListed: listed.count, themesValid: valid,
         startupSeconds: startupSeconds,
         rssKiBAfterStartup: rss, rssKiBAfterCalls: rssAfter, calls: calls, resolvePath: resolvePath,
-        pingSeconds: pingSeconds, resolveSeconds: resolveSeconds)
+        ping: pingLoop, resolve: resolveLoop, preparedPing: preparedPingLoop,
+        preparedResolve: preparedResolveLoop)
 }

@@ -332,10 +332,20 @@ if wants("bus") {
                 "liveryd with %d + %d themes: start-up %.1f ms median (%.1f best, %.1f first), %.1f MB resident",
             b.themesGenerated, b.themesShipped, median(b.startupSeconds) * 1e3, b.startupSeconds.min()! * 1e3,
             b.startupSeconds[0] * 1e3, Double(b.rssKiBAfterStartup.last!) / 1024))
-    say(
-        String(
-            format: "  Ping %.0f calls/s, Resolve %.0f calls/s: ratio %.2f (%d calls each)", b.pingRate,
-            b.resolveRate, b.resolveRate / b.pingRate, b.calls))
+    for (kind, p, r) in [
+        ("marshalled per call", b.ping, b.resolve), ("marshalled once", b.preparedPing, b.preparedResolve),
+    ] {
+        let n = Double(b.calls)
+        say(
+            String(
+                format:
+                    "  %@: Ping %.0f calls/s, Resolve %.0f calls/s, ratio %.2f; CPU µs a call, Ping / Resolve: liveryd %.1f / %.1f, dbus-daemon %.1f / %.1f, client %.1f / %.1f",
+                kind, n / p.seconds, n / r.seconds, p.seconds / r.seconds,
+                (p.daemonCPU ?? .nan) / n * 1e6, (r.daemonCPU ?? .nan) / n * 1e6,
+                (p.busCPU ?? .nan) / n * 1e6,
+                (r.busCPU ?? .nan) / n * 1e6, (p.clientCPU ?? .nan) / n * 1e6, (r.clientCPU ?? .nan) / n * 1e6
+            ))
+    }
 }
 
 // MARK: Report
