@@ -54,12 +54,22 @@ final class SelectorMap: @unchecked Sendable {
     /// One rule in a bucket, with what rejects it cheaply: the subject's required states and
     /// name, and two ancestor hashes: the innermost container's and the outermost's (0 when the
     /// selector has no containers, or only one).
+    ///
+    /// Also the subject's type and classes as 64-bit masks (a type's bit and the bits of the
+    /// classes, for ids below 64) and its application: when every id is below 64 the masks
+    /// decide the subject compound exactly (`exact`), and a rule with no containers
+    /// (`containers` false) matches without looking at the rule itself.
     struct Candidate: Sendable {
         var rank: Int32
         var name: Int32
         var states: UInt64
         var hash: UInt32
         var hash2: UInt32
+        var app: Int32
+        var exact: Bool
+        var containers: Bool
+        var typeMask: UInt64
+        var classMask: UInt64
     }
 
     /// Candidates by subject bucket, each in rank order.
@@ -185,11 +195,19 @@ final class SelectorMap: @unchecked Sendable {
                     hashCount: Int32(hashes.count) - hashStart, declarationStart: declStart,
                     declarationCount: Int32(r.declarations.count), order: Int32(r.order)))
             let subject = r.selector.compounds.last!
+            let last = compounds[compounds.count - 1]
+            let subjectClasses = classList[Int(last.classStart)..<Int(last.classStart + last.classCount)]
+            var classMask: UInt64 = 0
+            for k in subjectClasses where k < 64 { classMask |= 1 << UInt64(k) }
             let entry = Candidate(
-                rank: Int32(rank), name: compounds[compounds.count - 1].name,
-                states: compounds[compounds.count - 1].states,
+                rank: Int32(rank), name: last.name, states: last.states,
                 hash: hashes.count > Int(hashStart) ? hashes[hashes.count - 1] : 0,
-                hash2: hashes.count > Int(hashStart) + 1 ? hashes[Int(hashStart)] : 0)
+                hash2: hashes.count > Int(hashStart) + 1 ? hashes[Int(hashStart)] : 0,
+                app: rules[rules.count - 1].app,
+                exact: (last.type == -1 || (0..<64).contains(last.type)) && last.name != -2 && !last.normal
+                    && subjectClasses.allSatisfy { $0 < 64 },
+                containers: r.selector.compounds.count > 1,
+                typeMask: (0..<64).contains(last.type) ? 1 << UInt64(last.type) : 0, classMask: classMask)
             if let n = subject.names.first {
                 byName[names[n]!, default: []].append(entry)
             } else if let k = subject.classes.first {
@@ -237,8 +255,16 @@ final class SelectorMap: @unchecked Sendable {
         }
     }
 
-    /// A range of `Raw.candidates` (or of `Raw.chainTypes`).
+    /// A range of `Raw.parts`, `Raw.candidates` or `Raw.chainTypes`.
     struct Bucket {
+        var start: Int32
+        var count: Int32
+    }
+
+    /// Part of a bucket: candidates (a range of `Raw.candidates`) tried only when the node's
+    /// type mask (or its containers', see `Raw.init`) has bit `key`; always when `key` is −1.
+    struct Part {
+        var key: Int32
         var start: Int32
         var count: Int32
     }
@@ -251,8 +277,10 @@ final class SelectorMap: @unchecked Sendable {
         let hashes: Frozen<UInt32>
         let declarationProperties: Frozen<Int32>
         let declarationValues: Frozen<Int32>
-        /// Every bucket's candidates, one bucket after another.
+        /// Every bucket's candidates, one part after another.
         let candidates: Frozen<SelectorMap.Candidate>
+        /// The buckets' parts: each bucket (`nameBuckets`…, `universal`) is a range of these.
+        let parts: Frozen<Part>
         let nameBuckets: Frozen<Bucket>
         let classBuckets: Frozen<Bucket>
         let typeBuckets: Frozen<Bucket>
@@ -263,6 +291,8 @@ final class SelectorMap: @unchecked Sendable {
         let chainRanges: Frozen<Bucket>
         let chainTypes: Frozen<Int32>
         let chainHashes: Frozen<UInt32>
+        /// Per type: the bits of the types it is a kind of (ids below 64).
+        let kindMasks: Frozen<UInt64>
         /// Ancestor-filter hashes of every interned name and class.
         let nameHashes: Frozen<UInt32>
         let classHashes: Frozen<UInt32>
@@ -278,19 +308,33 @@ final class SelectorMap: @unchecked Sendable {
             hashes = Frozen(m.hashes)
             declarationProperties = Frozen(m.declarationProperties)
             declarationValues = Frozen(m.declarationValues)
+            // Each bucket is cut into parts by a second key, a type: for `#name` and `.class`
+            // buckets the subject's type, which the node must be a kind of; for type buckets and
+            // the universal one the type of the innermost container's compound, which one of
+            // the node's containers must be a kind of. Rules without one (or whose type id is
+            // not below 64) are in the part with key −1, always tried.
             var all: [SelectorMap.Candidate] = []
-            func flatten(_ buckets: [ContiguousArray<SelectorMap.Candidate>]) -> Frozen<Bucket> {
-                Frozen(
-                    buckets.map { b in
-                        defer { all += b }
-                        return Bucket(start: Int32(all.count), count: Int32(b.count))
-                    })
+            var parts: [Part] = []
+            func flatten(_ b: ContiguousArray<SelectorMap.Candidate>, bySubject: Bool) -> Bucket {
+                let start = parts.count
+                var byKey: [Int32: [SelectorMap.Candidate]] = [:]
+                for c in b {
+                    let r = m.rules[Int(c.rank)]
+                    let at = Int(r.compoundStart) + Int(r.compoundCount) - (bySubject ? 1 : 2)
+                    let type = at >= Int(r.compoundStart) ? m.compounds[at].type : -1
+                    byKey[(0..<64).contains(type) ? type : -1, default: []].append(c)
+                }
+                for key in byKey.keys.sorted() {
+                    parts.append(Part(key: key, start: Int32(all.count), count: Int32(byKey[key]!.count)))
+                    all += byKey[key]!
+                }
+                return Bucket(start: Int32(start), count: Int32(parts.count - start))
             }
-            nameBuckets = flatten(m.byName)
-            classBuckets = flatten(m.byClass)
-            typeBuckets = flatten(m.byType)
-            universal = Bucket(start: Int32(all.count), count: Int32(m.universal.count))
-            all += m.universal
+            nameBuckets = Frozen(m.byName.map { flatten($0, bySubject: true) })
+            classBuckets = Frozen(m.byClass.map { flatten($0, bySubject: true) })
+            typeBuckets = Frozen(m.byType.map { flatten($0, bySubject: false) })
+            universal = flatten(m.universal, bySubject: false)
+            self.parts = Frozen(parts)
             candidates = Frozen(all)
             isKind = Frozen(m.isKind)
             typeCount = m.typeCount
@@ -300,6 +344,8 @@ final class SelectorMap: @unchecked Sendable {
                     Bucket(start: Int32(ranges.last.map { $0.start + $0.count } ?? 0), count: Int32(c.count)))
             }
             chainRanges = Frozen(ranges)
+            kindMasks = Frozen(
+                m.chains.map { chain in chain.reduce(UInt64(0)) { $1 < 64 ? $0 | 1 << UInt64($1) : $0 } })
             chainTypes = Frozen(m.chains.joined())
             chainHashes = Frozen(m.chainHashes.joined())
             var names = [UInt32](repeating: 0, count: m.nameIDs.count)
@@ -321,11 +367,13 @@ final class SelectorMap: @unchecked Sendable {
             declarationProperties.free()
             declarationValues.free()
             candidates.free()
+            parts.free()
             nameBuckets.free()
             classBuckets.free()
             typeBuckets.free()
             isKind.free()
             chainRanges.free()
+            kindMasks.free()
             chainTypes.free()
             chainHashes.free()
             nameHashes.free()
@@ -494,6 +542,9 @@ public struct StyleWalker: ~Copyable {
     var winnerRows: UnsafeMutablePointer<Int32>
     /// `filters[k]`: the ancestor filter of node `k` (its containers); one more than nodes.
     var filters: UnsafeMutablePointer<AncestorFilter>
+    /// `containerKinds[k]`: the bits of every type node `k`'s containers are a kind of (ids
+    /// below 64).
+    var containerKinds: UnsafeMutablePointer<UInt64>
     /// The classes of the nodes on the stack.
     var nodeClasses: UnsafeMutablePointer<Int32>
     var nodeClassCount = 0
@@ -547,6 +598,8 @@ public struct StyleWalker: ~Copyable {
         winnerRows = .allocate(capacity: levels * width)
         filters = .allocate(capacity: levels + 1)
         filters.initialize(to: AncestorFilter())
+        containerKinds = .allocate(capacity: levels + 1)
+        containerKinds.initialize(to: 0)
         nodeClasses = .allocate(capacity: nodeClassCapacity)
         shareCount = .allocate(capacity: levels + 1)
         shareCount.initialize(repeating: 0, count: levels + 1)
@@ -563,6 +616,7 @@ public struct StyleWalker: ~Copyable {
         rows.deallocate()
         winnerRows.deallocate()
         filters.deallocate()
+        containerKinds.deallocate()
         nodeClasses.deallocate()
         shareCount.deallocate()
         shareNext.deallocate()
@@ -666,6 +720,7 @@ public struct StyleWalker: ~Copyable {
         StyleWalker.grow(&rows, keeping: old * width, to: new * width)
         StyleWalker.grow(&winnerRows, keeping: old * width, to: new * width)
         StyleWalker.grow(&filters, keeping: old + 1, to: new + 1)
+        StyleWalker.grow(&containerKinds, keeping: old + 1, to: new + 1)
         StyleWalker.grow(&shareCount, keeping: old + 1, to: new + 1)
         StyleWalker.grow(&shareNext, keeping: old + 1, to: new + 1)
         StyleWalker.grow(&shareKeys, keeping: (old + 1) * s, to: (new + 1) * s)
@@ -711,6 +766,7 @@ public struct StyleWalker: ~Copyable {
             }
         }
         filters[k + 1] = childFilter
+        containerKinds[k + 1] = containerKinds[k] | raw.kindMasks[Int(n.type)]
         shareCount[k + 1] = 0
         shareNext[k + 1] = 0
         depth = k + 1
@@ -747,9 +803,14 @@ public struct StyleWalker: ~Copyable {
         if tracksWinners { winners.update(repeating: -1, count: width) }
 
         if mode != .floor {
+            var classMask: UInt64 = 0
+            for j in Int(n.classStart)..<Int(n.classStart + n.classCount) where nodeClasses[j] < 64 {
+                classMask |= 1 << UInt64(nodeClasses[j])
+            }
             let m = Matcher(
                 raw: raw, nodes: nodes, nodeClasses: nodeClasses, app: app,
-                filter: UnsafeRawPointer(filters + k), memo: memo, serials: serials, subject: k)
+                filter: UnsafeRawPointer(filters + k), kindMask: raw.kindMasks[Int(n.type)],
+                classMask: classMask, memo: memo, serials: serials, subject: k)
             var count = 0
             if mode == .naive {
                 for rank in 0..<raw.rules.count where m.matches(Int32(rank), filtered: false) {
@@ -757,15 +818,17 @@ public struct StyleWalker: ~Copyable {
                     count += 1
                 }
             } else {
-                if n.name >= 0 { m.collect(raw.nameBuckets[Int(n.name)], into: matched, &count) }
+                let kinds = raw.kindMasks[Int(n.type)]
+                let containers = containerKinds[k]
+                if n.name >= 0 { m.collect(raw.nameBuckets[Int(n.name)], kinds, into: matched, &count) }
                 for j in Int(n.classStart)..<Int(n.classStart + n.classCount) {
-                    m.collect(raw.classBuckets[Int(nodeClasses[j])], into: matched, &count)
+                    m.collect(raw.classBuckets[Int(nodeClasses[j])], kinds, into: matched, &count)
                 }
                 let chain = raw.chainRanges[Int(n.type)]
                 for t in Int(chain.start)..<Int(chain.start + chain.count) {
-                    m.collect(raw.typeBuckets[Int(raw.chainTypes[t])], into: matched, &count)
+                    m.collect(raw.typeBuckets[Int(raw.chainTypes[t])], containers, into: matched, &count)
                 }
-                m.collect(raw.universal, into: matched, &count)
+                m.collect(raw.universal, containers, into: matched, &count)
                 // Buckets are each in rank order; together they need one small sort.
                 var i = 1
                 while i < count {
@@ -811,33 +874,56 @@ public struct StyleWalker: ~Copyable {
         let app: Int32
         /// The subject's ancestor filter, read in place.
         let filter: UnsafeRawPointer
+        /// The bits of the types the subject is a kind of, and of its classes (ids below 64).
+        let kindMask: UInt64
+        let classMask: UInt64
         /// Per container level and rule: the container's serial × 2 + whether the rule's
         /// compounds left of its subject matched there; nil for no memo.
         let memo: UnsafeMutablePointer<UInt32>?
         let serials: UnsafeMutablePointer<UInt32>
         let subject: Int
 
-        /// Tests one bucket's candidates, appending the ranks that match.
+        /// Tests the candidates of the parts of `bucket` whose key is in `mask`, appending the
+        /// ranks that match.
         @inline(__always)
         func collect(
-            _ bucket: SelectorMap.Bucket, into matched: UnsafeMutablePointer<Int32>, _ count: inout Int
+            _ bucket: SelectorMap.Bucket, _ mask: UInt64, into matched: UnsafeMutablePointer<Int32>,
+            _ count: inout Int
+        ) {
+            for p in Int(bucket.start)..<Int(bucket.start + bucket.count) {
+                let part = raw.parts[p]
+                if part.key < 0 || (mask >> UInt64(part.key)) & 1 != 0 {
+                    collect(part.start, part.count, into: matched, &count)
+                }
+            }
+        }
+
+        /// Tests `count` candidates from `start`, appending the ranks that match.
+        @inline(__always)
+        func collect(
+            _ start: Int32, _ length: Int32, into matched: UnsafeMutablePointer<Int32>, _ count: inout Int
         ) {
             let node = nodes[subject]
-            var i = Int(bucket.start)
-            let end = i + Int(bucket.count)
+            var i = Int(start)
+            let end = i + Int(length)
             while i < end {
                 let c = raw.candidates[i]
                 i += 1
-                // Cheap rejections first: the subject's states and name, two ancestor hashes,
-                // combined without branches (which would mispredict often).
+                // Cheap rejections first: the subject's type, classes, states and name, the
+                // application, two ancestor hashes; combined without branches (which would
+                // mispredict often).
+                let type = c.typeMask & kindMask == c.typeMask
+                let classes = c.classMask & classMask == c.classMask
                 let states = c.states & node.states == c.states
                 let name = c.name < 0 || c.name == node.name
+                let app = c.app == -1 || c.app == self.app
                 let inner = c.hash == 0 || AncestorFilter.mayContain(c.hash, in: filter)
                 let outer = c.hash2 == 0 || AncestorFilter.mayContain(c.hash2, in: filter)
-                guard (states ? 1 : 0) & (name ? 1 : 0) & (inner ? 1 : 0) & (outer ? 1 : 0) != 0 else {
-                    continue
-                }
-                if matches(c.rank, filtered: true) {
+                let pass =
+                    (type ? 1 : 0) & (classes ? 1 : 0) & (states ? 1 : 0) & (name ? 1 : 0) & (app ? 1 : 0)
+                    & (inner ? 1 : 0) & (outer ? 1 : 0)
+                guard pass != 0 else { continue }
+                if c.exact && !c.containers || matches(c.rank, filtered: true, subjectChecked: c.exact) {
                     matched[count] = c.rank
                     count += 1
                 }
@@ -849,7 +935,7 @@ public struct StyleWalker: ~Copyable {
         /// only on the subject's containers, so with a memo its result is kept per container and
         /// rule, and siblings reuse it.
         @inline(__always)
-        func matches(_ rank: Int32, filtered: Bool) -> Bool {
+        func matches(_ rank: Int32, filtered: Bool, subjectChecked: Bool = false) -> Bool {
             let r = raw.rules[Int(rank)]
             if r.app != -1 && r.app != app { return false }
             if filtered {
@@ -917,6 +1003,7 @@ public struct StyleWalker: ~Copyable {
                 nodeClassCount += 1
             }
             nodes[depth] = n
+            containerKinds[depth + 1] = containerKinds[depth] | raw.kindMasks[Int(n.type)]
             serials[depth] = nextSerial
             nextSerial += 1
             shareCount[depth + 1] = 0
