@@ -275,8 +275,9 @@ final class SelectorMap: @unchecked Sendable {
         let compounds: Frozen<Compound>
         let classes: Frozen<Int32>
         let hashes: Frozen<UInt32>
-        let declarationProperties: Frozen<Int32>
-        let declarationValues: Frozen<Int32>
+        /// Declarations as (property index, value slot) pairs, side by side so that applying
+        /// one reads one place.
+        let declarations: Frozen<SIMD2<Int32>>
         /// Every bucket's candidates, one part after another.
         let candidates: Frozen<SelectorMap.Candidate>
         /// The buckets' parts: each bucket (`nameBuckets`…, `universal`) is a range of these.
@@ -306,8 +307,8 @@ final class SelectorMap: @unchecked Sendable {
             compounds = Frozen(m.compounds)
             classes = Frozen(m.classes)
             hashes = Frozen(m.hashes)
-            declarationProperties = Frozen(m.declarationProperties)
-            declarationValues = Frozen(m.declarationValues)
+            declarations = Frozen(
+                zip(m.declarationProperties, m.declarationValues).map { SIMD2($0.0, $0.1) })
             // Each bucket is cut into parts by a second key, a type: for `#name` and `.class`
             // buckets the subject's type, which the node must be a kind of; for type buckets and
             // the universal one the type of the innermost container's compound, which one of
@@ -364,8 +365,7 @@ final class SelectorMap: @unchecked Sendable {
             compounds.free()
             classes.free()
             hashes.free()
-            declarationProperties.free()
-            declarationValues.free()
+            declarations.free()
             candidates.free()
             parts.free()
             nameBuckets.free()
@@ -847,8 +847,9 @@ public struct StyleWalker: ~Copyable {
                 var d = Int(r.declarationStart)
                 let end = d + Int(r.declarationCount)
                 while d < end {
-                    let p = Int(raw.declarationProperties[d])
-                    row[p] = raw.declarationValues[d]
+                    let pair = raw.declarations[d]
+                    let p = Int(pair.x)
+                    row[p] = pair.y
                     if tracksWinners { winners[p] = r.order }
                     d += 1
                 }
