@@ -377,6 +377,13 @@ public final class Connection: @unchecked Sendable {
         else { throw DBusError(.noMemory, "cannot allocate a method call") }
         let owner = MessageReference(message)
         try Marshalling.append(arguments, to: message)
+        return try sendAndWait(owner, timeout: timeout, what: "\(interface).\(member)")
+    }
+
+    /// Sends a method call and blocks for its reply (`dbus_connection_send_with_reply_and_block`).
+    private func sendAndWait(
+        _ call: MessageReference, timeout: Double, what: @autoclosure () -> String
+    ) throws(DBusError) -> Message {
         if state.withLock({ $0.closed }) || !isConnected {
             throw DBusError(.disconnected, "the connection is closed")
         }
@@ -390,12 +397,11 @@ public final class Connection: @unchecked Sendable {
         }
         var error = CDBus.DBusError()
         dbus_error_init(&error)
-        guard let reply = dbus_connection_send_with_reply_and_block(raw, owner.raw, milliseconds, &error)
+        guard let reply = dbus_connection_send_with_reply_and_block(raw, call.raw, milliseconds, &error)
         else {
-            throw DBusError.take(&error, fallback: "\(interface).\(member) failed")
+            throw DBusError.take(&error, fallback: "\(what()) failed")
         }
-        let replyOwner = MessageReference(reply)
-        return Message(replyOwner.raw)
+        return MessageReference(reply).message
     }
 
     /// Calls a method prepared beforehand (``PreparedCall``) and waits for its reply: for a
@@ -411,19 +417,7 @@ public final class Connection: @unchecked Sendable {
         guard let copy = dbus_message_copy(prepared.template) else {
             throw DBusError(.noMemory, "cannot copy a method call")
         }
-        let owner = MessageReference(copy)
-        if state.withLock({ $0.closed }) || !isConnected {
-            throw DBusError(.disconnected, "the connection is closed")
-        }
-        var error = CDBus.DBusError()
-        dbus_error_init(&error)
-        let milliseconds = Int32(
-            clamping: Int64(min(max(timeout, 0) * 1000, Double(Int32.max - 1)).rounded()))
-        guard let reply = dbus_connection_send_with_reply_and_block(raw, owner.raw, milliseconds, &error)
-        else {
-            throw DBusError.take(&error, fallback: "the call failed")
-        }
-        return Message(MessageReference(reply).raw)
+        return try sendAndWait(MessageReference(copy), timeout: timeout, what: "the prepared call")
     }
 
     /// Blocks until every queued outgoing message has been written to the socket.

@@ -83,7 +83,6 @@ public struct Message: Sendable, Equatable {
     }
 }
 
-/// Owns one reference to a libdbus message and releases it.
 /// One signal sent to many destinations whose messages differ only in the destination and the
 /// first argument, a `u` (such as a subscription id): the unicast fan-out of one change.
 ///
@@ -187,10 +186,22 @@ public final class PreparedCall: @unchecked Sendable {
     deinit { dbus_message_unref(template) }
 }
 
+/// Owns one reference to a libdbus message and releases it.
+///
+/// Use the message through the methods below: inside them the reference is alive, whereas
+/// `MessageReference(m).raw` passed on may be released (and the message freed) before use.
 final class MessageReference {
     let raw: OpaquePointer
     init(_ raw: OpaquePointer) { self.raw = raw }
     deinit { dbus_message_unref(raw) }
+
+    /// The message read into a ``Message``.
+    var message: Message { Message(raw) }
+
+    /// Queues the message on `connection` (`dbus_connection_send`).
+    /// - Returns: false when libdbus is out of memory.
+    @discardableResult
+    func send(on connection: OpaquePointer) -> Bool { dbus_connection_send(connection, raw, nil) != 0 }
 }
 
 extension DBusError {

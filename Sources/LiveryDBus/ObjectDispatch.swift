@@ -94,8 +94,7 @@ extension Connection {
         case .success(.values(let v)): result = .success(v)
         case .success(.prepared(let p)):
             if let message = p.reply(to: call) {
-                let owner = MessageReference(message)
-                _ = dbus_connection_send(self.raw, owner.raw, nil)
+                MessageReference(message).send(on: self.raw)
                 return
             }
             result = .failure(DBusError(.noMemory, "cannot allocate a reply"))
@@ -105,7 +104,7 @@ extension Connection {
             let owner = MessageReference(message)
             do throws(DBusError) {
                 try Marshalling.append(values, to: message)
-                _ = dbus_connection_send(self.raw, owner.raw, nil)
+                owner.send(on: self.raw)
                 return
             } catch {
                 outcome = .failure(DBusError(.failed, "the reply could not be built: \(error.message)"))
@@ -117,8 +116,7 @@ extension Connection {
         case .success: error = DBusError(.noMemory, "cannot allocate a reply")
         }
         guard let message = dbus_message_new_error(call, error.name.rawValue, error.message) else { return }
-        let owner = MessageReference(message)
-        _ = dbus_connection_send(self.raw, owner.raw, nil)
+        MessageReference(message).send(on: self.raw)
     }
 
     private func route(_ message: Message) -> Result<Answer, DBusError> {

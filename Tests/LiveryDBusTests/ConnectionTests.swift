@@ -125,6 +125,23 @@ final class ConnectionTests: BusTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(start), 2)
     }
 
+    func testPreparedCallsAreAnsweredEachTimeWithTheirOwnSerial() throws {
+        let add = try PreparedCall(
+            destination: BusName(service.uniqueName), path: Test.path, interface: Test.interface,
+            member: MemberName("Add"), arguments: [.int32(40), .int32(2)])
+        let first = try client.call(add)
+        let second = try client.call(add)
+        XCTAssertEqual(first.arguments, [.int32(42)])
+        XCTAssertEqual(second.arguments, [.int32(42)])
+        XCTAssertNotEqual(first.replySerial, second.replySerial)
+        let failing = try PreparedCall(
+            destination: BusName(service.uniqueName), path: Test.path, interface: Test.interface,
+            member: MemberName("Add"), arguments: [.string("not a number")])
+        assertDBusError(.invalidArgs) { _ = try client.call(failing) }
+        assertDBusError(.invalidArgs) { _ = try client.call(add, timeout: .nan) }
+        assertDBusError(.invalidArgs) { _ = try client.call(add, timeout: -1) }
+    }
+
     func testStopEndsRunAndDisconnectIsReported() throws {
         let own = try TestBus()
         defer { own.stop() }
