@@ -468,17 +468,25 @@ public struct StyleForest: Sendable {
     }
     var entries: [Entry] = []
     var classes: [Int32] = []
+    /// The selector map whose ids these are: a walker of another theme refuses the forest.
+    let map: SelectorMap
     /// The number of nodes.
     public var count: Int { entries.count }
 
-    /// Interns `trees` (each in preorder, with every node's depth, the root's 1) for `cascade`.
-    /// - Returns: nil when some node's type is unknown to the cascade's schema.
+    /// Interns `trees` for `cascade`: each tree in preorder, with every node's depth (the root's
+    /// 1, and each node at most one deeper than the node before it).
+    /// - Returns: nil when some node's type is unknown to the cascade's schema, or a depth breaks
+    ///   the preorder.
     public init?(_ trees: [[(node: PathNode, depth: Int)]], for cascade: Cascade) {
-        let map = cascade.map
+        map = cascade.map
         for tree in trees {
+            var previous = 0
             for (node, depth) in tree {
-                guard let n = map.intern(node, classes: &classes) else { return nil }
+                guard depth >= 1, depth <= previous + 1, depth <= Int(Int32.max),
+                    let n = map.intern(node, classes: &classes)
+                else { return nil }
                 entries.append(Entry(depth: Int32(depth), node: n))
+                previous = depth
             }
         }
     }
@@ -682,6 +690,7 @@ public struct StyleWalker: ~Copyable {
     /// during the call only), in preorder. The walker must be empty, and is again afterwards.
     public mutating func resolve(_ forest: StyleForest, _ visit: (Int, UnsafeBufferPointer<Int32>) -> Void) {
         precondition(depth == 0, "resolve(_:_:) needs an empty walker")
+        precondition(forest.map === map, "resolve(_:_:) needs a forest interned for the walker's theme")
         if memo == nil && mode == .indexed {
             memo = .allocate(capacity: capacity * raw.rules.count)
             memo!.initialize(repeating: 0, count: capacity * raw.rules.count)

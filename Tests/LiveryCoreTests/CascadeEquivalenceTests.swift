@@ -151,6 +151,11 @@ final class CascadeEquivalenceTests: XCTestCase {
                 trees.append(tree)
             }
             let forest = try XCTUnwrap(StyleForest(trees, for: c))
+            // A depth that skips a level, and a type the schema lacks, are refused.
+            XCTAssertNil(
+                StyleForest([[(PathNode(type: "Window"), 1), (PathNode(type: "Button"), 3)]], for: c))
+            XCTAssertNil(StyleForest([[(PathNode(type: "Window"), 2)]], for: c))
+            XCTAssertNil(StyleForest([[(PathNode(type: "Nonesuch"), 1)]], for: c))
             var expected: [[Value]] = []
             var slow = StyleWalker(c, mode: .naive)
             for tree in trees {
