@@ -26,6 +26,13 @@ final class SelectorMap: @unchecked Sendable {
         /// How this compound joins the next one to its right: 1 descendant, 2 child (0 for the
         /// subject).
         var combinator: UInt8
+        /// The type's bit and the classes' bits (ids below 64), tested against a node's
+        /// `Node.kinds` and `Node.classMask` before anything else; when every id is below 64
+        /// and there is no `:normal` or impossible name, these with the name and states decide
+        /// the compound (`exact`).
+        var typeMask: UInt64 = 0
+        var classMask: UInt64 = 0
+        var exact = false
     }
 
     /// One rule with one selector, as ranges into the flat arrays.
@@ -171,11 +178,17 @@ final class SelectorMap: @unchecked Sendable {
                     ? (r.selector.combinators[i] == .child ? 2 : 1) : 0
                 let name: Int32 =
                     c.names.isEmpty ? -1 : (Set(c.names).count > 1 ? -2 : id(c.names[0], in: &names))
-                compounds.append(
-                    Compound(
-                        type: c.type.map { ids[$0] ?? -2 } ?? -1, name: name, states: required,
-                        normal: c.states.contains("normal"), classStart: classStart,
-                        classCount: Int32(c.classes.count), combinator: combinator))
+                var compound = Compound(
+                    type: c.type.map { ids[$0] ?? -2 } ?? -1, name: name, states: required,
+                    normal: c.states.contains("normal"), classStart: classStart,
+                    classCount: Int32(c.classes.count), combinator: combinator)
+                let own = classList[Int(classStart)...]
+                if (0..<64).contains(compound.type) { compound.typeMask = 1 << UInt64(compound.type) }
+                for k in own where k < 64 { compound.classMask |= 1 << UInt64(k) }
+                compound.exact =
+                    (compound.type == -1 || (0..<64).contains(compound.type)) && compound.name != -2
+                    && !compound.normal && own.allSatisfy { $0 < 64 }
+                compounds.append(compound)
             }
             let hashStart = Int32(hashes.count)
             for c in r.selector.compounds.dropLast() {
@@ -196,18 +209,13 @@ final class SelectorMap: @unchecked Sendable {
                     declarationCount: Int32(r.declarations.count), order: Int32(r.order)))
             let subject = r.selector.compounds.last!
             let last = compounds[compounds.count - 1]
-            let subjectClasses = classList[Int(last.classStart)..<Int(last.classStart + last.classCount)]
-            var classMask: UInt64 = 0
-            for k in subjectClasses where k < 64 { classMask |= 1 << UInt64(k) }
             let entry = Candidate(
                 rank: Int32(rank), name: last.name, states: last.states,
                 hash: hashes.count > Int(hashStart) ? hashes[hashes.count - 1] : 0,
                 hash2: hashes.count > Int(hashStart) + 1 ? hashes[Int(hashStart)] : 0,
                 app: rules[rules.count - 1].app,
-                exact: (last.type == -1 || (0..<64).contains(last.type)) && last.name != -2 && !last.normal
-                    && subjectClasses.allSatisfy { $0 < 64 },
-                containers: r.selector.compounds.count > 1,
-                typeMask: (0..<64).contains(last.type) ? 1 << UInt64(last.type) : 0, classMask: classMask)
+                exact: last.exact, containers: r.selector.compounds.count > 1, typeMask: last.typeMask,
+                classMask: last.classMask)
             if let n = subject.names.first {
                 byName[names[n]!, default: []].append(entry)
             } else if let k = subject.classes.first {
@@ -394,16 +402,23 @@ final class SelectorMap: @unchecked Sendable {
         var inAnyState: Bool
         var classStart: Int32
         var classCount: Int32
+        /// The bits of the types it is a kind of, and of its classes (ids below 64).
+        var kinds: UInt64 = 0
+        var classMask: UInt64 = 0
     }
 }
 
 extension SelectorMap.Raw {
+    /// Whether compound `c` matches node `n`: the masks first, and when they decide (`exact`)
+    /// the name and states; otherwise type, name, states and each class in turn.
     @inline(__always)
     func compoundMatches(
         _ c: SelectorMap.Compound, _ n: SelectorMap.Node, _ nodeClasses: UnsafePointer<Int32>
     )
         -> Bool
     {
+        if c.typeMask & n.kinds != c.typeMask || c.classMask & n.classMask != c.classMask { return false }
+        if c.exact { return (c.name == -1 || c.name == n.name) && c.states & n.states == c.states }
         if c.type != -1 {
             if c.type < 0 || !isKind[Int(n.type) * typeCount + Int(c.type)] { return false }
         }
@@ -509,8 +524,10 @@ extension SelectorMap {
             if let id = classIDs[k] {
                 classes.append(id)
                 n.classCount += 1
+                if id < 64 { n.classMask |= 1 << UInt64(id) }
             }
         }
+        n.kinds = raw.kindMasks[Int(type)]
         return n
     }
 }
@@ -775,7 +792,7 @@ public struct StyleWalker: ~Copyable {
             }
         }
         filters[k + 1] = childFilter
-        containerKinds[k + 1] = containerKinds[k] | raw.kindMasks[Int(n.type)]
+        containerKinds[k + 1] = containerKinds[k] | n.kinds
         shareCount[k + 1] = 0
         shareNext[k + 1] = 0
         depth = k + 1
@@ -812,14 +829,10 @@ public struct StyleWalker: ~Copyable {
         if tracksWinners { winners.update(repeating: -1, count: width) }
 
         if mode != .floor {
-            var classMask: UInt64 = 0
-            for j in Int(n.classStart)..<Int(n.classStart + n.classCount) where nodeClasses[j] < 64 {
-                classMask |= 1 << UInt64(nodeClasses[j])
-            }
             let m = Matcher(
                 raw: raw, nodes: nodes, nodeClasses: nodeClasses, app: app,
-                filter: UnsafeRawPointer(filters + k), kindMask: raw.kindMasks[Int(n.type)],
-                classMask: classMask, memo: memo, serials: serials, subject: k)
+                filter: UnsafeRawPointer(filters + k), kindMask: n.kinds,
+                classMask: n.classMask, memo: memo, serials: serials, subject: k)
             var count = 0
             if mode == .naive {
                 for rank in 0..<raw.rules.count where m.matches(Int32(rank), filtered: false) {
@@ -827,7 +840,7 @@ public struct StyleWalker: ~Copyable {
                     count += 1
                 }
             } else {
-                let kinds = raw.kindMasks[Int(n.type)]
+                let kinds = n.kinds
                 let containers = containerKinds[k]
                 if n.name >= 0 { m.collect(raw.nameBuckets[Int(n.name)], kinds, into: matched, &count) }
                 for j in Int(n.classStart)..<Int(n.classStart + n.classCount) {
@@ -940,35 +953,43 @@ public struct StyleWalker: ~Copyable {
             }
         }
 
-        /// Whether rule `rank` matches: its application, the ancestor filter (when `filtered`),
-        /// the subject compound, then the rest of the selector right to left. The rest depends
-        /// only on the subject's containers, so with a memo its result is kept per container and
-        /// rule, and siblings reuse it.
+        /// Whether rule `rank` matches: its application, the subject compound (unless
+        /// `subjectChecked`), then the rest: the ancestor filter (when `filtered`) and the
+        /// compounds right to left. The rest depends only on the subject's containers, so with a
+        /// memo its result is kept per container and rule, and siblings reuse it.
         @inline(__always)
         func matches(_ rank: Int32, filtered: Bool, subjectChecked: Bool = false) -> Bool {
             let r = raw.rules[Int(rank)]
             if r.app != -1 && r.app != app { return false }
+            let base = Int(r.compoundStart)
+            let last = Int(r.compoundCount) - 1
+            guard
+                subjectChecked || raw.compoundMatches(raw.compounds[base + last], nodes[subject], nodeClasses)
+            else { return false }
+            if last == 0 { return true }
+            guard subject > 0 else { return false }
+            // The rest depends only on the containers: remembered per container and rule.
+            var slot: UnsafeMutablePointer<UInt32>? = nil
+            let stamp = serials[subject - 1]
+            if let memo {
+                let s = memo + (subject - 1) * raw.rules.count + Int(rank)
+                if s.pointee >> 1 == stamp { return s.pointee & 1 == 1 }
+                slot = s
+            }
+            var ok = true
             if filtered {
                 var h = Int(r.hashStart)
                 let end = h + Int(r.hashCount)
                 while h < end {
-                    if !AncestorFilter.mayContain(raw.hashes[h], in: filter) { return false }
+                    if !AncestorFilter.mayContain(raw.hashes[h], in: filter) {
+                        ok = false
+                        break
+                    }
                     h += 1
                 }
             }
-            let base = Int(r.compoundStart)
-            let last = Int(r.compoundCount) - 1
-            guard raw.compoundMatches(raw.compounds[base + last], nodes[subject], nodeClasses) else {
-                return false
-            }
-            if last == 0 { return true }
-            guard subject > 0 else { return false }
-            guard let memo else { return containers(base, last, subject) }
-            let slot = memo + (subject - 1) * raw.rules.count + Int(rank)
-            let stamp = serials[subject - 1]
-            if slot.pointee >> 1 == stamp { return slot.pointee & 1 == 1 }
-            let ok = containers(base, last, subject)
-            slot.pointee = stamp << 1 | (ok ? 1 : 0)
+            if ok { ok = containers(base, last, subject) }
+            slot?.pointee = stamp << 1 | (ok ? 1 : 0)
             return ok
         }
 
@@ -1013,7 +1034,7 @@ public struct StyleWalker: ~Copyable {
                 nodeClassCount += 1
             }
             nodes[depth] = n
-            containerKinds[depth + 1] = containerKinds[depth] | raw.kindMasks[Int(n.type)]
+            containerKinds[depth + 1] = containerKinds[depth] | n.kinds
             serials[depth] = nextSerial
             nextSerial += 1
             shareCount[depth + 1] = 0
