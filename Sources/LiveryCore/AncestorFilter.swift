@@ -3,8 +3,11 @@
 /// "ancestor filter" of Servo's and Blink's style engines).
 ///
 /// False positives only cost a full match; there are no false negatives, so results never change.
+/// The walker keeps one filter per level in a buffer and reads and writes them in place
+/// (`insert(_:into:)`, `mayContain(_:in:)`): a filter held by value and indexed by a variable
+/// would be copied to the stack for every probe.
 public struct AncestorFilter: Sendable {
-    /// 512 bits.
+    /// 512 bits, as eight 64-bit words.
     private var bits = SIMD8<UInt64>(repeating: 0)
 
     /// An empty filter: the one for a root node, which has no containers.
@@ -28,21 +31,17 @@ public struct AncestorFilter: Sendable {
     static let nameTag: UInt8 = 0x23
     static let classTag: UInt8 = 0x2e
 
-    /// Adds one hash (two bits, from the low and high halves).
+    /// Adds one hash (two bits, from the low and high halves) to the filter at `filter`.
+    /// - Parameters:
+    ///   - h: The hash.
+    ///   - filter: The address of an `AncestorFilter`.
     @inline(__always)
-    public mutating func insert(_ h: UInt32) {
-        set(Int(h & 511))
-        set(Int((h >> 16) & 511))
+    static func insert(_ h: UInt32, into filter: UnsafeMutableRawPointer) {
+        set(Int(h & 511), in: filter)
+        set(Int((h >> 16) & 511), in: filter)
     }
 
-    /// Whether the hash may have been inserted.
-    @inline(__always)
-    public func mayContain(_ h: UInt32) -> Bool {
-        isSet(Int(h & 511)) && isSet(Int((h >> 16) & 511))
-    }
-
-    /// `mayContain` on a filter in memory, read in place: a filter held by value and indexed
-    /// by a variable is copied to the stack first.
+    /// Whether the hash may have been inserted into the filter at `filter`.
     /// - Parameters:
     ///   - h: The hash.
     ///   - filter: The address of an `AncestorFilter`.
@@ -56,12 +55,9 @@ public struct AncestorFilter: Sendable {
     }
 
     @inline(__always)
-    private mutating func set(_ bit: Int) {
-        bits[bit >> 6] |= UInt64(1) << UInt64(bit & 63)
-    }
-
-    @inline(__always)
-    private func isSet(_ bit: Int) -> Bool {
-        bits[bit >> 6] & (UInt64(1) << UInt64(bit & 63)) != 0
+    private static func set(_ bit: Int, in filter: UnsafeMutableRawPointer) {
+        let offset = (bit >> 6) << 3
+        let word = filter.load(fromByteOffset: offset, as: UInt64.self)
+        filter.storeBytes(of: word | UInt64(1) << UInt64(bit & 63), toByteOffset: offset, as: UInt64.self)
     }
 }

@@ -780,18 +780,18 @@ public struct StyleWalker: ~Copyable {
         serials[k] = nextSerial
         nextSerial += 1
         // The filter for this node's children: this node's filter plus this node.
-        var childFilter = filters[k]
+        filters[k + 1] = filters[k]
         if mode == .indexed {
+            let childFilter = UnsafeMutableRawPointer(filters + k + 1)
             let chain = raw.chainRanges[Int(n.type)]
             for h in Int(chain.start)..<Int(chain.start + chain.count) {
-                childFilter.insert(raw.chainHashes[h])
+                AncestorFilter.insert(raw.chainHashes[h], into: childFilter)
             }
-            if n.name >= 0 { childFilter.insert(raw.nameHashes[Int(n.name)]) }
+            if n.name >= 0 { AncestorFilter.insert(raw.nameHashes[Int(n.name)], into: childFilter) }
             for j in Int(n.classStart)..<Int(n.classStart + n.classCount) {
-                childFilter.insert(raw.classHashes[Int(nodeClasses[j])])
+                AncestorFilter.insert(raw.classHashes[Int(nodeClasses[j])], into: childFilter)
             }
         }
-        filters[k + 1] = childFilter
         containerKinds[k + 1] = containerKinds[k] | n.kinds
         shareCount[k + 1] = 0
         shareNext[k + 1] = 0
