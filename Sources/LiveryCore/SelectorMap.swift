@@ -3,13 +3,14 @@
 /// - rules ranked by cascade precedence, so that a higher rank wins;
 /// - bucketed by their subject's most selective part (`#name`, else `.class`, else type, else
 ///   universal), so that a node only tries the rules that could match it;
-/// - types, names, classes and states interned to integers, and everything stored in flat arrays
-///   of plain structs, so that matching compares integers and touches no reference counts;
+/// - types, names, classes and states interned to integers, and everything stored in flat
+///   buffers of plain structs (`Raw`), so that matching compares integers and touches no
+///   reference counts;
 /// - every declared and initial value interned in one table, so that a computed style is an
 ///   array of `Int32` slots and inheriting it is a copy of integers.
 final class SelectorMap: @unchecked Sendable {
-    // Safe to share: nothing changes after init; `raw` holds copies of the arrays below in
-    // memory of its own, read without reference counting by the walker, freed in deinit.
+    // Safe to share: nothing changes after init; `raw` holds the tables in memory of its own,
+    // read without reference counting by the walker, freed in deinit.
     /// One compound selector, on interned ids.
     struct Compound: Sendable {
         /// Type id, or −1 for `*`, −2 for a type the schema lacks (matches nothing).
@@ -50,14 +51,6 @@ final class SelectorMap: @unchecked Sendable {
         var order: Int32
     }
 
-    let rules: ContiguousArray<Rule>
-    let compounds: ContiguousArray<Compound>
-    let classes: ContiguousArray<Int32>
-    let hashes: ContiguousArray<UInt32>
-    /// Declarations: property index and value slot.
-    let declarationProperties: ContiguousArray<Int32>
-    let declarationValues: ContiguousArray<Int32>
-
     /// One rule in a bucket, with what rejects it cheaply: the subject's required states and
     /// name, and two ancestor hashes: the innermost container's and the outermost's (0 when the
     /// selector has no containers, or only one).
@@ -79,43 +72,58 @@ final class SelectorMap: @unchecked Sendable {
         var classMask: UInt64
     }
 
-    /// Candidates by subject bucket, each in rank order.
-    let byName: [ContiguousArray<Candidate>]
-    let byClass: [ContiguousArray<Candidate>]
-    let byType: [ContiguousArray<Candidate>]
-    let universal: ContiguousArray<Candidate>
-
     let typeIDs: [String: Int32]
     let nameIDs: [String: Int32]
     let classIDs: [String: Int32]
     let appIDs: [String: Int32]
     /// State name to bit (`normal` has none).
     let stateBits: [String: UInt64]
-    /// `isKind[sub * typeCount + sup]`: `sub` is `sup` or derives from it.
-    let isKind: ContiguousArray<Bool>
-    let typeCount: Int
-    /// Each type's chain as ids, most derived first.
-    let chains: [[Int32]]
-    /// Each type's chain as ancestor-filter hashes.
-    let chainHashes: [[UInt32]]
     /// Property names in index order.
     let propertyNames: [String]
     let propertyIndex: [String: Int]
-    let inherits: ContiguousArray<Bool>
     /// Every value any style can hold: initial values and declared ones, interned.
     let table: ValueTable
-    /// The same tables as flat buffers, for the walker.
-    private(set) var raw: Raw!
-    /// The initial value of every property, as slots.
-    let initialSlots: ContiguousArray<Int32>
+    /// The tables the walker reads, as flat buffers (see `Raw`).
+    let raw: Raw
+
+    /// The tables as they are built, before `Raw` freezes them.
+    struct Built {
+        var rules = ContiguousArray<Rule>()
+        var compounds = ContiguousArray<Compound>()
+        var classes = ContiguousArray<Int32>()
+        var hashes = ContiguousArray<UInt32>()
+        /// Declarations: property index and value slot.
+        var declarationProperties = ContiguousArray<Int32>()
+        var declarationValues = ContiguousArray<Int32>()
+        /// Candidates by subject bucket, each in rank order.
+        var byName: [ContiguousArray<Candidate>] = []
+        var byClass: [ContiguousArray<Candidate>] = []
+        var byType: [ContiguousArray<Candidate>] = []
+        var universal = ContiguousArray<Candidate>()
+        /// `isKind[sub * typeCount + sup]`: `sub` is `sup` or derives from it.
+        var isKind = ContiguousArray<Bool>()
+        var typeCount = 0
+        /// Each type's chain as ids, most derived first.
+        var chains: [[Int32]] = []
+        /// Each type's chain as ancestor-filter hashes.
+        var chainHashes: [[UInt32]] = []
+        var inherits = ContiguousArray<Bool>()
+        /// The initial value of every property, as slots.
+        var initialSlots = ContiguousArray<Int32>()
+        var propertyCount = 0
+        var nameIDs: [String: Int32] = [:]
+        var classIDs: [String: Int32] = [:]
+    }
 
     init(theme: CompiledTheme) {
+        var built = Built()
         let schema = theme.schema
         let typeNames = schema.types.keys.sorted()
         var ids: [String: Int32] = [:]
         for (i, t) in typeNames.enumerated() { ids[t] = Int32(i) }
         typeIDs = ids
-        typeCount = typeNames.count
+        built.typeCount = typeNames.count
+        let typeCount = typeNames.count
         var kind = ContiguousArray<Bool>(repeating: false, count: typeCount * typeCount)
         var chains: [[Int32]] = []
         var chainHashes: [[UInt32]] = []
@@ -125,9 +133,9 @@ final class SelectorMap: @unchecked Sendable {
             chains.append(chain.map { ids[$0]! })
             chainHashes.append(chain.map { AncestorFilter.hash(AncestorFilter.typeTag, $0) })
         }
-        isKind = kind
-        self.chains = chains
-        self.chainHashes = chainHashes
+        built.isKind = kind
+        built.chains = chains
+        built.chainHashes = chainHashes
         var bits: [String: UInt64] = [:]
         for s in schema.states where s != "normal" && bits.count < 64 { bits[s] = 1 << UInt64(bits.count) }
         stateBits = bits
@@ -136,7 +144,7 @@ final class SelectorMap: @unchecked Sendable {
         var pindex: [String: Int] = [:]
         for (i, p) in propertyNames.enumerated() { pindex[p] = i }
         propertyIndex = pindex
-        inherits = ContiguousArray(propertyNames.map { schema.properties[$0]!.inherits })
+        built.inherits = ContiguousArray(propertyNames.map { schema.properties[$0]!.inherits })
         var values: [Value] = []
         var valueIDs: [Value: Int32] = [:]
         func intern(_ v: Value) -> Int32 {
@@ -145,7 +153,7 @@ final class SelectorMap: @unchecked Sendable {
             valueIDs[v] = Int32(values.count - 1)
             return Int32(values.count - 1)
         }
-        initialSlots = ContiguousArray(propertyNames.map { intern(schema.properties[$0]!.initial) })
+        built.initialSlots = ContiguousArray(propertyNames.map { intern(schema.properties[$0]!.initial) })
 
         var names: [String: Int32] = [:]
         var classIDs: [String: Int32] = [:]
@@ -227,21 +235,24 @@ final class SelectorMap: @unchecked Sendable {
             }
             // A subject of a type the schema lacks matches nothing and is in no bucket.
         }
-        self.rules = rules
-        self.compounds = compounds
-        self.classes = classList
-        self.hashes = hashes
-        declarationProperties = declProps
-        declarationValues = declValues
-        self.byName = (0..<names.count).map { byName[Int32($0)] ?? [] }
-        self.byClass = (0..<classIDs.count).map { byClass[Int32($0)] ?? [] }
-        self.byType = (0..<typeCount).map { byType[Int32($0)] ?? [] }
-        self.universal = universal
+        built.rules = rules
+        built.compounds = compounds
+        built.classes = classList
+        built.hashes = hashes
+        built.declarationProperties = declProps
+        built.declarationValues = declValues
+        built.byName = (0..<names.count).map { byName[Int32($0)] ?? [] }
+        built.byClass = (0..<classIDs.count).map { byClass[Int32($0)] ?? [] }
+        built.byType = (0..<typeCount).map { byType[Int32($0)] ?? [] }
+        built.universal = universal
         nameIDs = names
         self.classIDs = classIDs
         appIDs = apps
         table = ValueTable(values)
-        raw = Raw(self)
+        built.propertyCount = propertyNames.count
+        built.nameIDs = names
+        built.classIDs = classIDs
+        raw = Raw(built)
     }
 
     deinit { raw.free() }
@@ -310,7 +321,7 @@ final class SelectorMap: @unchecked Sendable {
         let nonInherited: Frozen<Int32>
         let propertyCount: Int
 
-        init(_ m: SelectorMap) {
+        init(_ m: Built) {
             rules = Frozen(m.rules)
             compounds = Frozen(m.compounds)
             classes = Frozen(m.classes)
@@ -365,7 +376,7 @@ final class SelectorMap: @unchecked Sendable {
             classHashes = Frozen(classes)
             initial = Frozen(m.initialSlots)
             nonInherited = Frozen(m.inherits.indices.filter { !m.inherits[$0] }.map(Int32.init))
-            propertyCount = m.propertyNames.count
+            propertyCount = m.propertyCount
         }
 
         func free() {
