@@ -308,7 +308,7 @@ var busResults: BusResults?
 if wants("bus") {
     let liveryd = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         .appendingPathComponent("liveryd").path
-    var fixtureDir = rootURL.appendingPathComponent("../shared/fixtures/schemes").standardized
+    var fixtureDir = rootURL.appendingPathComponent("Tests/Fixtures/schemes")
     if !FileManager.default.fileExists(atPath: fixtureDir.path) {
         fixtureDir = rootURL.appendingPathComponent("themes")
     }

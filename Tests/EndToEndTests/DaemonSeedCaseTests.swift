@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Seed cases 5, 8 and 10 (shared/fixtures/seed-cases.md) with bundles installed for a running
+/// Seed cases 5, 8 and 10 (Tests/Fixtures/seed-cases.md) with bundles installed for a running
 /// liveryd and resolved through `livery resolve` over the bus.
 final class DaemonSeedCaseTests: EndToEndTestCase {
     func testSubviewsOwnSettingWinsWhateverTheOrder() throws {

@@ -10,8 +10,8 @@ enum Locations {
     static let liveryd = repo + "/.build/debug/liveryd"
     static let livery = repo + "/.build/debug/livery"
     static let themes = repo + "/themes"
-    /// `<repo>/../shared/fixtures`: the read-only fixtures next to the checkout.
-    static let fixtures = (repo as NSString).deletingLastPathComponent + "/shared/fixtures"
+    /// `Tests/Fixtures`: the real schemes and the seed cases (Tests/Fixtures/README.md).
+    static let fixtures = repo + "/Tests/Fixtures"
     static let schemes = fixtures + "/schemes"
     /// Debian's python3, which has the `dbus` and `gi` modules (not a pyenv shim on PATH).
     static let python = "/usr/bin/python3"

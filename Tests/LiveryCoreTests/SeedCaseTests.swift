@@ -3,7 +3,7 @@ import XCTest
 
 @testable import LiveryCore
 
-/// Every case of shared/fixtures/seed-cases.md, with its exact expected value.
+/// Every case of Tests/Fixtures/seed-cases.md, with its exact expected value.
 final class SeedCaseTests: XCTestCase {
     // 1. Class-wide setting
     func testClassWideSettingReachesEverySwitch() throws {

@@ -7,7 +7,8 @@ import XCTest
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 let themesDirectory = repositoryRoot.appendingPathComponent("themes")
-let fixturesDirectory = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
+/// `Tests/Fixtures`: the real schemes and the seed cases (Tests/Fixtures/README.md).
+let fixturesDirectory = repositoryRoot.appendingPathComponent("Tests/Fixtures")
 
 /// The shipped schema, loaded once.
 let shippedSchema: Schema = {
