@@ -73,7 +73,11 @@ where S.Element == String {
     let limit = min(3, max(1, w.count / 3))
     var best: (String, Int)?
     for c in candidates {
-        let d = editDistance(w, Array(c.lowercased().unicodeScalars))
+        let other = Array(c.lowercased().unicodeScalars)
+        // The distance is at least the difference in length: no need to compute it (for a
+        // long word that would cost its length times each candidate's).
+        guard abs(other.count - w.count) <= limit else { continue }
+        let d = editDistance(w, other)
         if d <= limit, d < (best?.1 ?? Int.max) || (d == best?.1 && c < best!.0) { best = (c, d) }
     }
     return best?.0

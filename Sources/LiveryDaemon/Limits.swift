@@ -8,6 +8,6 @@ public enum Limits {
     public static let propertiesPerCall = 256
     /// Items in one `ResolveMany` call.
     public static let resolveManyItems = 1024
-    /// Bytes of a theme id or an application id.
+    /// Bytes of a theme id, an application id or a property name.
     public static let identifierBytes = 256
 }

@@ -221,7 +221,7 @@ public final class LiveryInterface: Sendable {
         portal.current?.publish()
         let service = self.service
         let deliveries = subscriptions.update { r in
-            try? service.snapshot(paths: r.paths, properties: r.properties, app: r.app)
+            service.resolvableSnapshot(paths: r.paths, properties: r.properties, app: r.app)
         }
         // Subscribers asking for the same things get the same changes: encode and validate them
         // once per group; each message differs only in its destination and subscription id.

@@ -29,6 +29,9 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     /// Paths subscribed by all clients together: the per-client limits alone would let many
     /// connections make every switch arbitrarily slow.
     public static let maximumTotalPaths = 65_536
+    /// Paths subscribed by one client in all its subscriptions: a quarter of the total, so that
+    /// one client cannot take every path there is and lock the others out.
+    public static let maximumPathsPerClient = 16_384
 
     private let lock = NSLock()
     /// Subscriptions asking for the same paths, properties and application, with the values
@@ -37,6 +40,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     private var groups: [Request: Group] = [:]
     private var byID: [UInt32: (request: Request, owner: String)] = [:]
     private var perOwner: [String: Int] = [:]
+    private var pathsPerOwner: [String: Int] = [:]
     private var nextID: UInt32 = 1
     private var totalPaths = 0
 
@@ -68,7 +72,8 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     ///   - app: The subscriber's application id, or nil.
     ///   - current: Resolves the paths now; its values become the subscription's first ones.
     /// - Returns: The new subscription, with its id and current values.
-    /// - Throws: `LimitExceeded` past the limits; whatever `current` throws.
+    /// - Throws: `LimitExceeded` past the limits (`maximumPaths`, `maximumPerClient`,
+    ///   `maximumPathsPerClient`, `maximumTotalPaths`); whatever `current` throws.
     public func add(
         owner: String, paths: [String], properties: [String], app: String?,
         current: () throws(ServiceError) -> StyleSnapshot
@@ -90,6 +95,13 @@ public final class SubscriptionRegistry: @unchecked Sendable {
                 .limitExceeded,
                 "\(owner) already holds \(SubscriptionRegistry.maximumPerClient) subscriptions")
         }
+        let owned = pathsPerOwner[owner, default: 0]
+        guard owned + paths.count <= SubscriptionRegistry.maximumPathsPerClient else {
+            throw ServiceError(
+                .limitExceeded,
+                "\(owner) already follows \(owned) subscribed paths; one client may follow at most \(SubscriptionRegistry.maximumPathsPerClient)"
+            )
+        }
         guard totalPaths + paths.count <= SubscriptionRegistry.maximumTotalPaths else {
             throw ServiceError(
                 .limitExceeded,
@@ -106,6 +118,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         groups[request]!.values = values
         byID[id] = (request, owner)
         perOwner[owner, default: 0] += 1
+        pathsPerOwner[owner, default: 0] += paths.count
         totalPaths += paths.count
         return Subscription(
             id: id, owner: owner, paths: paths, properties: properties, app: app, values: values)
@@ -146,7 +159,11 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         groups[request]!.members[id] = nil
         if groups[request]!.members.isEmpty { groups[request] = nil }
         perOwner[owner]! -= 1
-        if perOwner[owner] == 0 { perOwner[owner] = nil }
+        pathsPerOwner[owner]! -= request.paths.count
+        if perOwner[owner] == 0 {
+            perOwner[owner] = nil
+            pathsPerOwner[owner] = nil
+        }
         totalPaths -= request.paths.count
     }
 
@@ -160,12 +177,13 @@ public final class SubscriptionRegistry: @unchecked Sendable {
 
     /// Recomputes the values of every group of subscriptions (those with the same paths,
     /// properties and application) with `resolve`, once per group and outside the lock, and
-    /// returns the changes per group; stores the new values. Groups whose paths no longer
-    /// resolve keep their old values.
-    /// - Parameter resolve: Resolves a request's paths in the active theme; nil when they no
-    ///   longer resolve.
+    /// returns the changes per group; stores the new values. A path missing from what `resolve`
+    /// returns (it no longer resolves: a component type only the old theme defined) keeps its
+    /// old values and reports no change; the group's other paths are followed as usual.
+    /// - Parameter resolve: Resolves a request's paths in the active theme, leaving out those
+    ///   that no longer resolve.
     /// - Returns: Per group with changes: the changed values only, and its subscriptions.
-    public func update(resolve: (Request) -> StyleSnapshot?) -> [Delivery] {
+    public func update(resolve: (Request) -> StyleSnapshot) -> [Delivery] {
         let requests = lock.withLock { Array(groups.keys) }
         var resolved: [Request: StyleSnapshot] = [:]
         for r in requests { resolved[r] = resolve(r) }
@@ -173,11 +191,11 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         defer { lock.unlock() }
         var out: [Delivery] = []
         for (request, new) in resolved {
-            // A group that emptied meanwhile is gone; one made meanwhile holds current values.
+            // A group that emptied meanwhile is gone.
             guard let group = groups[request] else { continue }
             let changes = StyleDiff.changes(from: group.values, to: new)
             guard !changes.isEmpty else { continue }
-            groups[request]!.values = new
+            groups[request]!.values.merge(new) { _, now in now }
             out.append(
                 Delivery(
                     changes: changes,

@@ -214,6 +214,24 @@ public final class ThemeService: @unchecked Sendable {
         return out
     }
 
+    /// Like `snapshot`, but leaves out the paths that do not resolve in the active theme (for
+    /// subscriptions after a switch: a path may name a component type only the old theme had).
+    /// - Parameters: as `snapshot`.
+    /// - Returns: Per path that resolves, each property's value.
+    public func resolvableSnapshot(paths: [String], properties: [String], app: String?) -> StyleSnapshot {
+        let c = activeCascade
+        var out: StyleSnapshot = [:]
+        for path in paths {
+            guard let pairs = try? ThemeService.resolve(path, properties: properties, app: app, in: c) else {
+                continue
+            }
+            var values: [String: Value] = [:]
+            for (p, v) in pairs { values[p] = v }
+            out[path] = values
+        }
+        return out
+    }
+
     /// Resolves a batch against one snapshot of the active theme, so that a switch cannot fall
     /// between two items.
     /// - Parameters:
@@ -251,12 +269,16 @@ public final class ThemeService: @unchecked Sendable {
         do { parsed = try ComponentPath(path, schema: c.theme.schema) } catch {
             throw ServiceError(.invalidPath, "\(error)")
         }
-        do { return try c.resolve(parsed, properties: properties, app: app) } catch {
+        // A name asked twice is answered once: the reply is a dictionary.
+        var seen = Set<String>()
+        let unique = properties.filter { seen.insert($0).inserted }
+        do { return try c.resolve(parsed, properties: unique, app: app) } catch {
             throw ServiceError(.unknownProperty, error.description)
         }
     }
 
-    /// The limits of DESIGN §5 for one path and its property list.
+    /// The limits of DESIGN §5 for one path and its property list, and the length of each
+    /// property name and of the application id (`Limits.identifierBytes`).
     static func checkLimits(_ path: String, properties: [String], app: String?) throws(ServiceError) {
         guard path.utf8.count <= Limits.pathBytes else {
             throw ServiceError(
@@ -275,6 +297,11 @@ public final class ThemeService: @unchecked Sendable {
         if let app, app.utf8.count > Limits.identifierBytes {
             throw ServiceError(
                 .limitExceeded, "application id is longer than \(Limits.identifierBytes) bytes")
+        }
+        if let long = properties.first(where: { $0.utf8.count > Limits.identifierBytes }) {
+            throw ServiceError(
+                .limitExceeded,
+                "property name is \(long.utf8.count) bytes; the limit is \(Limits.identifierBytes)")
         }
     }
 

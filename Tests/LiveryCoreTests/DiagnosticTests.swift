@@ -262,4 +262,13 @@ final class NewcomerFindingsTests: XCTestCase {
         let d = ThemeCatalog(sources: [parent, child]).compile("c", schema: shippedSchema).diagnostics
         XCTAssertEqual(d.map(\.description), ["c.css:1:41: error: palette colour '@accent' refers to itself"])
     }
+
+    func testSuggestionsWithinAThirdOfTheWordAndNotForFarLengths() {
+        let names = ["tint-color", "text-color", "alpha", "row-height"]
+        XCTAssertEqual(suggestion(for: "tint-colr", among: names), "tint-color")
+        XCTAssertEqual(suggestion(for: "ALPHA", among: names), "alpha")
+        XCTAssertNil(suggestion(for: "tint", among: names))
+        // A name far longer than every candidate has none (and is not compared letter by letter).
+        XCTAssertNil(suggestion(for: String(repeating: "tint-color", count: 100_000), among: names))
+    }
 }

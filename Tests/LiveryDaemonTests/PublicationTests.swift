@@ -35,14 +35,14 @@ final class PublicationTests: XCTestCase {
         let change = try XCTUnwrap(try s.setTheme("forest"))
         XCTAssertEqual(change.serial, 1)
         let updates = registry.update {
-            try? s.snapshot(paths: $0.paths, properties: $0.properties, app: $0.app)
+            s.resolvableSnapshot(paths: $0.paths, properties: $0.properties, app: $0.app)
         }
         XCTAssertEqual(updates.map { $0.recipients.map(\.id) }, [[tab.id]])
         XCTAssertEqual(updates.first?.changes, ["Window/TabBar": ["tint-color": green]])
         _ = row
         XCTAssertEqual(try s.setTheme("crimson")?.serial, 2)
         let next = registry.update {
-            try? s.snapshot(paths: $0.paths, properties: $0.properties, app: $0.app)
+            s.resolvableSnapshot(paths: $0.paths, properties: $0.properties, app: $0.app)
         }
         XCTAssertEqual(next.first?.changes, ["Window/TabBar": ["tint-color": red]])
     }
@@ -64,7 +64,7 @@ final class PublicationTests: XCTestCase {
         XCTAssertEqual(registry.count(of: ":1.2"), 1)
         _ = try s.setTheme("forest")
         let updates = registry.update {
-            try? s.snapshot(paths: $0.paths, properties: $0.properties, app: $0.app)
+            s.resolvableSnapshot(paths: $0.paths, properties: $0.properties, app: $0.app)
         }.sorted { $0.recipients[0].id < $1.recipients[0].id }
         XCTAssertEqual(updates.count, 2)
         XCTAssertEqual(updates[0].recipients.map(\.id), [a, c])
@@ -76,12 +76,41 @@ final class PublicationTests: XCTestCase {
         let d = try add(":1.4", ["Window/TabBar"])
         _ = try s.setTheme("crimson")
         let next = registry.update {
-            try? s.snapshot(paths: $0.paths, properties: $0.properties, app: $0.app)
+            s.resolvableSnapshot(paths: $0.paths, properties: $0.properties, app: $0.app)
         }.first { $0.recipients.contains { $0.id == a } }
         XCTAssertEqual(next?.recipients.map(\.id), [a, c, d])
         XCTAssertEqual(next?.changes, ["Window/TabBar": ["tint-color": red]])
         XCTAssertEqual(registry.removeAll(of: ":1.2"), 1)
         XCTAssertEqual(registry.count, 3)
+    }
+
+    func testAPathThatStopsResolvingKeepsItsValuesWhileTheOthersFollow() throws {
+        let scratch = try Scratch()
+        try scratch.write(
+            "comp/theme.css",
+            """
+            @theme { inherits: "default"; variant: light; }
+            @component ColorWell : Control { part swatch: View; }
+            ColorWell { tint-color: #ff0000; }
+            """)
+        let s = try scratch.service()
+        _ = try s.setTheme("comp")
+        let registry = SubscriptionRegistry()
+        let paths = ["Window/ColorWell", "Window/TabBar"]
+        _ = try registry.add(owner: ":1.1", paths: paths, properties: ["tint-color"], app: nil) {
+            () throws(ServiceError) in
+            try s.snapshot(paths: paths, properties: ["tint-color"], app: nil)
+        }
+        func update() -> [SubscriptionRegistry.Delivery] {
+            registry.update { s.resolvableSnapshot(paths: $0.paths, properties: $0.properties, app: $0.app) }
+        }
+        // forest has no ColorWell: the TabBar's change still goes out.
+        _ = try s.setTheme("forest")
+        XCTAssertEqual(update().map(\.changes), [["Window/TabBar": ["tint-color": green]]])
+        // Back in comp: the TabBar changes back, and the ColorWell kept its value (no change).
+        _ = try s.setTheme("comp")
+        XCTAssertEqual(
+            update().map(\.changes), [["Window/TabBar": ["tint-color": .color(RGBA(hexDigits: "007aff")!)]]])
     }
 
     func testSubscriptionLimitsAndOwnership() throws {

@@ -189,6 +189,26 @@ final class ThemeServiceTests: XCTestCase {
         XCTAssertEqual(kind { _ = try s.resolve("Window/Buton", properties: [], app: nil) }, .invalidPath)
         XCTAssertEqual(
             kind { _ = try s.resolve("Window/Button", properties: ["tint"], app: nil) }, .unknownProperty)
+        // A property name past 256 bytes is refused before any lookup (a 10 MB name once held
+        // the daemon for seconds in the "did you mean" search); 256 bytes is an unknown name.
+        let huge = String(repeating: "a", count: 10_000_000)
+        XCTAssertEqual(
+            kind { _ = try s.resolve("Window/Button", properties: [huge], app: nil) }, .limitExceeded)
+        XCTAssertEqual(kind { _ = try s.explain("Window/Button", property: huge, app: nil) }, .limitExceeded)
+        XCTAssertEqual(
+            kind {
+                _ = try s.resolve("Window/Button", properties: [String(repeating: "a", count: 256)], app: nil)
+            },
+            .unknownProperty)
+    }
+
+    func testAPropertyAskedTwiceIsAnsweredOnce() throws {
+        let s = try Scratch().service()
+        let values = try s.resolve(
+            "Window/TabBar", properties: ["tint-color", "alpha", "tint-color"], app: nil)
+        XCTAssertEqual(values.map(\.property), ["tint-color", "alpha"])
+        let many = try s.resolveMany([("Window/TabBar", ["alpha", "alpha"])], app: nil)
+        XCTAssertEqual(many.first?.map(\.property), ["alpha"])
     }
 
     func testResolveManyReportsTheFailingItem() throws {
@@ -294,6 +314,26 @@ final class ServiceHardeningTests: XCTestCase {
         try Data([0x42, 0xff, 0xfe]).write(to: URL(fileURLWithPath: scratch.overridesFile))
         _ = s.reload()
         XCTAssertEqual(s.problems, ["\(scratch.overridesFile):1:1: error: is not UTF-8 text"])
+    }
+
+    func testOneClientCannotTakeEverySubscribedPath() throws {
+        let registry = SubscriptionRegistry()
+        let none: () throws(ServiceError) -> StyleSnapshot = { [:] }
+        let paths = Array(repeating: "View", count: 1024)
+        for _ in 0..<16 {
+            _ = try registry.add(owner: ":1.1", paths: paths, properties: [], app: nil, current: none)
+        }
+        XCTAssertThrowsError(
+            try registry.add(owner: ":1.1", paths: ["View"], properties: [], app: nil, current: none)
+        ) { e in
+            XCTAssertEqual((e as? ServiceError)?.kind, .limitExceeded)
+        }
+        // Another client still can; and the first can again once it frees paths.
+        XCTAssertNoThrow(
+            try registry.add(owner: ":1.2", paths: paths, properties: [], app: nil, current: none))
+        XCTAssertEqual(registry.removeAll(of: ":1.1"), 16)
+        XCTAssertNoThrow(
+            try registry.add(owner: ":1.1", paths: paths, properties: [], app: nil, current: none))
     }
 
     func testSubscribedPathsAreCappedAcrossClients() throws {
