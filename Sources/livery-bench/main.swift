@@ -13,6 +13,7 @@ func say(_ s: String) {
 let usage = """
     Usage: livery-bench [--root DIR] [--out DIR] [--python PATH] [--runs N] [--only PART,...]
                         [--results FILE.md] [--calls N] [--daemon-wrapper "TOOL ARGS..."]
+                        [--revision TEXT]
 
     Parts: indexed-a naive-a floor-a strings-a indexed-b naive-b floor-b strings-b cssselect2-a
            cssselect2-b
@@ -29,6 +30,21 @@ struct Options {
     var calls = 20_000
     var revision: String?
     var daemonWrapper: [String] = []
+}
+
+/// Every part `--only` takes.
+let parts: Set<String> = [
+    "indexed-a", "naive-a", "floor-a", "strings-a", "indexed-b", "naive-b", "floor-b", "strings-b",
+    "cssselect2-a", "cssselect2-b", "crosscheck", "parse", "bus",
+]
+
+/// A positive integer option's value, or the usage and exit 2.
+func positive(_ text: String, _ option: String) -> Int {
+    guard let n = Int(text), n > 0 else {
+        print("livery-bench: \(option) takes a positive number, not '\(text)'\n\(usage)")
+        exit(2)
+    }
+    return n
 }
 
 let options: Options = {
@@ -48,11 +64,17 @@ let options: Options = {
         case "--root": o.root = value()
         case "--out": o.outDir = value()
         case "--python": o.python = value()
-        case "--runs": o.runsOverride = Int(value())
-        case "--only": o.only = Set(value().split(separator: ",").map(String.init))
+        case "--runs": o.runsOverride = positive(value(), "--runs")
+        case "--only":
+            o.only = Set(value().split(separator: ",").map(String.init))
+            let unknown = o.only!.subtracting(parts).sorted()
+            if !unknown.isEmpty {
+                print("livery-bench: unknown part(s) \(unknown.joined(separator: ", "))\n\(usage)")
+                exit(2)
+            }
         case "--results": o.resultsFile = value()
         case "--revision": o.revision = value()
-        case "--calls": o.calls = Int(value()) ?? 20_000
+        case "--calls": o.calls = positive(value(), "--calls")
         case "--daemon-wrapper": o.daemonWrapper = value().split(separator: " ").map(String.init)
         case "-h", "--help":
             print(usage)
@@ -76,7 +98,11 @@ let out = URL(fileURLWithPath: outDir ?? rootURL.appendingPathComponent("bench/o
 try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
 let pythonPath = python ?? rootURL.appendingPathComponent("bench/.venv/bin/python").path
 let schemaURL = rootURL.appendingPathComponent("themes/schema.json")
-let schema = try Schema.load(from: schemaURL)
+let schema: Schema
+do { schema = try Schema.load(from: schemaURL) } catch {
+    print("livery-bench: cannot read \(schemaURL.path) (is --root the repository?): \(error)")
+    exit(2)
+}
 func wants(_ part: String) -> Bool { only?.contains(part) ?? true }
 let fullRun = only == nil
 var failures: [String] = []
@@ -132,6 +158,11 @@ struct PythonResult: Codable {
 }
 
 func runPython(_ w: Workload, runs: Int, winners: URL?) throws -> PythonResult {
+    guard FileManager.default.isExecutableFile(atPath: pythonPath) else {
+        throw BenchFailure(
+            "no Python with cssselect2 at \(pythonPath): run `make bench` once (it makes bench/.venv), or pass --python"
+        )
+    }
     let p = Process()
     p.executableURL = URL(fileURLWithPath: pythonPath)
     var args = [
@@ -241,7 +272,13 @@ for spec in workloadSpecs {
     if wants("cssselect2-\(label)") || crossCheck {
         let winnersFile = crossCheck ? out.appendingPathComponent("\(label).cssselect2.winners") : nil
         let pyRuns = wants("cssselect2-\(label)") ? (runsOverride ?? 3) : 0
-        let py = try runPython(w, runs: max(pyRuns, crossCheck ? 0 : 1), winners: winnersFile)
+        let py: PythonResult
+        do {
+            py = try runPython(w, runs: max(pyRuns, crossCheck ? 0 : 1), winners: winnersFile)
+        } catch {
+            say("livery-bench: \(error)")
+            exit(1)
+        }
         if pyRuns > 0 {
             r.cssselect2 = py
             say(
