@@ -420,7 +420,11 @@ struct Client {
                     if json {
                         var o: [String: Any] = [:]
                         for e in changes { o[e.key.string ?? ""] = Client.jsonValues(e.value) }
-                        out(jsonLine(["signal": "Changed", "serial": Int(serial), "changes": o]))
+                        out(
+                            jsonLine([
+                                "signal": "Changed", "subscription": Int(message.arguments[0].uint32 ?? 0),
+                                "serial": Int(serial), "changes": o,
+                            ]))
                         return
                     }
                     for e in changes {

@@ -412,7 +412,9 @@ public final class ThemeService: @unchecked Sendable {
     /// - Returns: the change to publish when resolved values may have changed.
     public func reload() -> Change? {
         let newCatalog = ThemeCatalog(searchPath: configuration.searchPath)
-        for note in newCatalog.notes { log(.notice, note) }
+        // Notes already logged (at start-up or an earlier reload) are not repeated.
+        let known = Set(lock.withLock { catalog.notes })
+        for note in newCatalog.notes where !known.contains(note) { log(.notice, note) }
         let newListings = ThemeService.list(newCatalog, schema: schema)
         let overrides = ThemeService.readOverrides(configuration.overridesFile, log: log)
         lock.lock()

@@ -41,6 +41,26 @@ final class NewcomerFindingsTests: EndToEndTestCase {
         XCTAssertEqual(watch.stderr, "livery: liveryd left the bus; watch ended\n")
     }
 
+    func testWatchJsonNamesTheSubscriptionOfEveryChange() throws {
+        try startDaemon()
+        let watch = try background(
+            Locations.livery,
+            ["--address", address, "watch", "Window/TabBar", "--property", "tint-color", "--json"])
+        XCTAssertTrue(waitUntil { watch.stdout.contains("\"current\"") }, watch.stderr)
+        try setTheme("forest")
+        XCTAssertTrue(waitUntil { watch.stdout.contains("\"Changed\"") }, watch.stderr)
+        watch.stop()
+        let lines = watch.stdout.split(separator: "\n").map {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let id = try XCTUnwrap(lines.first??["subscription"] as? Int)
+        let changed = try XCTUnwrap(lines.last ?? nil)
+        XCTAssertEqual(changed["signal"] as? String, "Changed")
+        XCTAssertEqual(changed["subscription"] as? Int, id)
+        XCTAssertEqual(
+            (changed["changes"] as? [String: [String: String]])?["Window/TabBar"]?["tint-color"], "#008000ff")
+    }
+
     func testCheckIgnoresBrokenSiblingsAndRefusesInvalidIds() throws {
         let themes = try makeDirectory("themes")
         try writeBundle(

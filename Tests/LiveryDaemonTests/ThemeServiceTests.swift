@@ -148,6 +148,26 @@ final class ThemeServiceTests: XCTestCase {
         XCTAssertEqual(s.problems, [])
     }
 
+    func testShadowedThemesAreLoggedOnceNotOnEveryReload() throws {
+        let scratch = try Scratch()
+        // `forest` here shadows the shipped one (the scratch directory comes first).
+        try scratch.write("forest/theme.css", "Button { tint-color: #010203; }\n")
+        let lines = LogLines()
+        let s = try scratch.service(log: lines.log)
+        let shadowed = {
+            lines.all.filter { $0.contains("skipped: theme 'forest' is already provided") }.count
+        }
+        XCTAssertEqual(shadowed(), 1)
+        _ = s.reload()
+        _ = s.reload()
+        XCTAssertEqual(shadowed(), 1)
+        // A new one is logged when it appears.
+        try scratch.write("crimson/theme.css", "Button { tint-color: #010203; }\n")
+        _ = s.reload()
+        XCTAssertEqual(
+            lines.all.filter { $0.contains("skipped: theme 'crimson' is already provided") }.count, 1)
+    }
+
     func testOverridesFormTheUserLayerAndBrokenOverridesAreSetAside() throws {
         let scratch = try Scratch()
         try scratch.writeOverrides("Button { tint-color: #333333; }\n")
