@@ -15,12 +15,19 @@ struct BusResults: Codable {
     var rssKiBAfterCalls: Int
     var calls: Int
     var resolvePath: String
-    /// The timed loops: Ping then Resolve with the arguments marshalled for every call, then
-    /// both again with each call marshalled once (`PreparedCall`, a copy sent per call).
+    /// The timed loops: Ping and Resolve with the arguments marshalled for every call, then
+    /// both again with each call marshalled once (`PreparedCall`, a copy sent per call). Each
+    /// pair runs as `rounds` rounds of a Ping block then a Resolve block of `calls / rounds`
+    /// calls, so that a slow spell of a shared machine hits both alike; `ratios` (and
+    /// `preparedRatios`) hold each round's Resolve rate ÷ Ping rate, and their median is the
+    /// figure judged.
     var ping: Loop
     var resolve: Loop
     var preparedPing: Loop
     var preparedResolve: Loop
+    var rounds: Int
+    var ratios: [Double]
+    var preparedRatios: [Double]
 
     /// One timed loop of `calls` calls: wall time, and the CPU time (user + system) of liveryd,
     /// dbus-daemon and the client over it, seconds.
@@ -29,6 +36,14 @@ struct BusResults: Codable {
         var daemonCPU: Double?
         var busCPU: Double?
         var clientCPU: Double?
+
+        /// Both loops' times and CPU times added.
+        static func + (a: Loop, b: Loop) -> Loop {
+            func sum(_ x: Double?, _ y: Double?) -> Double? { x.flatMap { x in y.map { x + $0 } } }
+            return Loop(
+                seconds: a.seconds + b.seconds, daemonCPU: sum(a.daemonCPU, b.daemonCPU),
+                busCPU: sum(a.busCPU, b.busCPU), clientCPU: sum(a.clientCPU, b.clientCPU))
+        }
     }
 }
 
@@ -223,30 +238,46 @@ func runBusBench(
         return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
     }
     func delta(_ a: Double?, _ b: Double?) -> Double? { a.flatMap { x in b.map { $0 - x } } }
-    func timed(_ call: () throws -> Void) rethrows -> BusResults.Loop {
+    let rounds = 10
+    func timed(_ n: Int, _ call: () throws -> Void) rethrows -> BusResults.Loop {
         let (d0, b0, c0, t0) = (
             cpuSeconds(daemon.processIdentifier), cpuSeconds(bus.processIdentifier), own(), now()
         )
-        for _ in 0..<calls { try call() }
+        for _ in 0..<n { try call() }
         let (t1, c1) = (now(), own())
         return BusResults.Loop(
             seconds: t1 - t0, daemonCPU: delta(d0, cpuSeconds(daemon.processIdentifier)),
             busCPU: delta(b0, cpuSeconds(bus.processIdentifier)), clientCPU: c1 - c0)
     }
-    let pingLoop = try timed {
-        _ = try client.call(destination: dest, path: path, interface: .peer, member: ping)
+    /// `rounds` rounds of a Ping block then a Resolve block: the totals and each round's ratio.
+    func alternate(_ ping: () throws -> Void, _ resolve: () throws -> Void) rethrows -> (
+        BusResults.Loop, BusResults.Loop, [Double]
+    ) {
+        let zero = BusResults.Loop(seconds: 0, daemonCPU: 0, busCPU: 0, clientCPU: 0)
+        var (p, r, ratios) = (zero, zero, [Double]())
+        for _ in 0..<rounds {
+            let a = try timed(calls / rounds, ping)
+            let b = try timed(calls / rounds, resolve)
+            p = p + a
+            r = r + b
+            ratios.append(a.seconds / b.seconds)
+        }
+        return (p, r, ratios)
     }
-    let resolveLoop = try timed {
-        _ = try client.call(destination: dest, path: path, interface: iface, member: resolve, arguments: args)
-    }
+    let (pingLoop, resolveLoop, ratios) = try alternate(
+        { _ = try client.call(destination: dest, path: path, interface: .peer, member: ping) },
+        {
+            _ = try client.call(
+                destination: dest, path: path, interface: iface, member: resolve, arguments: args)
+        })
     let pingCall = try PreparedCall(destination: dest, path: path, interface: .peer, member: ping)
     let resolveCall = try PreparedCall(
         destination: dest, path: path, interface: iface, member: resolve, arguments: args)
     guard try client.call(resolveCall).arguments == reply else {
         throw BenchFailure("a prepared Resolve call answered differently")
     }
-    let preparedPingLoop = try timed { _ = try client.call(pingCall).arguments }
-    let preparedResolveLoop = try timed { _ = try client.call(resolveCall).arguments }
+    let (preparedPingLoop, preparedResolveLoop, preparedRatios) = try alternate(
+        { _ = try client.call(pingCall).arguments }, { _ = try client.call(resolveCall).arguments })
     let rssAfter = residentKiB(daemon.processIdentifier) ?? -1
 
     return BusResults(
@@ -254,5 +285,5 @@ func runBusBench(
         startupSeconds: startupSeconds,
         rssKiBAfterStartup: rss, rssKiBAfterCalls: rssAfter, calls: calls, resolvePath: resolvePath,
         ping: pingLoop, resolve: resolveLoop, preparedPing: preparedPingLoop,
-        preparedResolve: preparedResolveLoop)
+        preparedResolve: preparedResolveLoop, rounds: rounds, ratios: ratios, preparedRatios: preparedRatios)
 }

@@ -369,19 +369,19 @@ if wants("bus") {
                 "liveryd with %d + %d themes: start-up %.1f ms median (%.1f best, %.1f first), %.1f MB resident",
             b.themesGenerated, b.themesShipped, median(b.startupSeconds) * 1e3, b.startupSeconds.min()! * 1e3,
             b.startupSeconds[0] * 1e3, Double(b.rssKiBAfterStartup.last!) / 1024))
-    for (kind, p, r) in [
-        ("marshalled per call", b.ping, b.resolve), ("marshalled once", b.preparedPing, b.preparedResolve),
+    for (kind, p, r, ratios) in [
+        ("marshalled per call", b.ping, b.resolve, b.ratios),
+        ("marshalled once", b.preparedPing, b.preparedResolve, b.preparedRatios),
     ] {
-        let n = Double(b.calls)
+        let n = Double(b.calls / b.rounds * b.rounds)
         say(
             String(
                 format:
-                    "  %@: Ping %.0f calls/s, Resolve %.0f calls/s, ratio %.2f; CPU µs a call, Ping / Resolve: liveryd %.1f / %.1f, dbus-daemon %.1f / %.1f, client %.1f / %.1f",
-                kind, n / p.seconds, n / r.seconds, p.seconds / r.seconds,
-                (p.daemonCPU ?? .nan) / n * 1e6, (r.daemonCPU ?? .nan) / n * 1e6,
-                (p.busCPU ?? .nan) / n * 1e6,
-                (r.busCPU ?? .nan) / n * 1e6, (p.clientCPU ?? .nan) / n * 1e6, (r.clientCPU ?? .nan) / n * 1e6
-            ))
+                    "  %@: Ping %.0f calls/s, Resolve %.0f calls/s, ratio %.2f (median of %d rounds, %.2f–%.2f); CPU µs a call, Ping / Resolve: liveryd %.1f / %.1f, dbus-daemon %.1f / %.1f, client %.1f / %.1f",
+                kind, n / p.seconds, n / r.seconds, median(ratios), ratios.count, ratios.min() ?? .nan,
+                ratios.max() ?? .nan, (p.daemonCPU ?? .nan) / n * 1e6, (r.daemonCPU ?? .nan) / n * 1e6,
+                (p.busCPU ?? .nan) / n * 1e6, (r.busCPU ?? .nan) / n * 1e6, (p.clientCPU ?? .nan) / n * 1e6,
+                (r.clientCPU ?? .nan) / n * 1e6))
     }
 }
 
