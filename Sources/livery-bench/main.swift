@@ -377,7 +377,7 @@ if wants("bus") {
         say(
             String(
                 format:
-                    "  %@: Ping %.0f calls/s, Resolve %.0f calls/s, ratio %.2f (median of %d rounds, %.2f–%.2f); CPU µs a call, Ping / Resolve: liveryd %.1f / %.1f, dbus-daemon %.1f / %.1f, client %.1f / %.1f",
+                    "  %@: Ping %.0f calls/s, Resolve %.0f calls/s, ratio %.3f (median of %d rounds, %.2f–%.2f); CPU µs a call, Ping / Resolve: liveryd %.1f / %.1f, dbus-daemon %.1f / %.1f, client %.1f / %.1f",
                 kind, n / p.seconds, n / r.seconds, median(ratios), ratios.count, ratios.min() ?? .nan,
                 ratios.max() ?? .nan, (p.daemonCPU ?? .nan) / n * 1e6, (r.daemonCPU ?? .nan) / n * 1e6,
                 (p.busCPU ?? .nan) / n * 1e6, (r.busCPU ?? .nan) / n * 1e6, (p.clientCPU ?? .nan) / n * 1e6,
