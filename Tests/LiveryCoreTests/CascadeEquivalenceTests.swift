@@ -178,4 +178,83 @@ final class CascadeEquivalenceTests: XCTestCase {
         }
         XCTAssertEqual(checked, 6000)
     }
+
+    /// More than 64 types (components declared by the sheet) and more than 64 classes: ids past
+    /// 64 fall outside the 64-bit masks the fast path tests first, which must then stay mere
+    /// necessary conditions. Paths and forests against the reference matchers.
+    func testIdsPastSixtyFourMatchLikeTheReference() throws {
+        var r = Random(state: 64_064)
+        let components = (0..<70).map { "K\($0)" }
+        let manyClasses = (0..<80).map { "k\($0)" }
+        let header = components.enumerated().map { i, k in
+            "@component \(k) : \(i == 0 ? "Control" : components[(i - 1) / 2]) { part p\(i): View; }\n"
+        }.joined()
+        let allTypes = types + components
+        func compound(_ r: inout Random) -> String {
+            var s = r.chance(0.1) ? "*" : r.pick(allTypes)
+            if r.chance(0.15) { s += "#" + r.pick(names) }
+            for _ in 0..<r.below(3) { s += "." + r.pick(manyClasses) }
+            if r.chance(0.2) { s += ":" + r.pick(states) }
+            return s
+        }
+        var css = header
+        for _ in 0..<200 {
+            var sel = compound(&r)
+            for _ in 0..<r.below(3) { sel = compound(&r) + (r.chance(0.3) ? " > " : " ") + sel }
+            css +=
+                "\(sel) { tint-color: #\(String(format: "%06x", r.below(0xffffff))); row-height: \(r.below(99)); }\n"
+        }
+        let c = try compileSheet(css)
+        func node(_ r: inout Random) -> PathNode {
+            var n = PathNode(type: r.pick(allTypes))
+            if r.chance(0.2) { n.name = r.pick(names) }
+            n.classes = (0..<r.below(4)).map { _ in r.pick(manyClasses) }
+            if r.chance(0.3) { n.states = [r.pick(states)] }
+            return n
+        }
+        for _ in 0..<300 {
+            let nodes = (0...r.below(5)).map { _ in node(&r) }
+            let p = ComponentPath(nodes: nodes)
+            XCTAssertEqual(
+                try c.resolve(p, properties: ["tint-color", "row-height"]).map(\.value),
+                try c.resolveNaive(p, properties: ["tint-color", "row-height"]).map(\.value), "\(p)")
+        }
+        var tree: [(node: PathNode, depth: Int)] = []
+        var depth = 0
+        for _ in 0..<1500 {
+            depth = depth > 0 && r.chance(0.3) ? 1 + r.below(depth) : min(depth + 1, 12)
+            tree.append((node(&r), depth))
+        }
+        var expected: [[Value]] = []
+        var slow = StyleWalker(c, mode: .naive)
+        for (n, d) in tree {
+            while slow.depth >= d { slow.pop() }
+            expected.append(try XCTUnwrap(slow.push(n)).values)
+        }
+        var fast = StyleWalker(c)
+        var rows: [[Int32]] = []
+        fast.resolve(try XCTUnwrap(StyleForest([tree], for: c))) { _, slots in rows.append(Array(slots)) }
+        XCTAssertEqual(rows.map { $0.map { fast.value(ofSlot: $0) } }, expected)
+
+        // Pinned: seventy classes take ids 0–69, so `.z` gets id 70; a Button with only `.a0`
+        // must not match `Button.a0.z`, as subject or as container.
+        let pinned = try compileSheet(
+            (0..<70).map { ".a\($0) { row-height: \($0); }\n" }.joined()
+                + "Button.a0.z { tint-color: #ff0000; }\nButton.a0.z Label { tint-color: #00ff00; }\n")
+        let button = PathNode(type: "Button", classes: ["a0"])
+        XCTAssertNotEqual(
+            try pinned.resolve(ComponentPath(nodes: [button]), properties: ["tint-color"])[0].value
+                .description,
+            "#ff0000ff")
+        XCTAssertNotEqual(
+            try pinned.resolve(
+                ComponentPath(nodes: [button, PathNode(type: "Label")]), properties: ["tint-color"])[
+                    0
+                ].value.description, "#00ff00ff")
+        XCTAssertEqual(
+            try pinned.resolve(
+                ComponentPath(nodes: [PathNode(type: "Button", classes: ["z", "a0"])]),
+                properties: ["tint-color"])[0]
+                .value.description, "#ff0000ff")
+    }
 }
