@@ -224,8 +224,9 @@ final class SelectorMap: @unchecked Sendable {
                 app: rules[rules.count - 1].app,
                 exact: last.exact, containers: r.selector.compounds.count > 1, typeMask: last.typeMask,
                 classMask: last.classMask)
-            if let n = subject.names.first {
-                byName[names[n]!, default: []].append(entry)
+            if !subject.names.isEmpty {
+                // Two different names (`#a#b`, name −2) match nothing: no bucket.
+                if last.name >= 0 { byName[last.name, default: []].append(entry) }
             } else if let k = subject.classes.first {
                 byClass[classIDs[k]!, default: []].append(entry)
             } else if let t = subject.type, let tid = ids[t] {
@@ -233,7 +234,7 @@ final class SelectorMap: @unchecked Sendable {
             } else if subject.type == nil {
                 universal.append(entry)
             }
-            // A subject of a type the schema lacks matches nothing and is in no bucket.
+            // A subject of a type the schema lacks matches nothing and is in no bucket either.
         }
         built.rules = rules
         built.compounds = compounds
@@ -532,7 +533,9 @@ extension SelectorMap {
             n.states |= stateBits[s] ?? 0
         }
         for k in node.classes {
-            if let id = classIDs[k] {
+            // A class written twice is one class (and is looked up in its bucket once: the
+            // walker's match list has room for each rule once).
+            if let id = classIDs[k], !classes[Int(n.classStart)...].contains(id) {
                 classes.append(id)
                 n.classCount += 1
                 if id < 64 { n.classMask |= 1 << UInt64(id) }
@@ -779,17 +782,23 @@ public struct StyleWalker: ~Copyable {
         p = q
     }
 
+    /// A serial for the node about to be pushed at `depth`. Before the stamps (serial × 2 + bit)
+    /// would overflow, the memo is forgotten and the nodes on the stack renumbered 1…depth.
+    private mutating func takeSerial() -> UInt32 {
+        if nextSerial == UInt32.max >> 1 {
+            memo?.update(repeating: 0, count: capacity * raw.rules.count)
+            for i in 0..<depth { serials[i] = UInt32(i + 1) }
+            nextSerial = UInt32(depth + 1)
+        }
+        defer { nextSerial += 1 }
+        return nextSerial
+    }
+
     /// Pushes `n`, whose classes are already on the class stack, and computes its style.
     private mutating func pushInterned(_ n: SelectorMap.Node) {
         let k = depth
         nodes[k] = n
-        if nextSerial == UInt32.max >> 1, let m = memo {
-            // Stamps would repeat: forget everything.
-            m.update(repeating: 0, count: capacity * raw.rules.count)
-            nextSerial = 1
-        }
-        serials[k] = nextSerial
-        nextSerial += 1
+        serials[k] = takeSerial()
         // The filter for this node's children: this node's filter plus this node.
         filters[k + 1] = filters[k]
         if mode == .indexed {
@@ -1046,8 +1055,7 @@ public struct StyleWalker: ~Copyable {
             }
             nodes[depth] = n
             containerKinds[depth + 1] = containerKinds[depth] | n.kinds
-            serials[depth] = nextSerial
-            nextSerial += 1
+            serials[depth] = takeSerial()
             shareCount[depth + 1] = 0
             shareNext[depth + 1] = 0
             depth += 1

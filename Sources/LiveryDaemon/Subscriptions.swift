@@ -113,9 +113,10 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         let id = nextID
         nextID &+= 1
         let request = Request(paths: paths, properties: properties, app: app)
+        // A new member of an existing group keeps the group's values, the ones last sent: should
+        // the theme have changed since without an update, the next update then tells every
+        // member (the newcomer at worst hears of a value it already has; nobody misses one).
         groups[request, default: Group(values: values, members: [:])].members[id] = owner
-        // A member of an existing group was just resolved against the same theme: same values.
-        groups[request]!.values = values
         byID[id] = (request, owner)
         perOwner[owner, default: 0] += 1
         pathsPerOwner[owner, default: 0] += paths.count

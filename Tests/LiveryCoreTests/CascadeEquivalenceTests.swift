@@ -257,4 +257,53 @@ final class CascadeEquivalenceTests: XCTestCase {
                 properties: ["tint-color"])[0]
                 .value.description, "#ff0000ff")
     }
+
+    /// A class written many times is one class (the walker's match list has room for each rule
+    /// once: a path `Label.x.x.x…` used to overflow it); a compound with two different names
+    /// matches nothing (it used to crash the selector map's construction).
+    func testRepeatedClassesAndImpossibleNames() throws {
+        let c = try compileSheet(
+            ".a { tint-color: #ff0000; }\nButton.a { row-height: 7; }\nButton#x#y { tint-color: #00ff00; }\n")
+        let node = PathNode(type: "Button", classes: Array(repeating: "a", count: 5000))
+        let p = ComponentPath(nodes: [PathNode(type: "Window"), node])
+        let fast = try c.resolve(p, properties: ["tint-color", "row-height"]).map(\.value.description)
+        XCTAssertEqual(fast, ["#ff0000ff", "7"])
+        XCTAssertEqual(
+            fast, try c.resolveNaive(p, properties: ["tint-color", "row-height"]).map(\.value.description))
+        var walker = StyleWalker(c)
+        var rows: [[Int32]] = []
+        walker.resolve(try XCTUnwrap(StyleForest([[(PathNode(type: "Window"), 1), (node, 2)]], for: c))) {
+            _, s in
+            rows.append(Array(s))
+        }
+        XCTAssertEqual(rows.count, 2)
+        let named = ComponentPath(nodes: [PathNode(type: "Button", name: "x")])
+        XCTAssertNotEqual(try c.resolve(named, properties: ["tint-color"])[0].value.description, "#00ff00ff")
+    }
+
+    /// Serials stamp the container memo; when they would overflow, the memo is forgotten and
+    /// the stack renumbered, and styles stay right across the wrap.
+    func testContainerMemoSurvivesSerialWrap() throws {
+        var r = Random(state: 31)
+        let c = try compileSheet(sheet(&r, rules: 60))
+        var tree: [(node: PathNode, depth: Int)] = []
+        var depth = 0
+        for _ in 0..<400 {
+            depth = depth > 0 && r.chance(0.3) ? 1 + r.below(depth) : min(depth + 1, 9)
+            var n = PathNode(type: r.pick(types))
+            if r.chance(0.3) { n.classes = [r.pick(classes)] }
+            if r.chance(0.3) { n.states = [r.pick(states)] }
+            tree.append((n, depth))
+        }
+        let forest = try XCTUnwrap(StyleForest([tree], for: c))
+        var plain = StyleWalker(c)
+        var expected: [[Int32]] = []
+        plain.resolve(forest) { _, s in expected.append(Array(s)) }
+        var wrapping = StyleWalker(c)
+        wrapping.nextSerial = UInt32.max >> 1 - 150
+        var got: [[Int32]] = []
+        wrapping.resolve(forest) { _, s in got.append(Array(s)) }
+        XCTAssertLessThan(wrapping.nextSerial, 400)
+        XCTAssertEqual(got, expected)
+    }
 }

@@ -113,6 +113,26 @@ final class PublicationTests: XCTestCase {
             update().map(\.changes), [["Window/TabBar": ["tint-color": .color(RGBA(hexDigits: "007aff")!)]]])
     }
 
+    func testANewMemberDoesNotHideAChangeFromTheGroup() throws {
+        let s = try Scratch().service()
+        let registry = SubscriptionRegistry()
+        func add(_ owner: String) throws -> UInt32 {
+            try registry.add(owner: owner, paths: ["Window/TabBar"], properties: ["tint-color"], app: nil) {
+                () throws(ServiceError) in
+                try s.snapshot(paths: ["Window/TabBar"], properties: ["tint-color"], app: nil)
+            }.id
+        }
+        let first = try add(":1.1")
+        // The theme changes and, before the update that publishes it, a second member joins.
+        _ = try s.setTheme("forest")
+        let second = try add(":1.2")
+        let updates = registry.update {
+            s.resolvableSnapshot(paths: $0.paths, properties: $0.properties, app: $0.app)
+        }
+        XCTAssertEqual(updates.map { $0.recipients.map(\.id) }, [[first, second]])
+        XCTAssertEqual(updates.first?.changes, ["Window/TabBar": ["tint-color": green]])
+    }
+
     func testSubscriptionLimitsAndOwnership() throws {
         let registry = SubscriptionRegistry()
         let none: () throws(ServiceError) -> StyleSnapshot = { [:] }
