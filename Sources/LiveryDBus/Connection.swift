@@ -295,13 +295,11 @@ public final class Connection: @unchecked Sendable {
         path: ObjectPath, interface: InterfaceName, member: MemberName, arguments: [DBusValue] = [],
         destination: BusName? = nil
     ) throws(DBusError) {
-        guard let message = dbus_message_new_signal(path.rawValue, interface.rawValue, member.rawValue) else {
-            throw DBusError(.noMemory, "cannot allocate a signal")
-        }
-        let owner = MessageReference(message)
-        if let destination { _ = dbus_message_set_destination(message, destination.rawValue) }
-        try Marshalling.append(arguments, to: message)
-        try send(owner)
+        try send(
+            MessageReference.make(
+                CDBUS_MESSAGE_TYPE_SIGNAL, path: path, interface: interface, member: member,
+                destination: destination,
+                arguments: arguments))
     }
 
     /// Emits `signal` to `destination` with `first` as its first argument.
@@ -371,13 +369,10 @@ public final class Connection: @unchecked Sendable {
         destination: BusName, path: ObjectPath, interface: InterfaceName, member: MemberName,
         arguments: [DBusValue] = [], timeout: Double = 25
     ) throws(DBusError) -> Message {
-        guard
-            let message = dbus_message_new_method_call(
-                destination.rawValue, path.rawValue, interface.rawValue, member.rawValue)
-        else { throw DBusError(.noMemory, "cannot allocate a method call") }
-        let owner = MessageReference(message)
-        try Marshalling.append(arguments, to: message)
-        return try sendAndWait(owner, timeout: timeout, what: "\(interface).\(member)")
+        let call = try MessageReference.make(
+            CDBUS_MESSAGE_TYPE_METHOD_CALL, path: path, interface: interface, member: member,
+            destination: destination, arguments: arguments)
+        return try sendAndWait(call, timeout: timeout, what: "\(interface).\(member)")
     }
 
     /// Sends a method call and blocks for its reply (`dbus_connection_send_with_reply_and_block`).
