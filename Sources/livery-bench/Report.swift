@@ -46,38 +46,14 @@ struct Report {
                     measured:
                         "\(Report.grouped(Double(w.rules))) rules; \(Report.grouped(Double(w.nodes))) nodes in \(w.trees) trees, depth ≤ \(w.maxDepth)",
                     target: "", result: ""))
-            if let r = w.indexed {
-                rows.append(
-                    Row(
-                        figure: "\(tag): Livery indexed (interned tree)", measured: Report.rate(r),
-                        target: "",
-                        result: ""))
-            }
-            if let r = w.indexedStrings {
-                rows.append(
-                    Row(
-                        figure: "\(tag): Livery indexed (strings looked up per node)",
-                        measured: Report.rate(r),
-                        target: "", result: ""))
-            }
-            if let r = w.naive {
-                rows.append(
-                    Row(
-                        figure: "\(tag): Livery naive (ablation)", measured: Report.rate(r), target: "",
-                        result: ""))
-            }
-            if let r = w.floor {
-                rows.append(
-                    Row(
-                        figure: "\(tag): no-rule floor (interned tree)", measured: Report.rate(r), target: "",
-                        result: ""))
-            }
-            if let r = w.floorStrings {
-                rows.append(
-                    Row(
-                        figure: "\(tag): no-rule floor (strings looked up per node)",
-                        measured: Report.rate(r),
-                        target: "", result: ""))
+            for (label, runs) in [
+                ("Livery indexed (interned tree)", w.indexed),
+                ("Livery indexed (strings looked up per node)", w.indexedStrings),
+                ("Livery naive (ablation)", w.naive), ("no-rule floor (interned tree)", w.floor),
+                ("no-rule floor (strings looked up per node)", w.floorStrings),
+            ] {
+                guard let r = runs else { continue }
+                rows.append(Row(figure: "\(tag): \(label)", measured: Report.rate(r), target: "", result: ""))
             }
             if let p = w.cssselect2 {
                 rows.append(
