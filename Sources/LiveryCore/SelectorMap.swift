@@ -520,8 +520,8 @@ public struct StyleForest: Sendable {
 }
 
 extension SelectorMap {
-    /// `node` on interned ids, its known classes appended to `classes` (a class no selector uses
-    /// cannot affect matching, and is left out).
+    /// `node` on interned ids, its known classes appended to `classes`, each once (a class no
+    /// selector uses cannot affect matching, and is left out).
     /// - Returns: nil when the node's type is unknown to the schema.
     func intern(_ node: PathNode, classes: inout [Int32]) -> Node? {
         guard let type = typeIDs[node.type] else { return nil }
@@ -599,7 +599,8 @@ public struct StyleWalker: ~Copyable {
     static let sharingCandidates = 8
     /// The ranks of the rules matching the node being pushed.
     var matched: UnsafeMutablePointer<Int32>
-    /// `serials[k]`: a number given to node `k` when pushed, never reused by this walker.
+    /// `serials[k]`: a number given to node `k` when pushed, not given again until the memo is
+    /// forgotten (`takeSerial`).
     var serials: UnsafeMutablePointer<UInt32>
     var nextSerial: UInt32 = 1
     /// What `Matcher.matches` remembers per container and rule (`capacity` × rule count), made
