@@ -966,8 +966,14 @@ public struct StyleWalker: ~Copyable {
                 let pass =
                     (type ? 1 : 0) & (classes ? 1 : 0) & (states ? 1 : 0) & (name ? 1 : 0) & (app ? 1 : 0)
                     & (inner ? 1 : 0) & (outer ? 1 : 0)
-                guard pass != 0 else { continue }
-                if c.exact && !c.containers || matches(c.rank, filtered: true, subjectChecked: c.exact) {
+                // Most that pass are decided already (exact, no containers): recorded without a
+                // branch; only the rest, few, take the (predictable) branch to the full match.
+                // The slot written is in bounds: each rule is one candidate of one bucket, so
+                // `count` is below the number of candidates tried, at most the rule count.
+                let decided = (c.exact ? 1 : 0) & (c.containers ? 0 : 1)
+                matched[count] = c.rank
+                count += pass & decided
+                if pass & (decided ^ 1) != 0 && matches(c.rank, filtered: true, subjectChecked: c.exact) {
                     matched[count] = c.rank
                     count += 1
                 }
