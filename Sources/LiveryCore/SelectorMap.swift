@@ -706,16 +706,23 @@ public struct StyleWalker: ~Copyable {
     /// `push` without materialising the style: read it with `topSlots`.
     /// - Returns: false when the node's type is unknown to the schema (nothing was pushed).
     public mutating func enter(_ node: PathNode) -> Bool {
+        guard let n = stacked(node) else { return false }
+        pushInterned(n)
+        return true
+    }
+
+    /// `node` interned, with room made for it and its classes put on the class stack.
+    /// - Returns: nil when the node's type is unknown to the schema.
+    private mutating func stacked(_ node: PathNode) -> SelectorMap.Node? {
         var classes: [Int32] = []
-        guard var n = map.intern(node, classes: &classes) else { return false }
+        guard var n = map.intern(node, classes: &classes) else { return nil }
         reserve(depth + 1, classes: classes.count)
         n.classStart = Int32(nodeClassCount)
         for c in classes {
             nodeClasses[nodeClassCount] = c
             nodeClassCount += 1
         }
-        pushInterned(n)
-        return true
+        return n
     }
 
     /// Styles every node of `forest`, calling `visit` with each node's index and slots (valid
@@ -1052,14 +1059,7 @@ public struct StyleWalker: ~Copyable {
     mutating func seed(_ path: ArraySlice<PathNode>, style: ComputedStyle, filter: AncestorFilter) {
         precondition(depth == 0, "seed(_:style:filter:) needs an empty walker")
         for node in path {
-            var classes: [Int32] = []
-            guard var n = map.intern(node, classes: &classes) else { continue }
-            reserve(depth + 1, classes: classes.count)
-            n.classStart = Int32(nodeClassCount)
-            for c in classes {
-                nodeClasses[nodeClassCount] = c
-                nodeClassCount += 1
-            }
+            guard let n = stacked(node) else { continue }
             nodes[depth] = n
             containerKinds[depth + 1] = containerKinds[depth] | n.kinds
             serials[depth] = takeSerial()

@@ -202,16 +202,7 @@ public final class ThemeService: @unchecked Sendable {
     public func snapshot(paths: [String], properties: [String], app: String?) throws(ServiceError)
         -> StyleSnapshot
     {
-        let c = activeCascade
-        var out: StyleSnapshot = [:]
-        for path in paths {
-            var values: [String: Value] = [:]
-            for (p, v) in try ThemeService.resolve(path, properties: properties, app: app, in: c) {
-                values[p] = v
-            }
-            out[path] = values
-        }
-        return out
+        try collect(paths: paths, properties: properties, app: app, skippingUnresolvable: false)
     }
 
     /// Like `snapshot`, but leaves out the paths that do not resolve in the active theme (for
@@ -219,15 +210,23 @@ public final class ThemeService: @unchecked Sendable {
     /// - Parameters: as `snapshot`.
     /// - Returns: Per path that resolves, each property's value.
     public func resolvableSnapshot(paths: [String], properties: [String], app: String?) -> StyleSnapshot {
+        (try? collect(paths: paths, properties: properties, app: app, skippingUnresolvable: true)) ?? [:]
+    }
+
+    /// `snapshot` and `resolvableSnapshot`: every path against one snapshot of the active theme.
+    private func collect(paths: [String], properties: [String], app: String?, skippingUnresolvable: Bool)
+        throws(ServiceError) -> StyleSnapshot
+    {
         let c = activeCascade
         var out: StyleSnapshot = [:]
         for path in paths {
-            guard let pairs = try? ThemeService.resolve(path, properties: properties, app: app, in: c) else {
-                continue
+            let pairs: [(property: String, value: Value)]
+            do { pairs = try ThemeService.resolve(path, properties: properties, app: app, in: c) } catch {
+                if skippingUnresolvable { continue }
+                throw error
             }
-            var values: [String: Value] = [:]
-            for (p, v) in pairs { values[p] = v }
-            out[path] = values
+            out[path] = Dictionary(
+                pairs.map { ($0.property, $0.value) }, uniquingKeysWith: { first, _ in first })
         }
         return out
     }

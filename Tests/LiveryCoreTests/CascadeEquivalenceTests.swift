@@ -67,6 +67,28 @@ final class CascadeEquivalenceTests: XCTestCase {
         }.joined(separator: "/")
     }
 
+    /// Every node's values from the naive walker, pushed node by node in preorder.
+    func naiveValues(_ c: Cascade, _ trees: [[(node: PathNode, depth: Int)]]) throws -> [[Value]] {
+        var values: [[Value]] = []
+        var slow = StyleWalker(c, mode: .naive)
+        for tree in trees {
+            for (node, depth) in tree {
+                while slow.depth >= depth { slow.pop() }
+                values.append(try XCTUnwrap(slow.push(node)).values)
+            }
+            while slow.depth > 0 { slow.pop() }
+        }
+        return values
+    }
+
+    /// Every node's values from the indexed walker styling `forest` in one call.
+    func forestValues(_ c: Cascade, _ forest: StyleForest) -> [[Value]] {
+        var fast = StyleWalker(c)
+        var rows: [[Int32]] = []
+        fast.resolve(forest) { _, slots in rows.append(Array(slots)) }
+        return rows.map { $0.map { fast.value(ofSlot: $0) } }
+    }
+
     func testIndexedCascadeMatchesReferenceOnRandomSheets() throws {
         var r = Random(state: 20_261_129)
         var compared = 0
@@ -156,19 +178,8 @@ final class CascadeEquivalenceTests: XCTestCase {
                 StyleForest([[(PathNode(type: "Window"), 1), (PathNode(type: "Button"), 3)]], for: c))
             XCTAssertNil(StyleForest([[(PathNode(type: "Window"), 2)]], for: c))
             XCTAssertNil(StyleForest([[(PathNode(type: "Nonesuch"), 1)]], for: c))
-            var expected: [[Value]] = []
-            var slow = StyleWalker(c, mode: .naive)
-            for tree in trees {
-                for (node, depth) in tree {
-                    while slow.depth >= depth { slow.pop() }
-                    expected.append(try XCTUnwrap(slow.push(node)).values)
-                }
-                while slow.depth > 0 { slow.pop() }
-            }
-            var fast = StyleWalker(c)
-            var rows: [[Int32]] = []
-            fast.resolve(forest) { _, slots in rows.append(Array(slots)) }
-            let got = rows.map { $0.map { fast.value(ofSlot: $0) } }
+            let expected = try naiveValues(c, trees)
+            let got = forestValues(c, forest)
             XCTAssertEqual(got.count, expected.count)
             for k in 0..<min(got.count, expected.count) where got[k] != expected[k] {
                 XCTFail("node \(k) differs")
@@ -225,16 +236,8 @@ final class CascadeEquivalenceTests: XCTestCase {
             depth = depth > 0 && r.chance(0.3) ? 1 + r.below(depth) : min(depth + 1, 12)
             tree.append((node(&r), depth))
         }
-        var expected: [[Value]] = []
-        var slow = StyleWalker(c, mode: .naive)
-        for (n, d) in tree {
-            while slow.depth >= d { slow.pop() }
-            expected.append(try XCTUnwrap(slow.push(n)).values)
-        }
-        var fast = StyleWalker(c)
-        var rows: [[Int32]] = []
-        fast.resolve(try XCTUnwrap(StyleForest([tree], for: c))) { _, slots in rows.append(Array(slots)) }
-        XCTAssertEqual(rows.map { $0.map { fast.value(ofSlot: $0) } }, expected)
+        XCTAssertEqual(
+            forestValues(c, try XCTUnwrap(StyleForest([tree], for: c))), try naiveValues(c, [tree]))
 
         // Pinned: seventy classes take ids 0–69, so `.z` gets id 70; a Button with only `.a0`
         // must not match `Button.a0.z`, as subject or as container.
