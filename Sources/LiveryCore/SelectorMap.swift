@@ -100,6 +100,9 @@ final class SelectorMap: @unchecked Sendable {
         var byClass: [ContiguousArray<Candidate>] = []
         var byType: [ContiguousArray<Candidate>] = []
         var universal = ContiguousArray<Candidate>()
+        /// The rules of `byType` and `universal` without containers (see `Raw.freeTypeBuckets`).
+        var freeByType: [ContiguousArray<Candidate>] = []
+        var freeUniversal = ContiguousArray<Candidate>()
         /// `isKind[sub * typeCount + sup]`: `sub` is `sup` or derives from it.
         var isKind = ContiguousArray<Bool>()
         var typeCount = 0
@@ -174,6 +177,8 @@ final class SelectorMap: @unchecked Sendable {
         var byClass: [Int32: ContiguousArray<Candidate>] = [:]
         var byType: [Int32: ContiguousArray<Candidate>] = [:]
         var universal = ContiguousArray<Candidate>()
+        var freeByType: [Int32: ContiguousArray<Candidate>] = [:]
+        var freeUniversal = ContiguousArray<Candidate>()
         for (rank, r) in theme.rules.sorted(by: Cascade.precedes).enumerated() {
             let compoundStart = Int32(compounds.count)
             for (i, c) in r.selector.compounds.enumerated() {
@@ -230,9 +235,13 @@ final class SelectorMap: @unchecked Sendable {
             } else if let k = subject.classes.first {
                 byClass[classIDs[k]!, default: []].append(entry)
             } else if let t = subject.type, let tid = ids[t] {
-                byType[tid, default: []].append(entry)
+                if entry.containers {
+                    byType[tid, default: []].append(entry)
+                } else {
+                    freeByType[tid, default: []].append(entry)
+                }
             } else if subject.type == nil {
-                universal.append(entry)
+                if entry.containers { universal.append(entry) } else { freeUniversal.append(entry) }
             }
             // A subject of a type the schema lacks matches nothing and is in no bucket either.
         }
@@ -246,6 +255,8 @@ final class SelectorMap: @unchecked Sendable {
         built.byClass = (0..<classIDs.count).map { byClass[Int32($0)] ?? [] }
         built.byType = (0..<typeCount).map { byType[Int32($0)] ?? [] }
         built.universal = universal
+        built.freeByType = (0..<typeCount).map { freeByType[Int32($0)] ?? [] }
+        built.freeUniversal = freeUniversal
         nameIDs = names
         self.classIDs = classIDs
         appIDs = apps
@@ -296,7 +307,7 @@ final class SelectorMap: @unchecked Sendable {
         let classes: Frozen<Int32>
         let hashes: Frozen<UInt32>
         /// Declarations as (property index, value slot) pairs, side by side so that applying
-        /// one reads one place.
+        /// one reads one place; each rule's padded to whole groups of four (see `init`).
         let declarations: Frozen<SIMD2<Int32>>
         /// Every bucket's candidates, one part after another.
         let candidates: Frozen<SelectorMap.Candidate>
@@ -306,6 +317,12 @@ final class SelectorMap: @unchecked Sendable {
         let classBuckets: Frozen<Bucket>
         let typeBuckets: Frozen<Bucket>
         let universal: Bucket
+        /// Per type, the rules whose selector is that type alone (with states, `:normal` or an
+        /// `@app`), and `freeUniversal` those of `*` alone, as ranges of `candidates`: whether
+        /// they match depends only on the node's type and states (and the walker's application),
+        /// not on its containers, so the walker keeps their result per (type, states).
+        let freeTypeBuckets: Frozen<Bucket>
+        let freeUniversal: Bucket
         let isKind: Frozen<Bool>
         let typeCount: Int
         /// Per type, its range of `chainTypes` and `chainHashes`.
@@ -323,12 +340,27 @@ final class SelectorMap: @unchecked Sendable {
         let propertyCount: Int
 
         init(_ m: Built) {
-            rules = Frozen(m.rules)
+            // Each rule's declarations padded to a multiple of four (at least four) with writes
+            // to slot `propertyCount` (one past a row's properties, a scratch slot every row
+            // has), so that applying a rule is whole groups of four writes, with no branch on
+            // its declaration count.
+            var rules = m.rules
+            var padded: [SIMD2<Int32>] = []
+            for i in rules.indices {
+                let start = Int(rules[i].declarationStart)
+                let count = Int(rules[i].declarationCount)
+                rules[i].declarationStart = Int32(padded.count)
+                for d in start..<start + count {
+                    padded.append(SIMD2(m.declarationProperties[d], m.declarationValues[d]))
+                }
+                let groups = max(1, (count + 3) / 4)
+                for _ in count..<groups * 4 { padded.append(SIMD2(Int32(m.propertyCount), 0)) }
+            }
+            self.rules = Frozen(rules)
             compounds = Frozen(m.compounds)
             classes = Frozen(m.classes)
             hashes = Frozen(m.hashes)
-            declarations = Frozen(
-                zip(m.declarationProperties, m.declarationValues).map { SIMD2($0.0, $0.1) })
+            declarations = Frozen(padded)
             // Each bucket is cut into parts by a second key, a type: for `#name` and `.class`
             // buckets the subject's type, which the node must be a kind of; for type buckets and
             // the universal one the type of the innermost container's compound, which one of
@@ -355,6 +387,12 @@ final class SelectorMap: @unchecked Sendable {
             classBuckets = Frozen(m.byClass.map { flatten($0, bySubject: true) })
             typeBuckets = Frozen(m.byType.map { flatten($0, bySubject: false) })
             universal = flatten(m.universal, bySubject: false)
+            func append(_ b: ContiguousArray<SelectorMap.Candidate>) -> Bucket {
+                defer { all += b }
+                return Bucket(start: Int32(all.count), count: Int32(b.count))
+            }
+            freeTypeBuckets = Frozen(m.freeByType.map(append))
+            freeUniversal = append(m.freeUniversal)
             self.parts = Frozen(parts)
             candidates = Frozen(all)
             isKind = Frozen(m.isKind)
@@ -391,6 +429,7 @@ final class SelectorMap: @unchecked Sendable {
             nameBuckets.free()
             classBuckets.free()
             typeBuckets.free()
+            freeTypeBuckets.free()
             isKind.free()
             chainRanges.free()
             kindMasks.free()
@@ -490,6 +529,9 @@ public struct StyleForest: Sendable {
     /// One node, in preorder; the root of each tree has depth 1.
     struct Entry {
         var depth: Int32
+        /// Its container has other children (or, for a root, there are other roots): only
+        /// then can it share a style with a sibling.
+        var hasSiblings = true
         /// Its classes are `classes[node.classStart ..< node.classStart + node.classCount]`.
         var node: SelectorMap.Node
     }
@@ -516,6 +558,19 @@ public struct StyleForest: Sendable {
                 previous = depth
             }
         }
+        // Each entry's container (−1 for roots), and how many children each container has.
+        var children = [Int32](repeating: 0, count: entries.count + 1)
+        var containers = [Int](repeating: -1, count: entries.count)
+        var open: [Int] = []
+        for i in entries.indices {
+            let depth = Int(entries[i].depth)
+            if depth == 1 { open.removeAll(keepingCapacity: true) }
+            while open.count >= depth { open.removeLast() }
+            containers[i] = open.last ?? -1
+            children[containers[i] + 1] += 1
+            open.append(i)
+        }
+        for i in entries.indices { entries[i].hasSiblings = children[containers[i] + 1] > 1 }
     }
 }
 
@@ -567,6 +622,9 @@ public struct StyleWalker: ~Copyable {
     let mode: Mode
     /// Properties per style row.
     let width: Int
+    /// Slots per row of `rows` and `winnerRows`: the properties and one scratch slot that
+    /// padding declarations write (`Raw.declarations`).
+    let stride: Int
     /// Records the winning rule of every property (for cross-checks); off by default, and set
     /// before the first push.
     public var tracksWinners = false
@@ -576,7 +634,7 @@ public struct StyleWalker: ~Copyable {
     /// Levels the buffers hold.
     var capacity = 0
     var nodes: UnsafeMutablePointer<SelectorMap.Node>
-    /// `rows[k * width ..< (k + 1) * width]`: the style of node `k`.
+    /// `rows[k * stride ..< k * stride + width]`: the style of node `k`.
     var rows: UnsafeMutablePointer<Int32>
     var winnerRows: UnsafeMutablePointer<Int32>
     /// `filters[k]`: the ancestor filter of node `k` (its containers); one more than nodes.
@@ -599,13 +657,31 @@ public struct StyleWalker: ~Copyable {
     static let sharingCandidates = 8
     /// The ranks of the rules matching the node being pushed.
     var matched: UnsafeMutablePointer<Int32>
-    /// `serials[k]`: a number given to node `k` when pushed, not given again until the memo is
-    /// forgotten (`takeSerial`).
-    var serials: UnsafeMutablePointer<UInt32>
-    var nextSerial: UInt32 = 1
-    /// What `Matcher.matches` remembers per container and rule (`capacity` × rule count), made
-    /// by `resolve`: walking a whole tree, siblings share containers; a path has none to share.
-    var memo: UnsafeMutablePointer<UInt32>?
+    /// Whether the node being pushed may have siblings (`StyleForest.Entry.hasSiblings`; always
+    /// when pushed from a path): when not, style sharing is skipped, having nobody to serve.
+    var hasSiblings = true
+    /// The container-free rules (`Raw.freeTypeBuckets`, `Raw.freeUniversal`) that match each
+    /// (type, states) met so far: an open-addressed table (`freeCapacity` a power of two, at
+    /// most half full) of ranges of `freeRanks`, each in rank order. Their match depends on
+    /// nothing else while the walker lives (its application is fixed), so a node looks up the
+    /// list instead of testing those rules (as Blink's matched-properties cache and GTK's style
+    /// cache key results by what the result depends on).
+    var freeTable: UnsafeMutablePointer<FreeEntry>
+    var freeCapacity = 16
+    var freeCount = 0
+    var freeRanks: UnsafeMutablePointer<Int32>
+    var freeRankCount = 0
+    var freeRankCapacity = 64
+
+    /// One (type, states) of `freeTable` and its matching ranks, `freeRanks[start ..< start + count]`;
+    /// `type` −1 marks an empty entry.
+    struct FreeEntry {
+        var states: UInt64
+        var type: Int32
+        var inAnyState: Bool
+        var start: Int32
+        var count: Int32
+    }
 
     /// What decides a node's style among its siblings; classes (at most 8) padded with −1.
     struct ShareKey {
@@ -631,11 +707,12 @@ public struct StyleWalker: ~Copyable {
         self.app = app
         self.mode = mode
         width = raw.propertyCount
+        stride = width + 1
         let levels = 16
         capacity = levels
         nodes = .allocate(capacity: levels)
-        rows = .allocate(capacity: levels * width)
-        winnerRows = .allocate(capacity: levels * width)
+        rows = .allocate(capacity: levels * stride)
+        winnerRows = .allocate(capacity: levels * stride)
         filters = .allocate(capacity: levels + 1)
         filters.initialize(to: AncestorFilter())
         containerKinds = .allocate(capacity: levels + 1)
@@ -648,7 +725,11 @@ public struct StyleWalker: ~Copyable {
         shareKeys = .allocate(capacity: (levels + 1) * StyleWalker.sharingCandidates)
         shareRows = .allocate(capacity: (levels + 1) * StyleWalker.sharingCandidates * width)
         matched = .allocate(capacity: max(1, raw.rules.count))
-        serials = .allocate(capacity: levels)
+        freeTable = .allocate(capacity: freeCapacity)
+        freeTable.initialize(
+            repeating: FreeEntry(states: 0, type: -1, inAnyState: false, start: 0, count: 0),
+            count: freeCapacity)
+        freeRanks = .allocate(capacity: freeRankCapacity)
     }
 
     deinit {
@@ -663,8 +744,8 @@ public struct StyleWalker: ~Copyable {
         shareKeys.deallocate()
         shareRows.deallocate()
         matched.deallocate()
-        serials.deallocate()
-        memo?.deallocate()
+        freeTable.deallocate()
+        freeRanks.deallocate()
     }
 
     /// Property names in the order of `ComputedStyle.slots`.
@@ -674,10 +755,10 @@ public struct StyleWalker: ~Copyable {
     public var top: ComputedStyle? {
         guard depth > 0 else { return nil }
         return ComputedStyle(
-            slots: ContiguousArray(UnsafeBufferPointer(start: rows + (depth - 1) * width, count: width)),
+            slots: ContiguousArray(UnsafeBufferPointer(start: rows + (depth - 1) * stride, count: width)),
             table: map.table,
             winners: tracksWinners
-                ? ContiguousArray(UnsafeBufferPointer(start: winnerRows + (depth - 1) * width, count: width))
+                ? ContiguousArray(UnsafeBufferPointer(start: winnerRows + (depth - 1) * stride, count: width))
                 : [])
     }
 
@@ -688,7 +769,7 @@ public struct StyleWalker: ~Copyable {
     /// next push or pop; empty when the stack is.
     public var topSlots: UnsafeBufferPointer<Int32> {
         UnsafeBufferPointer(
-            start: depth > 0 ? rows + (depth - 1) * width : rows, count: depth > 0 ? width : 0)
+            start: depth > 0 ? rows + (depth - 1) * stride : rows, count: depth > 0 ? width : 0)
     }
 
     /// The ancestor filter for the children of the node on top of the stack.
@@ -730,10 +811,6 @@ public struct StyleWalker: ~Copyable {
     public mutating func resolve(_ forest: StyleForest, _ visit: (Int, UnsafeBufferPointer<Int32>) -> Void) {
         precondition(depth == 0, "resolve(_:_:) needs an empty walker")
         precondition(forest.map === map, "resolve(_:_:) needs a forest interned for the walker's theme")
-        if memo == nil && mode == .indexed {
-            memo = .allocate(capacity: capacity * raw.rules.count)
-            memo!.initialize(repeating: 0, count: capacity * raw.rules.count)
-        }
         forest.entries.withUnsafeBufferPointer { entries in
             forest.classes.withUnsafeBufferPointer { classes in
                 for i in 0..<entries.count {
@@ -745,12 +822,14 @@ public struct StyleWalker: ~Copyable {
                     n.classStart = Int32(nodeClassCount)
                     for j in 0..<Int(n.classCount) { nodeClasses[nodeClassCount + j] = classes[from + j] }
                     nodeClassCount += Int(n.classCount)
+                    hasSiblings = e.hasSiblings
                     pushInterned(n)
-                    visit(i, UnsafeBufferPointer(start: rows + (depth - 1) * width, count: width))
+                    visit(i, UnsafeBufferPointer(start: rows + (depth - 1) * stride, count: width))
                 }
             }
         }
         while depth > 0 { pop() }
+        hasSiblings = true
     }
 
     /// Makes room for `levels` nodes and `classes` more classes.
@@ -765,21 +844,14 @@ public struct StyleWalker: ~Copyable {
         let new = max(capacity * 2, levels + 1)
         let s = StyleWalker.sharingCandidates
         StyleWalker.grow(&nodes, keeping: old, to: new)
-        StyleWalker.grow(&rows, keeping: old * width, to: new * width)
-        StyleWalker.grow(&winnerRows, keeping: old * width, to: new * width)
+        StyleWalker.grow(&rows, keeping: old * stride, to: new * stride)
+        StyleWalker.grow(&winnerRows, keeping: old * stride, to: new * stride)
         StyleWalker.grow(&filters, keeping: old + 1, to: new + 1)
         StyleWalker.grow(&containerKinds, keeping: old + 1, to: new + 1)
         StyleWalker.grow(&shareCount, keeping: old + 1, to: new + 1)
         StyleWalker.grow(&shareNext, keeping: old + 1, to: new + 1)
         StyleWalker.grow(&shareKeys, keeping: (old + 1) * s, to: (new + 1) * s)
         StyleWalker.grow(&shareRows, keeping: (old + 1) * s * width, to: (new + 1) * s * width)
-        StyleWalker.grow(&serials, keeping: old, to: new)
-        if let m = memo {
-            var grown = m
-            StyleWalker.grow(&grown, keeping: old * raw.rules.count, to: new * raw.rules.count)
-            (grown + old * raw.rules.count).initialize(repeating: 0, count: (new - old) * raw.rules.count)
-            memo = grown
-        }
         capacity = new
     }
 
@@ -790,23 +862,10 @@ public struct StyleWalker: ~Copyable {
         p = q
     }
 
-    /// A serial for the node about to be pushed at `depth`. Before the stamps (serial × 2 + bit)
-    /// would overflow, the memo is forgotten and the nodes on the stack renumbered 1…depth.
-    private mutating func takeSerial() -> UInt32 {
-        if nextSerial == UInt32.max >> 1 {
-            memo?.update(repeating: 0, count: capacity * raw.rules.count)
-            for i in 0..<depth { serials[i] = UInt32(i + 1) }
-            nextSerial = UInt32(depth + 1)
-        }
-        defer { nextSerial += 1 }
-        return nextSerial
-    }
-
     /// Pushes `n`, whose classes are already on the class stack, and computes its style.
     private mutating func pushInterned(_ n: SelectorMap.Node) {
         let k = depth
         nodes[k] = n
-        serials[k] = takeSerial()
         // The filter for this node's children: this node's filter plus this node.
         filters[k + 1] = filters[k]
         if mode == .indexed {
@@ -824,9 +883,9 @@ public struct StyleWalker: ~Copyable {
         shareCount[k + 1] = 0
         shareNext[k + 1] = 0
         depth = k + 1
-        let row = rows + k * width
+        let row = rows + k * stride
 
-        let sharing = mode == .indexed && !tracksWinners && n.classCount <= 8
+        let sharing = mode == .indexed && !tracksWinners && n.classCount <= 8 && hasSiblings
         var key = ShareKey(
             type: n.type, name: n.name, states: n.states, inAnyState: n.inAnyState,
             classes: SIMD8(repeating: -1))
@@ -847,20 +906,20 @@ public struct StyleWalker: ~Copyable {
         if k == 0 {
             row.update(from: raw.initial.base, count: width)
         } else {
-            row.update(from: row - width, count: width)
+            row.update(from: row - stride, count: width)
             for i in 0..<raw.nonInherited.count {
                 let p = Int(raw.nonInherited[i])
                 row[p] = raw.initial[p]
             }
         }
-        let winners = winnerRows + k * width
+        let winners = winnerRows + k * stride
         if tracksWinners { winners.update(repeating: -1, count: width) }
 
         if mode != .floor {
             let m = Matcher(
                 raw: raw, nodes: nodes, nodeClasses: nodeClasses, app: app,
                 filter: UnsafeRawPointer(filters + k), kindMask: n.kinds,
-                classMask: n.classMask, memo: memo, serials: serials, subject: k)
+                classMask: n.classMask, subject: k)
             var count = 0
             if mode == .naive {
                 for rank in 0..<raw.rules.count where m.matches(Int32(rank), filtered: false) {
@@ -870,15 +929,17 @@ public struct StyleWalker: ~Copyable {
             } else {
                 let kinds = n.kinds
                 let containers = containerKinds[k]
+                count = matchFree(n, m)
                 if n.name >= 0 { m.collect(raw.nameBuckets[Int(n.name)], kinds, into: matched, &count) }
                 for j in Int(n.classStart)..<Int(n.classStart + n.classCount) {
                     m.collect(raw.classBuckets[Int(nodeClasses[j])], kinds, into: matched, &count)
                 }
                 let chain = raw.chainRanges[Int(n.type)]
                 for t in Int(chain.start)..<Int(chain.start + chain.count) {
-                    m.collect(raw.typeBuckets[Int(raw.chainTypes[t])], containers, into: matched, &count)
+                    m.collectContained(
+                        raw.typeBuckets[Int(raw.chainTypes[t])], containers, into: matched, &count)
                 }
-                m.collect(raw.universal, containers, into: matched, &count)
+                m.collectContained(raw.universal, containers, into: matched, &count)
                 // Buckets are each in rank order; together they need one small sort.
                 var i = 1
                 while i < count {
@@ -896,13 +957,23 @@ public struct StyleWalker: ~Copyable {
                 let r = raw.rules[Int(matched[i])]
                 var d = Int(r.declarationStart)
                 let end = d + Int(r.declarationCount)
-                while d < end {
-                    let pair = raw.declarations[d]
-                    let p = Int(pair.x)
-                    row[p] = pair.y
-                    if tracksWinners { winners[p] = r.order }
-                    d += 1
-                }
+                repeat {
+                    let a = raw.declarations[d]
+                    let b = raw.declarations[d + 1]
+                    let c = raw.declarations[d + 2]
+                    let e = raw.declarations[d + 3]
+                    row[Int(a.x)] = a.y
+                    row[Int(b.x)] = b.y
+                    row[Int(c.x)] = c.y
+                    row[Int(e.x)] = e.y
+                    if tracksWinners {
+                        winners[Int(a.x)] = r.order
+                        winners[Int(b.x)] = r.order
+                        winners[Int(c.x)] = r.order
+                        winners[Int(e.x)] = r.order
+                    }
+                    d += 4
+                } while d < end
             }
         }
         if sharing {
@@ -913,6 +984,75 @@ public struct StyleWalker: ~Copyable {
             (shareRows + (k * s + slot) * width).update(from: row, count: width)
             shareNext[k] = Int32((slot + 1) % s)
             shareCount[k] = min(shareCount[k] + 1, Int32(s))
+        }
+    }
+
+    /// Puts in `matched` the ranks of the container-free rules that match `n` (in rank order,
+    /// from `freeTable`; tested with `m` and remembered the first time its type and states are
+    /// met) and returns their number.
+    private mutating func matchFree(_ n: SelectorMap.Node, _ m: Matcher) -> Int {
+        var i = freeSlot(type: n.type, states: n.states, inAnyState: n.inAnyState)
+        let e = freeTable[i]
+        if e.type == n.type {
+            matched.update(from: freeRanks + Int(e.start), count: Int(e.count))
+            return Int(e.count)
+        }
+        var count = 0
+        func test(_ b: SelectorMap.Bucket) {
+            for c in Int(b.start)..<Int(b.start + b.count)
+            where m.matches(raw.candidates[c].rank, filtered: false) {
+                matched[count] = raw.candidates[c].rank
+                count += 1
+            }
+        }
+        let chain = raw.chainRanges[Int(n.type)]
+        for t in Int(chain.start)..<Int(chain.start + chain.count) {
+            test(raw.freeTypeBuckets[Int(raw.chainTypes[t])])
+        }
+        test(raw.freeUniversal)
+        var found = UnsafeMutableBufferPointer(start: matched, count: count)
+        found.sort()
+        if freeRankCount + count > freeRankCapacity {
+            let bigger = max(freeRankCapacity * 2, freeRankCount + count)
+            StyleWalker.grow(&freeRanks, keeping: freeRankCount, to: bigger)
+            freeRankCapacity = bigger
+        }
+        (freeRanks + freeRankCount).update(from: matched, count: count)
+        if (freeCount + 1) * 2 > freeCapacity {
+            let old = freeTable
+            let oldCapacity = freeCapacity
+            freeCapacity *= 2
+            freeTable = .allocate(capacity: freeCapacity)
+            freeTable.initialize(
+                repeating: FreeEntry(states: 0, type: -1, inAnyState: false, start: 0, count: 0),
+                count: freeCapacity)
+            for j in 0..<oldCapacity where old[j].type != -1 {
+                freeTable[freeSlot(type: old[j].type, states: old[j].states, inAnyState: old[j].inAnyState)] =
+                    old[j]
+            }
+            old.deallocate()
+            i = freeSlot(type: n.type, states: n.states, inAnyState: n.inAnyState)
+        }
+        freeTable[i] = FreeEntry(
+            states: n.states, type: n.type, inAnyState: n.inAnyState, start: Int32(freeRankCount),
+            count: Int32(count))
+        freeCount += 1
+        freeRankCount += count
+        return count
+    }
+
+    /// The entry of `freeTable` holding (type, states), or the empty one where it would go.
+    private func freeSlot(type: Int32, states: UInt64, inAnyState: Bool) -> Int {
+        var h =
+            (states ^ UInt64(UInt32(bitPattern: type)) << 1 ^ (inAnyState ? 1 : 0)) &* 0x9E37_79B9_7F4A_7C15
+        h ^= h >> 32
+        var i = Int(truncatingIfNeeded: h) & (freeCapacity - 1)
+        while true {
+            let e = freeTable[i]
+            if e.type == -1 || (e.type == type && e.states == states && e.inAnyState == inAnyState) {
+                return i
+            }
+            i = (i + 1) & (freeCapacity - 1)
         }
     }
 
@@ -928,10 +1068,6 @@ public struct StyleWalker: ~Copyable {
         /// The bits of the types the subject is a kind of, and of its classes (ids below 64).
         let kindMask: UInt64
         let classMask: UInt64
-        /// Per container level and rule: the container's serial × 2 + whether the rule's
-        /// compounds left of its subject matched there; nil for no memo.
-        let memo: UnsafeMutablePointer<UInt32>?
-        let serials: UnsafeMutablePointer<UInt32>
         let subject: Int
 
         /// Tests the candidates of the parts of `bucket` whose key is in `mask`, appending the
@@ -987,10 +1123,47 @@ public struct StyleWalker: ~Copyable {
             }
         }
 
+        /// `collect` for the type buckets and the universal one, whose rules all have containers
+        /// and whose subject is the bucket's type (which the node is a kind of, or the bucket
+        /// would not be tried) or `*`, with states and no name or class: only the states, the
+        /// application and two ancestor hashes are tested before the full match.
+        @inline(__always)
+        func collectContained(
+            _ bucket: SelectorMap.Bucket, _ mask: UInt64, into matched: UnsafeMutablePointer<Int32>,
+            _ count: inout Int
+        ) {
+            let states = nodes[subject].states
+            var survivors = 0
+            for p in Int(bucket.start)..<Int(bucket.start + bucket.count) {
+                let part = raw.parts[p]
+                guard part.key < 0 || (mask >> UInt64(part.key)) & 1 != 0 else { continue }
+                var i = Int(part.start)
+                let end = i + Int(part.count)
+                while i < end {
+                    let c = raw.candidates[i]
+                    i += 1
+                    let pass =
+                        (c.states & states == c.states ? 1 : 0) & (c.app == -1 || c.app == app ? 1 : 0)
+                        & (c.hash == 0 || AncestorFilter.mayContain(c.hash, in: filter) ? 1 : 0)
+                        & (c.hash2 == 0 || AncestorFilter.mayContain(c.hash2, in: filter) ? 1 : 0)
+                    // Survivors are gathered without a branch (whether one passes is hard to
+                    // predict), then fully matched.
+                    matched[count + survivors] = Int32(i - 1)
+                    survivors += pass
+                }
+            }
+            let base = count
+            for j in 0..<survivors {
+                let c = raw.candidates[Int(matched[base + j])]
+                let ok = matches(c.rank, filtered: true, subjectChecked: c.exact)
+                matched[count] = c.rank
+                count += ok ? 1 : 0
+            }
+        }
+
         /// Whether rule `rank` matches: its application, the subject compound (unless
         /// `subjectChecked`), then the rest: the ancestor filter (when `filtered`) and the
-        /// compounds right to left. The rest depends only on the subject's containers, so with a
-        /// memo its result is kept per container and rule, and siblings reuse it.
+        /// compounds right to left.
         @inline(__always)
         func matches(_ rank: Int32, filtered: Bool, subjectChecked: Bool = false) -> Bool {
             let r = raw.rules[Int(rank)]
@@ -1002,14 +1175,6 @@ public struct StyleWalker: ~Copyable {
             else { return false }
             if last == 0 { return true }
             guard subject > 0 else { return false }
-            // The rest depends only on the containers: remembered per container and rule.
-            var slot: UnsafeMutablePointer<UInt32>? = nil
-            let stamp = serials[subject - 1]
-            if let memo {
-                let s = memo + (subject - 1) * raw.rules.count + Int(rank)
-                if s.pointee >> 1 == stamp { return s.pointee & 1 == 1 }
-                slot = s
-            }
             var ok = true
             if filtered {
                 var h = Int(r.hashStart)
@@ -1023,7 +1188,6 @@ public struct StyleWalker: ~Copyable {
                 }
             }
             if ok { ok = containers(base, last, subject) }
-            slot?.pointee = stamp << 1 | (ok ? 1 : 0)
             return ok
         }
 
@@ -1062,13 +1226,12 @@ public struct StyleWalker: ~Copyable {
             guard let n = stacked(node) else { continue }
             nodes[depth] = n
             containerKinds[depth + 1] = containerKinds[depth] | n.kinds
-            serials[depth] = takeSerial()
             shareCount[depth + 1] = 0
             shareNext[depth + 1] = 0
             depth += 1
         }
         guard depth > 0 else { return }
-        let row = rows + (depth - 1) * width
+        let row = rows + (depth - 1) * stride
         style.slots.withUnsafeBufferPointer { row.update(from: $0.baseAddress!, count: width) }
         filters[depth] = filter
     }

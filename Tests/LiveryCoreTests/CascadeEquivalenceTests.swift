@@ -284,29 +284,50 @@ final class CascadeEquivalenceTests: XCTestCase {
         XCTAssertNotEqual(try c.resolve(named, properties: ["tint-color"])[0].value.description, "#00ff00ff")
     }
 
-    /// Serials stamp the container memo; when they would overflow, the memo is forgotten and
-    /// the stack renumbered, and styles stay right across the wrap.
-    func testContainerMemoSurvivesSerialWrap() throws {
-        var r = Random(state: 31)
-        let c = try compileSheet(sheet(&r, rules: 60))
-        var tree: [(node: PathNode, depth: Int)] = []
-        var depth = 0
-        for _ in 0..<400 {
-            depth = depth > 0 && r.chance(0.3) ? 1 + r.below(depth) : min(depth + 1, 9)
-            var n = PathNode(type: r.pick(types))
-            if r.chance(0.3) { n.classes = [r.pick(classes)] }
-            if r.chance(0.3) { n.states = [r.pick(states)] }
-            tree.append((n, depth))
+    /// Rules that are a type (or `*`) alone are kept per (type, states) as the walker meets
+    /// them; a node in a state the schema lacks (in some state, none of them known) is not a
+    /// node in no state (`:normal`), with an application or without, and rules of more than four
+    /// declarations (applied in groups of four) set every one.
+    func testContainerFreeRulesAreKeptPerTypeAndStates() throws {
+        let c = try compileSheet(
+            """
+            Button { corner-radius: 1; }
+            Button:normal { tint-color: #ff0000; }
+            Button:selected { corner-radius: 2; }
+            View:disabled { alpha: 0.5; }
+            *:selected:disabled { border-width: 3; }
+            @app "org.example.App" { Button { border-width: 9; } }
+            Label { background-color: #010101; tint-color: #020202; alpha: 0.25; corner-radius: 4; border-width: 5; border-color: #030303; }
+            """)
+        let window = PathNode(type: "Window")
+        let children = [
+            PathNode(type: "Button"), PathNode(type: "Button", states: ["selected"]),
+            PathNode(type: "Button", states: ["pressed"]),
+            PathNode(type: "Button", states: ["selected", "disabled"]),
+            PathNode(type: "Label"), PathNode(type: "Button"), PathNode(type: "Button", states: ["pressed"]),
+        ]
+        let forest = try XCTUnwrap(StyleForest([[(window, 1)] + children.map { ($0, 2) }], for: c))
+        let properties = [
+            "tint-color", "corner-radius", "alpha", "border-width", "background-color", "border-color",
+        ]
+        for app in [nil, "org.example.App"] {
+            var walker = StyleWalker(c, app: app)
+            let columns = properties.map { walker.propertyNames.firstIndex(of: $0)! }
+            var rows: [[String]] = []
+            walker.resolve(forest) { _, slots in
+                rows.append(columns.map { c.map.table.values[Int(slots[$0])].description })
+            }
+            for (i, node) in children.enumerated() {
+                let expected = try c.resolveNaive(
+                    ComponentPath(nodes: [window, node]), properties: properties, app: app)
+                XCTAssertEqual(rows[i + 1], expected.map(\.value.description), "\(node) app=\(app ?? "-")")
+            }
+            XCTAssertEqual(
+                rows[1], ["#ff0000ff", "1", "1", app == nil ? "0" : "9", "#00000000", "#000000ff"])
+            XCTAssertEqual(rows[3][0], "#007affff", "a state the schema lacks is not :normal")
+            XCTAssertEqual(
+                rows[4], ["#007affff", "2", "0.5", app == nil ? "3" : "9", "#00000000", "#000000ff"])
+            XCTAssertEqual(rows[5], ["#020202ff", "4", "0.25", "5", "#010101ff", "#030303ff"])
         }
-        let forest = try XCTUnwrap(StyleForest([tree], for: c))
-        var plain = StyleWalker(c)
-        var expected: [[Int32]] = []
-        plain.resolve(forest) { _, s in expected.append(Array(s)) }
-        var wrapping = StyleWalker(c)
-        wrapping.nextSerial = UInt32.max >> 1 - 150
-        var got: [[Int32]] = []
-        wrapping.resolve(forest) { _, s in got.append(Array(s)) }
-        XCTAssertLessThan(wrapping.nextSerial, 400)
-        XCTAssertEqual(got, expected)
     }
 }
