@@ -119,14 +119,14 @@ public struct Cascade: Sendable {
         var walker = StyleWalker(self, app: app)
         for k in stride(from: keys.count - 2, through: 0, by: -1) {
             if let hit = cache.entry(keys[k]) {
-                walker.seed(path.nodes[...k], style: hit.style, filter: hit.filter)
+                walker.seed(path.nodes[...k], style: hit.style, state: hit.state)
                 start = k + 1
                 break
             }
         }
         for k in start..<path.nodes.count {
             let style = walker.push(path.nodes[k])!
-            cache.store(keys[k], StyleCache.Entry(style: style, filter: walker.childFilter))
+            cache.store(keys[k], StyleCache.Entry(style: style, state: walker.childState))
         }
         return walker.top!
     }
@@ -279,8 +279,8 @@ final class StyleCache: @unchecked Sendable {
     // Safe to share: `entries` is only touched with `lock` held.
     struct Entry {
         var style: ComputedStyle
-        /// The ancestor filter for the node's children.
-        var filter: AncestorFilter
+        /// The container state for the node's children (`StyleWalker.childState`).
+        var state: ContiguousArray<UInt64>
     }
     /// Entries kept at most; past it the cache starts over (paths are few in practice).
     static let capacity = 8192

@@ -42,29 +42,26 @@ final class SelectorMap: @unchecked Sendable {
         var compoundCount: Int32
         /// Application id for `@app` rules, −1 otherwise.
         var app: Int32
-        /// Hashes every container of a match must put in the ancestor filter.
-        var hashStart: Int32
-        var hashCount: Int32
         var declarationStart: Int32
         var declarationCount: Int32
         /// The compiled rule's source order (`CompiledRule.order`).
         var order: Int32
     }
 
-    /// One rule in a bucket, with what rejects it cheaply: the subject's required states and
-    /// name, and two ancestor hashes: the innermost container's and the outermost's (0 when the
-    /// selector has no containers, or only one).
-    ///
-    /// Also the subject's type and classes as 64-bit masks (a type's bit and the bits of the
-    /// classes, for ids below 64) and its application: when every id is below 64 the masks
-    /// decide the subject compound exactly (`exact`), and a rule with no containers
-    /// (`containers` false) matches without looking at the rule itself.
+    /// One rule in a bucket, with what decides it without looking at the rule itself: the
+    /// subject's required states and name, its type and classes as 64-bit masks (a type's bit
+    /// and the bits of the classes, for ids below 64), its application, and the bit its
+    /// containers have in a container state (`Raw.containerRules`). When every id is below 64
+    /// the masks decide the subject compound exactly (`exact`), and then the candidate is
+    /// decided by these fields alone.
     struct Candidate: Sendable {
         var rank: Int32
         var name: Int32
         var states: UInt64
-        var hash: UInt32
-        var hash2: UInt32
+        /// The bit of the container state (`StyleWalker.blocks`) that says whether the rule's
+        /// compounds left of its subject match the node's containers; for a rule without
+        /// containers, a bit of the word that is always all ones.
+        var container: Int32 = -1
         var app: Int32
         var exact: Bool
         var containers: Bool
@@ -91,7 +88,6 @@ final class SelectorMap: @unchecked Sendable {
         var rules = ContiguousArray<Rule>()
         var compounds = ContiguousArray<Compound>()
         var classes = ContiguousArray<Int32>()
-        var hashes = ContiguousArray<UInt32>()
         /// Declarations: property index and value slot.
         var declarationProperties = ContiguousArray<Int32>()
         var declarationValues = ContiguousArray<Int32>()
@@ -108,8 +104,6 @@ final class SelectorMap: @unchecked Sendable {
         var typeCount = 0
         /// Each type's chain as ids, most derived first.
         var chains: [[Int32]] = []
-        /// Each type's chain as ancestor-filter hashes.
-        var chainHashes: [[UInt32]] = []
         var inherits = ContiguousArray<Bool>()
         /// The initial value of every property, as slots.
         var initialSlots = ContiguousArray<Int32>()
@@ -129,16 +123,13 @@ final class SelectorMap: @unchecked Sendable {
         let typeCount = typeNames.count
         var kind = ContiguousArray<Bool>(repeating: false, count: typeCount * typeCount)
         var chains: [[Int32]] = []
-        var chainHashes: [[UInt32]] = []
         for (i, t) in typeNames.enumerated() {
             let chain = schema.chain(of: t)
             for s in chain { kind[i * typeCount + Int(ids[s]!)] = true }
             chains.append(chain.map { ids[$0]! })
-            chainHashes.append(chain.map { AncestorFilter.hash(AncestorFilter.typeTag, $0) })
         }
         built.isKind = kind
         built.chains = chains
-        built.chainHashes = chainHashes
         var bits: [String: UInt64] = [:]
         for s in schema.states where s != "normal" && bits.count < 64 { bits[s] = 1 << UInt64(bits.count) }
         stateBits = bits
@@ -170,7 +161,6 @@ final class SelectorMap: @unchecked Sendable {
         var rules = ContiguousArray<Rule>()
         var compounds = ContiguousArray<Compound>()
         var classList = ContiguousArray<Int32>()
-        var hashes = ContiguousArray<UInt32>()
         var declProps = ContiguousArray<Int32>()
         var declValues = ContiguousArray<Int32>()
         var byName: [Int32: ContiguousArray<Candidate>] = [:]
@@ -203,12 +193,6 @@ final class SelectorMap: @unchecked Sendable {
                     && !compound.normal && own.allSatisfy { $0 < 64 }
                 compounds.append(compound)
             }
-            let hashStart = Int32(hashes.count)
-            for c in r.selector.compounds.dropLast() {
-                if let t = c.type { hashes.append(AncestorFilter.hash(AncestorFilter.typeTag, t)) }
-                for n in c.names { hashes.append(AncestorFilter.hash(AncestorFilter.nameTag, n)) }
-                for k in c.classes { hashes.append(AncestorFilter.hash(AncestorFilter.classTag, k)) }
-            }
             let declStart = Int32(declProps.count)
             for d in r.declarations {
                 declProps.append(Int32(pindex[d.property]!))
@@ -217,16 +201,12 @@ final class SelectorMap: @unchecked Sendable {
             rules.append(
                 Rule(
                     compoundStart: compoundStart, compoundCount: Int32(r.selector.compounds.count),
-                    app: r.app.map { id($0, in: &apps) } ?? -1, hashStart: hashStart,
-                    hashCount: Int32(hashes.count) - hashStart, declarationStart: declStart,
+                    app: r.app.map { id($0, in: &apps) } ?? -1, declarationStart: declStart,
                     declarationCount: Int32(r.declarations.count), order: Int32(r.order)))
             let subject = r.selector.compounds.last!
             let last = compounds[compounds.count - 1]
             let entry = Candidate(
-                rank: Int32(rank), name: last.name, states: last.states,
-                hash: hashes.count > Int(hashStart) ? hashes[hashes.count - 1] : 0,
-                hash2: hashes.count > Int(hashStart) + 1 ? hashes[Int(hashStart)] : 0,
-                app: rules[rules.count - 1].app,
+                rank: Int32(rank), name: last.name, states: last.states, app: rules[rules.count - 1].app,
                 exact: last.exact, containers: r.selector.compounds.count > 1, typeMask: last.typeMask,
                 classMask: last.classMask)
             if !subject.names.isEmpty {
@@ -248,7 +228,6 @@ final class SelectorMap: @unchecked Sendable {
         built.rules = rules
         built.compounds = compounds
         built.classes = classList
-        built.hashes = hashes
         built.declarationProperties = declProps
         built.declarationValues = declValues
         built.byName = (0..<names.count).map { byName[Int32($0)] ?? [] }
@@ -292,12 +271,148 @@ final class SelectorMap: @unchecked Sendable {
         var count: Int32
     }
 
-    /// Part of a bucket: candidates (a range of `Raw.candidates`) tried only when the node's
-    /// type mask (or its containers', see `Raw.init`) has bit `key`; always when `key` is −1.
+    /// Part of a bucket: candidates (a range of `Raw.candidates`, or of
+    /// `ContainerRules.entries`) tried only when the node's type mask has bit `key`; always when
+    /// `key` is −1.
     struct Part {
         var key: Int32
         var start: Int32
         var count: Int32
+    }
+
+    /// The rules with containers, matched top-down: for each node the walker keeps a container
+    /// state, bitsets over these rules that say which prefixes of their selectors match a chain
+    /// of containers ending at the node (`matchedAt`) and ending at the node or above it
+    /// (`matchedAbove`). A child's state is computed from its container's with word operations
+    /// and a full test of the few compounds that need one, and a subject candidate's containers
+    /// are then one bit of its container's state (of `matchedAt` for a `>` before the subject,
+    /// of `matchedAbove` for a descendant combinator): exact, and never searched for — what the
+    /// ancestor Bloom filter of Servo and WebKit only approximates. This is the bit-parallel
+    /// simulation of the selectors' automaton (the matching of CSS Selectors 4 §16, read left
+    /// to right).
+    ///
+    /// Rules are numbered by compound count, most first, so that position `i` (a selector's
+    /// compound `i` from the left, before its subject) exists for a prefix of the numbers, and
+    /// its bits are `words[i]` words from `offsets[i]` in each bitset of `stateWords` words. A
+    /// state (`StyleWalker.blocks`) is `matchedAt`, `matchedAbove` and one word of all ones (the
+    /// bit of every candidate without containers): `blockWords` words.
+    struct ContainerRules {
+        /// Positions: the largest compound count − 1 (0 when no rule has containers).
+        let positions: Int
+        let words: Frozen<Int32>
+        let offsets: Frozen<Int32>
+        let stateWords: Int
+        let blockWords: Int
+        /// Per rule, the bit of a container state its candidates test (see `bit(ofRank:)`).
+        let bits: Frozen<Int32>
+        /// Per position (a bitset of `stateWords`): the combinator after compound `i` is `>`.
+        let child: Frozen<UInt64>
+        /// Per type (`stateWords` words each): the compounds that are a type alone, or `*`
+        /// alone, that a node of the type matches: decided by the type.
+        let simple: Frozen<UInt64>
+        /// The other compounds (with a name, a class, a state or `:normal`), tested one by one:
+        /// `entries` as (word, bit, compound index, 0), under the compound's name (key: name
+        /// id), else its first class (name count + class id), else its type (name count + class
+        /// count + type id), else under `*` (the last key). Each key's are cut into parts by the
+        /// compound's type (as `Raw.parts`: tried when the node is a kind of it; key −1: `*` or
+        /// an id past 63, always): `keyRanges[key]` is a range of `parts`.
+        let keyRanges: Frozen<Bucket>
+        let parts: Frozen<Part>
+        let entries: Frozen<SIMD4<Int32>>
+        let nameCount: Int
+        let classCount: Int
+
+        init(_ m: Built) {
+            var numbered = m.rules.indices.filter { m.rules[$0].compoundCount > 1 }
+            numbered.sort { (-m.rules[$0].compoundCount, $0) < (-m.rules[$1].compoundCount, $1) }
+            positions = numbered.first.map { Int(m.rules[$0].compoundCount) - 1 } ?? 0
+            var words: [Int32] = []
+            var offsets: [Int32] = []
+            var total = 0
+            for i in 0..<positions {
+                let count = numbered.prefix { Int(m.rules[$0].compoundCount) - 2 >= i }.count
+                offsets.append(Int32(total))
+                words.append(Int32((count + 63) / 64))
+                total += (count + 63) / 64
+            }
+            stateWords = total
+            blockWords = 2 * total + 1
+            var bits = [Int32](repeating: Int32(2 * total * 64), count: m.rules.count)
+            nameCount = m.nameIDs.count
+            classCount = m.classIDs.count
+            var child = [UInt64](repeating: 0, count: total)
+            var simple = [UInt64](repeating: 0, count: m.typeCount * total)
+            var keyed = [[SIMD4<Int32>]](repeating: [], count: nameCount + classCount + m.typeCount + 1)
+            for (q, rank) in numbered.enumerated() {
+                let r = m.rules[rank]
+                let n = Int(r.compoundCount)
+                for i in 0..<n - 1 {
+                    let at = Int(r.compoundStart) + i
+                    let c = m.compounds[at]
+                    let word = Int(offsets[i]) + q >> 6
+                    let bit = UInt64(1) << UInt64(q & 63)
+                    if c.combinator == 2 { child[word] |= bit }
+                    if i == n - 2 {
+                        bits[rank] = Int32(((c.combinator == 2 ? 0 : total) + word) * 64 + q & 63)
+                    }
+                    if c.name == -2 || c.type == -2 { continue }  // matches nothing
+                    if c.name == -1 && c.classCount == 0 && c.states == 0 && !c.normal {
+                        for t in 0..<m.typeCount where c.type == -1 || m.isKind[t * m.typeCount + Int(c.type)]
+                        {
+                            simple[t * total + word] |= bit
+                        }
+                        continue
+                    }
+                    let key =
+                        c.name >= 0
+                        ? Int(c.name)
+                        : c.classCount > 0
+                            ? nameCount + Int(m.classes[Int(c.classStart)])
+                            : c.type >= 0 ? nameCount + classCount + Int(c.type) : keyed.count - 1
+                    keyed[key].append(SIMD4(Int32(word), Int32(q & 63), Int32(at), 0))
+                }
+            }
+            self.words = Frozen(words)
+            self.offsets = Frozen(offsets)
+            self.bits = Frozen(bits)
+            self.child = Frozen(child)
+            self.simple = Frozen(simple)
+            var ranges: [Bucket] = []
+            var parts: [Part] = []
+            var all: [SIMD4<Int32>] = []
+            for k in keyed {
+                let start = parts.count
+                var byType: [Int32: [SIMD4<Int32>]] = [:]
+                for e in k {
+                    let type = m.compounds[Int(e.z)].type
+                    byType[(0..<64).contains(type) ? type : -1, default: []].append(e)
+                }
+                for type in byType.keys.sorted() {
+                    parts.append(Part(key: type, start: Int32(all.count), count: Int32(byType[type]!.count)))
+                    all += byType[type]!
+                }
+                ranges.append(Bucket(start: Int32(start), count: Int32(parts.count - start)))
+            }
+            keyRanges = Frozen(ranges)
+            self.parts = Frozen(parts)
+            entries = Frozen(all)
+        }
+
+        /// The bit a candidate of rule `rank` tests in its node's container's state: its
+        /// compound before the subject matched there (`>`) or there or above (descendant); for
+        /// a rule without containers, a bit of the last word, all ones.
+        func bit(ofRank rank: Int) -> Int32 { bits[rank] }
+
+        func free() {
+            words.free()
+            offsets.free()
+            bits.free()
+            child.free()
+            simple.free()
+            keyRanges.free()
+            parts.free()
+            entries.free()
+        }
     }
 
     /// The tables the walker reads, as `Frozen` buffers.
@@ -305,16 +420,17 @@ final class SelectorMap: @unchecked Sendable {
         let rules: Frozen<Rule>
         let compounds: Frozen<Compound>
         let classes: Frozen<Int32>
-        let hashes: Frozen<UInt32>
         /// Declarations as (property index, value slot) pairs, side by side so that applying
         /// one reads one place; each rule's padded to whole groups of four (see `init`).
         let declarations: Frozen<SIMD2<Int32>>
-        /// Every bucket's candidates, one part after another.
+        /// Every bucket's candidates, one after another.
         let candidates: Frozen<SelectorMap.Candidate>
-        /// The buckets' parts: each bucket (`nameBuckets`…, `universal`) is a range of these.
+        /// The parts of the `#name` and `.class` buckets: each of those is a range of these.
         let parts: Frozen<Part>
         let nameBuckets: Frozen<Bucket>
         let classBuckets: Frozen<Bucket>
+        /// Per type, the rules with containers whose subject is that type (with states or
+        /// `:normal`), and `universal` those whose subject is `*`: ranges of `candidates`.
         let typeBuckets: Frozen<Bucket>
         let universal: Bucket
         /// Per type, the rules whose selector is that type alone (with states, `:normal` or an
@@ -325,15 +441,12 @@ final class SelectorMap: @unchecked Sendable {
         let freeUniversal: Bucket
         let isKind: Frozen<Bool>
         let typeCount: Int
-        /// Per type, its range of `chainTypes` and `chainHashes`.
+        /// Per type, its range of `chainTypes`.
         let chainRanges: Frozen<Bucket>
         let chainTypes: Frozen<Int32>
-        let chainHashes: Frozen<UInt32>
         /// Per type: the bits of the types it is a kind of (ids below 64).
         let kindMasks: Frozen<UInt64>
-        /// Ancestor-filter hashes of every interned name and class.
-        let nameHashes: Frozen<UInt32>
-        let classHashes: Frozen<UInt32>
+        let containerRules: ContainerRules
         let initial: Frozen<Int32>
         /// The indices of the properties that do not inherit.
         let nonInherited: Frozen<Int32>
@@ -359,22 +472,21 @@ final class SelectorMap: @unchecked Sendable {
             self.rules = Frozen(rules)
             compounds = Frozen(m.compounds)
             classes = Frozen(m.classes)
-            hashes = Frozen(m.hashes)
             declarations = Frozen(padded)
-            // Each bucket is cut into parts by a second key, a type: for `#name` and `.class`
-            // buckets the subject's type, which the node must be a kind of; for type buckets and
-            // the universal one the type of the innermost container's compound, which one of
-            // the node's containers must be a kind of. Rules without one (or whose type id is
-            // not below 64) are in the part with key −1, always tried.
+            let containerRules = ContainerRules(m)
+            self.containerRules = containerRules
+            // `#name` and `.class` buckets are cut into parts by the subject's type, which the
+            // node must be a kind of; rules without one (or whose type id is not below 64) are in
+            // the part with key −1, always tried.
             var all: [SelectorMap.Candidate] = []
             var parts: [Part] = []
-            func flatten(_ b: ContiguousArray<SelectorMap.Candidate>, bySubject: Bool) -> Bucket {
+            func flatten(_ b: ContiguousArray<SelectorMap.Candidate>) -> Bucket {
                 let start = parts.count
                 var byKey: [Int32: [SelectorMap.Candidate]] = [:]
-                for c in b {
+                for var c in b {
+                    c.container = containerRules.bit(ofRank: Int(c.rank))
                     let r = m.rules[Int(c.rank)]
-                    let at = Int(r.compoundStart) + Int(r.compoundCount) - (bySubject ? 1 : 2)
-                    let type = at >= Int(r.compoundStart) ? m.compounds[at].type : -1
+                    let type = m.compounds[Int(r.compoundStart) + Int(r.compoundCount) - 1].type
                     byKey[(0..<64).contains(type) ? type : -1, default: []].append(c)
                 }
                 for key in byKey.keys.sorted() {
@@ -383,14 +495,20 @@ final class SelectorMap: @unchecked Sendable {
                 }
                 return Bucket(start: Int32(start), count: Int32(parts.count - start))
             }
-            nameBuckets = Frozen(m.byName.map { flatten($0, bySubject: true) })
-            classBuckets = Frozen(m.byClass.map { flatten($0, bySubject: true) })
-            typeBuckets = Frozen(m.byType.map { flatten($0, bySubject: false) })
-            universal = flatten(m.universal, bySubject: false)
+            nameBuckets = Frozen(m.byName.map(flatten))
+            classBuckets = Frozen(m.byClass.map(flatten))
             func append(_ b: ContiguousArray<SelectorMap.Candidate>) -> Bucket {
-                defer { all += b }
+                defer {
+                    all += b.map {
+                        var c = $0
+                        c.container = containerRules.bit(ofRank: Int($0.rank))
+                        return c
+                    }
+                }
                 return Bucket(start: Int32(all.count), count: Int32(b.count))
             }
+            typeBuckets = Frozen(m.byType.map(append))
+            universal = append(m.universal)
             freeTypeBuckets = Frozen(m.freeByType.map(append))
             freeUniversal = append(m.freeUniversal)
             self.parts = Frozen(parts)
@@ -406,13 +524,6 @@ final class SelectorMap: @unchecked Sendable {
             kindMasks = Frozen(
                 m.chains.map { chain in chain.reduce(UInt64(0)) { $1 < 64 ? $0 | 1 << UInt64($1) : $0 } })
             chainTypes = Frozen(m.chains.joined())
-            chainHashes = Frozen(m.chainHashes.joined())
-            var names = [UInt32](repeating: 0, count: m.nameIDs.count)
-            for (n, i) in m.nameIDs { names[Int(i)] = AncestorFilter.hash(AncestorFilter.nameTag, n) }
-            nameHashes = Frozen(names)
-            var classes = [UInt32](repeating: 0, count: m.classIDs.count)
-            for (k, i) in m.classIDs { classes[Int(i)] = AncestorFilter.hash(AncestorFilter.classTag, k) }
-            classHashes = Frozen(classes)
             initial = Frozen(m.initialSlots)
             nonInherited = Frozen(m.inherits.indices.filter { !m.inherits[$0] }.map(Int32.init))
             propertyCount = m.propertyCount
@@ -422,7 +533,6 @@ final class SelectorMap: @unchecked Sendable {
             rules.free()
             compounds.free()
             classes.free()
-            hashes.free()
             declarations.free()
             candidates.free()
             parts.free()
@@ -434,9 +544,7 @@ final class SelectorMap: @unchecked Sendable {
             chainRanges.free()
             kindMasks.free()
             chainTypes.free()
-            chainHashes.free()
-            nameHashes.free()
-            classHashes.free()
+            containerRules.free()
             initial.free()
             nonInherited.free()
         }
@@ -602,16 +710,16 @@ extension SelectorMap {
 }
 
 /// Computes styles node by node down a tree (or a path): each node's style from its container's
-/// style, the ancestor filter and the rules that match it.
+/// style, its containers' state (`SelectorMap.ContainerRules`) and the rules that match it.
 ///
 /// Everything lives in flat buffers allocated once and grown with the depth: the node stack,
 /// one row of property slots per level (a child's row starts as a copy of its container's), the
-/// ancestor filters, and per level the last few children's styles: siblings with the same type,
+/// container states, and per level the last few children's styles: siblings with the same type,
 /// name, classes and states share one computed style, since the sheet language has no sibling
 /// combinators, so such nodes match the same rules (Servo's and Blink's "style sharing").
 /// Noncopyable, because it owns those buffers.
 public struct StyleWalker: ~Copyable {
-    /// How rules are found: `indexed` (the selector map, the ancestor filter and style sharing),
+    /// How rules are found: `indexed` (the selector map, container states, style sharing),
     /// `naive` (every rule tested against every node; the ablation), `floor` (no rules at all:
     /// only inheritance and initial values; the lower bound).
     public enum Mode: Sendable { case indexed, naive, floor }
@@ -637,11 +745,14 @@ public struct StyleWalker: ~Copyable {
     /// `rows[k * stride ..< k * stride + width]`: the style of node `k`.
     var rows: UnsafeMutablePointer<Int32>
     var winnerRows: UnsafeMutablePointer<Int32>
-    /// `filters[k]`: the ancestor filter of node `k` (its containers); one more than nodes.
-    var filters: UnsafeMutablePointer<AncestorFilter>
-    /// `containerKinds[k]`: the bits of every type node `k`'s containers are a kind of (ids
-    /// below 64).
-    var containerKinds: UnsafeMutablePointer<UInt64>
+    /// `blocks + k * blockWords`: the container state of node `k`'s containers (block 0: none,
+    /// for a root), one more than nodes (`SelectorMap.ContainerRules`).
+    var blocks: UnsafeMutablePointer<UInt64>
+    let blockWords: Int
+    /// Which prefixes may extend at the node being pushed, per position (`stateWords`).
+    var extensible: UnsafeMutablePointer<UInt64>
+    /// The `ContainerRules.entries` to test at the node being pushed.
+    var gathered: UnsafeMutablePointer<Int32>
     /// The classes of the nodes on the stack.
     var nodeClasses: UnsafeMutablePointer<Int32>
     var nodeClassCount = 0
@@ -660,6 +771,9 @@ public struct StyleWalker: ~Copyable {
     /// Whether the node being pushed may have siblings (`StyleForest.Entry.hasSiblings`; always
     /// when pushed from a path): when not, style sharing is skipped, having nobody to serve.
     var hasSiblings = true
+    /// Whether the node being pushed has no children (known when walking a forest; never
+    /// assumed from a path): its children's container state is not computed.
+    var isLeaf = false
     /// The container-free rules (`Raw.freeTypeBuckets`, `Raw.freeUniversal`) that match each
     /// (type, states) met so far: an open-addressed table (`freeCapacity` a power of two, at
     /// most half full) of ranges of `freeRanks`, each in rank order. Their match depends on
@@ -713,10 +827,12 @@ public struct StyleWalker: ~Copyable {
         nodes = .allocate(capacity: levels)
         rows = .allocate(capacity: levels * stride)
         winnerRows = .allocate(capacity: levels * stride)
-        filters = .allocate(capacity: levels + 1)
-        filters.initialize(to: AncestorFilter())
-        containerKinds = .allocate(capacity: levels + 1)
-        containerKinds.initialize(to: 0)
+        blockWords = raw.containerRules.blockWords
+        blocks = .allocate(capacity: (levels + 1) * blockWords)
+        blocks.initialize(repeating: 0, count: blockWords)
+        blocks[blockWords - 1] = ~0
+        extensible = .allocate(capacity: max(1, raw.containerRules.stateWords))
+        gathered = .allocate(capacity: max(1, raw.containerRules.entries.count))
         nodeClasses = .allocate(capacity: nodeClassCapacity)
         shareCount = .allocate(capacity: levels + 1)
         shareCount.initialize(repeating: 0, count: levels + 1)
@@ -736,8 +852,9 @@ public struct StyleWalker: ~Copyable {
         nodes.deallocate()
         rows.deallocate()
         winnerRows.deallocate()
-        filters.deallocate()
-        containerKinds.deallocate()
+        blocks.deallocate()
+        extensible.deallocate()
+        gathered.deallocate()
         nodeClasses.deallocate()
         shareCount.deallocate()
         shareNext.deallocate()
@@ -772,8 +889,10 @@ public struct StyleWalker: ~Copyable {
             start: depth > 0 ? rows + (depth - 1) * stride : rows, count: depth > 0 ? width : 0)
     }
 
-    /// The ancestor filter for the children of the node on top of the stack.
-    var childFilter: AncestorFilter { filters[depth] }
+    /// The container state for the children of the node on top of the stack.
+    var childState: ContiguousArray<UInt64> {
+        ContiguousArray(UnsafeBufferPointer(start: blocks + depth * blockWords, count: blockWords))
+    }
 
     /// Enters `node` as a child of the current top and computes its style.
     /// - Parameter node: The child node; pop it to return to its container.
@@ -823,6 +942,7 @@ public struct StyleWalker: ~Copyable {
                     for j in 0..<Int(n.classCount) { nodeClasses[nodeClassCount + j] = classes[from + j] }
                     nodeClassCount += Int(n.classCount)
                     hasSiblings = e.hasSiblings
+                    isLeaf = i + 1 == entries.count || entries[i + 1].depth <= e.depth
                     pushInterned(n)
                     visit(i, UnsafeBufferPointer(start: rows + (depth - 1) * stride, count: width))
                 }
@@ -830,6 +950,7 @@ public struct StyleWalker: ~Copyable {
         }
         while depth > 0 { pop() }
         hasSiblings = true
+        isLeaf = false
     }
 
     /// Makes room for `levels` nodes and `classes` more classes.
@@ -846,8 +967,7 @@ public struct StyleWalker: ~Copyable {
         StyleWalker.grow(&nodes, keeping: old, to: new)
         StyleWalker.grow(&rows, keeping: old * stride, to: new * stride)
         StyleWalker.grow(&winnerRows, keeping: old * stride, to: new * stride)
-        StyleWalker.grow(&filters, keeping: old + 1, to: new + 1)
-        StyleWalker.grow(&containerKinds, keeping: old + 1, to: new + 1)
+        StyleWalker.grow(&blocks, keeping: (old + 1) * blockWords, to: (new + 1) * blockWords)
         StyleWalker.grow(&shareCount, keeping: old + 1, to: new + 1)
         StyleWalker.grow(&shareNext, keeping: old + 1, to: new + 1)
         StyleWalker.grow(&shareKeys, keeping: (old + 1) * s, to: (new + 1) * s)
@@ -862,24 +982,75 @@ public struct StyleWalker: ~Copyable {
         p = q
     }
 
+    /// Computes the container state for the children of node `k` (`n`, on the stack) from its
+    /// containers' (`SelectorMap.ContainerRules`): per position, the prefixes that may extend
+    /// here (position 0: all; then those matched at the container, or above it for a
+    /// descendant combinator), those of them whose compound `n` matches (a type alone by the
+    /// type's bits, the rest tested one by one), and the prefixes matched here or above.
+    private mutating func extendState(_ k: Int, _ n: SelectorMap.Node) {
+        let rules = raw.containerRules
+        let words = rules.stateWords
+        let above = blocks + k * blockWords
+        let here = blocks + (k + 1) * blockWords
+        let simple = rules.simple.base + Int(n.type) * words
+        for i in 0..<rules.positions {
+            let offset = Int(rules.offsets[i])
+            let end = offset + Int(rules.words[i])
+            if i == 0 {
+                for w in offset..<end {
+                    extensible[w] = ~0
+                    here[w] = simple[w]
+                }
+            } else {
+                let from = Int(rules.offsets[i - 1]) - offset
+                for w in offset..<end {
+                    let child = rules.child[w + from]
+                    let may = above[w + from] & child | above[words + w + from] & ~child
+                    extensible[w] = may
+                    here[w] = may & simple[w]
+                }
+            }
+        }
+        // The other compounds: those whose prefix may extend here are gathered without a
+        // branch (whether one may is hard to predict), then tested.
+        let extensible = self.extensible
+        let gathered = self.gathered
+        var count = 0
+        let kinds = n.kinds
+        func gather(_ key: Int) {
+            let range = rules.keyRanges[key]
+            for p in Int(range.start)..<Int(range.start + range.count) {
+                let part = rules.parts[p]
+                guard part.key < 0 || (kinds >> UInt64(part.key)) & 1 != 0 else { continue }
+                for e in Int(part.start)..<Int(part.start + part.count) {
+                    let entry = rules.entries[e]
+                    gathered[count] = Int32(e)
+                    count += Int(extensible[Int(entry.x)] >> UInt64(entry.y) & 1)
+                }
+            }
+        }
+        if n.name >= 0 { gather(Int(n.name)) }
+        for j in Int(n.classStart)..<Int(n.classStart + n.classCount) {
+            gather(rules.nameCount + Int(nodeClasses[j]))
+        }
+        let chain = raw.chainRanges[Int(n.type)]
+        let types = rules.nameCount + rules.classCount
+        for t in Int(chain.start)..<Int(chain.start + chain.count) { gather(types + Int(raw.chainTypes[t])) }
+        gather(rules.keyRanges.count - 1)
+        for g in 0..<count {
+            let entry = rules.entries[Int(gathered[g])]
+            let ok = raw.compoundMatches(raw.compounds[Int(entry.z)], n, nodeClasses)
+            here[Int(entry.x)] |= UInt64(ok ? 1 : 0) << UInt64(entry.y)
+        }
+        for w in 0..<words { here[words + w] = here[w] | above[words + w] }
+        here[2 * words] = ~0
+    }
+
     /// Pushes `n`, whose classes are already on the class stack, and computes its style.
     private mutating func pushInterned(_ n: SelectorMap.Node) {
         let k = depth
         nodes[k] = n
-        // The filter for this node's children: this node's filter plus this node.
-        filters[k + 1] = filters[k]
-        if mode == .indexed {
-            let childFilter = UnsafeMutableRawPointer(filters + k + 1)
-            let chain = raw.chainRanges[Int(n.type)]
-            for h in Int(chain.start)..<Int(chain.start + chain.count) {
-                AncestorFilter.insert(raw.chainHashes[h], into: childFilter)
-            }
-            if n.name >= 0 { AncestorFilter.insert(raw.nameHashes[Int(n.name)], into: childFilter) }
-            for j in Int(n.classStart)..<Int(n.classStart + n.classCount) {
-                AncestorFilter.insert(raw.classHashes[Int(nodeClasses[j])], into: childFilter)
-            }
-        }
-        containerKinds[k + 1] = containerKinds[k] | n.kinds
+        if mode == .indexed && !isLeaf { extendState(k, n) }
         shareCount[k + 1] = 0
         shareNext[k + 1] = 0
         depth = k + 1
@@ -918,17 +1089,16 @@ public struct StyleWalker: ~Copyable {
         if mode != .floor {
             let m = Matcher(
                 raw: raw, nodes: nodes, nodeClasses: nodeClasses, app: app,
-                filter: UnsafeRawPointer(filters + k), kindMask: n.kinds,
+                containerState: blocks + k * blockWords, kindMask: n.kinds,
                 classMask: n.classMask, subject: k)
             var count = 0
             if mode == .naive {
-                for rank in 0..<raw.rules.count where m.matches(Int32(rank), filtered: false) {
+                for rank in 0..<raw.rules.count where m.matches(Int32(rank)) {
                     matched[count] = Int32(rank)
                     count += 1
                 }
             } else {
                 let kinds = n.kinds
-                let containers = containerKinds[k]
                 count = matchFree(n, m)
                 if n.name >= 0 { m.collect(raw.nameBuckets[Int(n.name)], kinds, into: matched, &count) }
                 for j in Int(n.classStart)..<Int(n.classStart + n.classCount) {
@@ -936,10 +1106,9 @@ public struct StyleWalker: ~Copyable {
                 }
                 let chain = raw.chainRanges[Int(n.type)]
                 for t in Int(chain.start)..<Int(chain.start + chain.count) {
-                    m.collectContained(
-                        raw.typeBuckets[Int(raw.chainTypes[t])], containers, into: matched, &count)
+                    m.collectContained(raw.typeBuckets[Int(raw.chainTypes[t])], into: matched, &count)
                 }
-                m.collectContained(raw.universal, containers, into: matched, &count)
+                m.collectContained(raw.universal, into: matched, &count)
                 // Buckets are each in rank order; together they need one small sort.
                 var i = 1
                 while i < count {
@@ -1000,7 +1169,7 @@ public struct StyleWalker: ~Copyable {
         var count = 0
         func test(_ b: SelectorMap.Bucket) {
             for c in Int(b.start)..<Int(b.start + b.count)
-            where m.matches(raw.candidates[c].rank, filtered: false) {
+            where m.matches(raw.candidates[c].rank) {
                 matched[count] = raw.candidates[c].rank
                 count += 1
             }
@@ -1063,8 +1232,8 @@ public struct StyleWalker: ~Copyable {
         let nodes: UnsafeMutablePointer<SelectorMap.Node>
         let nodeClasses: UnsafeMutablePointer<Int32>
         let app: Int32
-        /// The subject's ancestor filter, read in place.
-        let filter: UnsafeRawPointer
+        /// The container state of the subject's containers (`SelectorMap.ContainerRules`).
+        let containerState: UnsafePointer<UInt64>
         /// The bits of the types the subject is a kind of, and of its classes (ids below 64).
         let kindMask: UInt64
         let classMask: UInt64
@@ -1096,99 +1265,76 @@ public struct StyleWalker: ~Copyable {
             while i < end {
                 let c = raw.candidates[i]
                 i += 1
-                // Cheap rejections first: the subject's type, classes, states and name, the
-                // application, two ancestor hashes; combined without branches (which would
-                // mispredict often).
+                // The subject's type, classes, states and name, the application and the
+                // containers' bit, combined without branches (which would mispredict often).
                 let type = c.typeMask & kindMask == c.typeMask
                 let classes = c.classMask & classMask == c.classMask
                 let states = c.states & node.states == c.states
                 let name = c.name < 0 || c.name == node.name
                 let app = c.app == -1 || c.app == self.app
-                let inner = c.hash == 0 || AncestorFilter.mayContain(c.hash, in: filter)
-                let outer = c.hash2 == 0 || AncestorFilter.mayContain(c.hash2, in: filter)
+                let containers = containerState[Int(c.container) >> 6] >> UInt64(c.container & 63) & 1
                 let pass =
                     (type ? 1 : 0) & (classes ? 1 : 0) & (states ? 1 : 0) & (name ? 1 : 0) & (app ? 1 : 0)
-                    & (inner ? 1 : 0) & (outer ? 1 : 0)
-                // Most that pass are decided already (exact, no containers): recorded without a
-                // branch; only the rest, few, take the (predictable) branch to the full match.
-                // The slot written is in bounds: each rule is one candidate of one bucket, so
-                // `count` is below the number of candidates tried, at most the rule count.
-                let decided = (c.exact ? 1 : 0) & (c.containers ? 0 : 1)
+                    & Int(containers)
+                // Almost all are decided by these (`exact`): recorded without a branch; the rest
+                // take the (predictable) branch to the full test of the subject. The slot
+                // written is in bounds: each rule is one candidate of one bucket, so `count` is
+                // below the number of candidates tried, at most the rule count.
+                let exact = c.exact ? 1 : 0
                 matched[count] = c.rank
-                count += pass & decided
-                if pass & (decided ^ 1) != 0 && matches(c.rank, filtered: true, subjectChecked: c.exact) {
+                count += pass & exact
+                if pass & (exact ^ 1) != 0 && subjectMatches(c.rank) {
                     matched[count] = c.rank
                     count += 1
                 }
             }
         }
 
-        /// `collect` for the type buckets and the universal one, whose rules all have containers
-        /// and whose subject is the bucket's type (which the node is a kind of, or the bucket
-        /// would not be tried) or `*`, with states and no name or class: only the states, the
-        /// application and two ancestor hashes are tested before the full match.
+        /// `collect` for a type bucket or the universal one (a range of candidates), whose rules
+        /// all have containers and whose subject is the bucket's type (which the node is a kind
+        /// of, or the bucket would not be tried) or `*`, with states and no name or class: only
+        /// the states, the application and the containers' bit are tested, every candidate
+        /// without a branch (cheaper than skipping some by a test that mispredicts).
         @inline(__always)
         func collectContained(
-            _ bucket: SelectorMap.Bucket, _ mask: UInt64, into matched: UnsafeMutablePointer<Int32>,
+            _ bucket: SelectorMap.Bucket, into matched: UnsafeMutablePointer<Int32>,
             _ count: inout Int
         ) {
             let states = nodes[subject].states
-            var survivors = 0
-            for p in Int(bucket.start)..<Int(bucket.start + bucket.count) {
-                let part = raw.parts[p]
-                guard part.key < 0 || (mask >> UInt64(part.key)) & 1 != 0 else { continue }
-                var i = Int(part.start)
-                let end = i + Int(part.count)
-                while i < end {
-                    let c = raw.candidates[i]
-                    i += 1
-                    let pass =
-                        (c.states & states == c.states ? 1 : 0) & (c.app == -1 || c.app == app ? 1 : 0)
-                        & (c.hash == 0 || AncestorFilter.mayContain(c.hash, in: filter) ? 1 : 0)
-                        & (c.hash2 == 0 || AncestorFilter.mayContain(c.hash2, in: filter) ? 1 : 0)
-                    // Survivors are gathered without a branch (whether one passes is hard to
-                    // predict), then fully matched.
-                    matched[count + survivors] = Int32(i - 1)
-                    survivors += pass
-                }
-            }
-            let base = count
-            for j in 0..<survivors {
-                let c = raw.candidates[Int(matched[base + j])]
-                let ok = matches(c.rank, filtered: true, subjectChecked: c.exact)
+            for i in Int(bucket.start)..<Int(bucket.start + bucket.count) {
+                let c = raw.candidates[i]
+                let containers = containerState[Int(c.container) >> 6] >> UInt64(c.container & 63) & 1
+                let pass =
+                    (c.states & states == c.states ? 1 : 0) & (c.app == -1 || c.app == app ? 1 : 0)
+                    & Int(containers)
+                let exact = c.exact ? 1 : 0
                 matched[count] = c.rank
-                count += ok ? 1 : 0
+                count += pass & exact
+                if pass & (exact ^ 1) != 0 && subjectMatches(c.rank) {
+                    matched[count] = c.rank
+                    count += 1
+                }
             }
         }
 
-        /// Whether rule `rank` matches: its application, the subject compound (unless
-        /// `subjectChecked`), then the rest: the ancestor filter (when `filtered`) and the
-        /// compounds right to left.
-        @inline(__always)
-        func matches(_ rank: Int32, filtered: Bool, subjectChecked: Bool = false) -> Bool {
+        /// Whether rule `rank`'s application and subject compound match (its containers are
+        /// left to the caller).
+        func subjectMatches(_ rank: Int32) -> Bool {
             let r = raw.rules[Int(rank)]
-            if r.app != -1 && r.app != app { return false }
-            let base = Int(r.compoundStart)
+            return (r.app == -1 || r.app == app)
+                && raw.compoundMatches(
+                    raw.compounds[Int(r.compoundStart) + Int(r.compoundCount) - 1], nodes[subject],
+                    nodeClasses)
+        }
+
+        /// Whether rule `rank` matches, searched as written (the reference the indexed walk is
+        /// tested against, and the naive mode): its application, the subject compound, then the
+        /// compounds right to left.
+        func matches(_ rank: Int32) -> Bool {
+            let r = raw.rules[Int(rank)]
+            guard subjectMatches(rank) else { return false }
             let last = Int(r.compoundCount) - 1
-            guard
-                subjectChecked || raw.compoundMatches(raw.compounds[base + last], nodes[subject], nodeClasses)
-            else { return false }
-            if last == 0 { return true }
-            guard subject > 0 else { return false }
-            var ok = true
-            if filtered {
-                var h = Int(r.hashStart)
-                let end = h + Int(r.hashCount)
-                while h < end {
-                    if !AncestorFilter.mayContain(raw.hashes[h], in: filter) {
-                        ok = false
-                        break
-                    }
-                    h += 1
-                }
-            }
-            if ok { ok = containers(base, last, subject) }
-            return ok
+            return last == 0 || (subject > 0 && containers(Int(r.compoundStart), last, subject))
         }
 
         /// Whether the compounds left of `ci` match the containers of node `k` (`ci` > 0, `k` > 0).
@@ -1219,13 +1365,12 @@ public struct StyleWalker: ~Copyable {
     }
 
     /// Starts below an already computed prefix: `nodes` are the containers, `style` and
-    /// `filter` the last one's style and its children's ancestor filter.
-    mutating func seed(_ path: ArraySlice<PathNode>, style: ComputedStyle, filter: AncestorFilter) {
-        precondition(depth == 0, "seed(_:style:filter:) needs an empty walker")
+    /// `state` the last one's style and its children's container state (`childState`).
+    mutating func seed(_ path: ArraySlice<PathNode>, style: ComputedStyle, state: ContiguousArray<UInt64>) {
+        precondition(depth == 0, "seed(_:style:state:) needs an empty walker")
         for node in path {
             guard let n = stacked(node) else { continue }
             nodes[depth] = n
-            containerKinds[depth + 1] = containerKinds[depth] | n.kinds
             shareCount[depth + 1] = 0
             shareNext[depth + 1] = 0
             depth += 1
@@ -1233,7 +1378,9 @@ public struct StyleWalker: ~Copyable {
         guard depth > 0 else { return }
         let row = rows + (depth - 1) * stride
         style.slots.withUnsafeBufferPointer { row.update(from: $0.baseAddress!, count: width) }
-        filters[depth] = filter
+        state.withUnsafeBufferPointer {
+            (blocks + depth * blockWords).update(from: $0.baseAddress!, count: blockWords)
+        }
     }
 
     /// Leaves the top node.

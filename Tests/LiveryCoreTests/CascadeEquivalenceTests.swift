@@ -3,7 +3,7 @@ import XCTest
 
 @testable import LiveryCore
 
-/// The indexed cascade (selector map, ancestor filter, style cache) gives the same values as the
+/// The indexed cascade (selector map, container states, style cache) gives the same values as the
 /// reference matcher on random sheets and paths.
 final class CascadeEquivalenceTests: XCTestCase {
     /// SplitMix64: seeded, so that a failure is reproducible.
