@@ -49,20 +49,18 @@ final class SelectorMap: @unchecked Sendable {
     }
 
     /// One rule in a bucket, with what decides it without looking at the rule itself: the
-    /// subject's required states and name, its type and classes as 64-bit masks (a type's bit
-    /// and the bits of the classes, for ids below 64), its application, and the bit its
-    /// containers have in a container state (`Raw.containerRules`). When every id is below 64
-    /// the masks decide the subject compound exactly (`exact`), and then the candidate is
-    /// decided by these fields alone.
+    /// subject's required states, its type and classes as 64-bit masks (a type's bit and the
+    /// bits of the classes, for ids below 64), and the bit its containers have in a container
+    /// state (`Raw.containerRules`); its name, if any, is its bucket's. When these decide the
+    /// rule (`exact`: every id below 64, no `:normal`, no `@app`) it is decided without a
+    /// branch; otherwise its subject is tested in full.
     struct Candidate: Sendable {
         var rank: Int32
-        var name: Int32
         var states: UInt64
         /// The bit of the container state (`StyleWalker.blocks`) that says whether the rule's
         /// compounds left of its subject match the node's containers; for a rule without
         /// containers, a bit of the word that is always all ones.
         var container: Int32 = -1
-        var app: Int32
         var exact: Bool
         var containers: Bool
         var typeMask: UInt64
@@ -206,8 +204,8 @@ final class SelectorMap: @unchecked Sendable {
             let subject = r.selector.compounds.last!
             let last = compounds[compounds.count - 1]
             let entry = Candidate(
-                rank: Int32(rank), name: last.name, states: last.states, app: rules[rules.count - 1].app,
-                exact: last.exact, containers: r.selector.compounds.count > 1, typeMask: last.typeMask,
+                rank: Int32(rank), states: last.states, exact: last.exact && rules[rules.count - 1].app == -1,
+                containers: r.selector.compounds.count > 1, typeMask: last.typeMask,
                 classMask: last.classMask)
             if !subject.names.isEmpty {
                 // Two different names (`#a#b`, name −2) match nothing: no bucket.
@@ -312,8 +310,9 @@ final class SelectorMap: @unchecked Sendable {
         let simple: Frozen<UInt64>
         /// The other compounds (with a name, a class, a state or `:normal`), tested one by one:
         /// `entries` as (word, bit, compound index, 0), under the compound's name (key: name
-        /// id), else its first class (name count + class id), else its type (name count + class
-        /// count + type id), else under `*` (the last key). Each key's are cut into parts by the
+        /// id), else its first class (name count + class id), else its first state (name count +
+        /// class count + the state's bit number), else its type (name count + class count + 64 +
+        /// type id), else under `*` (the last key). Each key's are cut into parts by the
         /// compound's type (as `Raw.parts`: tried when the node is a kind of it; key −1: `*` or
         /// an id past 63, always): `keyRanges[key]` is a range of `parts`.
         let keyRanges: Frozen<Bucket>
@@ -342,7 +341,7 @@ final class SelectorMap: @unchecked Sendable {
             classCount = m.classIDs.count
             var child = [UInt64](repeating: 0, count: total)
             var simple = [UInt64](repeating: 0, count: m.typeCount * total)
-            var keyed = [[SIMD4<Int32>]](repeating: [], count: nameCount + classCount + m.typeCount + 1)
+            var keyed = [[SIMD4<Int32>]](repeating: [], count: nameCount + classCount + 64 + m.typeCount + 1)
             for (q, rank) in numbered.enumerated() {
                 let r = m.rules[rank]
                 let n = Int(r.compoundCount)
@@ -368,7 +367,9 @@ final class SelectorMap: @unchecked Sendable {
                         ? Int(c.name)
                         : c.classCount > 0
                             ? nameCount + Int(m.classes[Int(c.classStart)])
-                            : c.type >= 0 ? nameCount + classCount + Int(c.type) : keyed.count - 1
+                            : c.states != 0
+                                ? nameCount + classCount + c.states.trailingZeroBitCount
+                                : c.type >= 0 ? nameCount + classCount + 64 + Int(c.type) : keyed.count - 1
                     keyed[key].append(SIMD4(Int32(word), Int32(q & 63), Int32(at), 0))
                 }
             }
@@ -1034,7 +1035,13 @@ public struct StyleWalker: ~Copyable {
             gather(rules.nameCount + Int(nodeClasses[j]))
         }
         let chain = raw.chainRanges[Int(n.type)]
-        let types = rules.nameCount + rules.classCount
+        let states = rules.nameCount + rules.classCount
+        var bits = n.states
+        while bits != 0 {
+            gather(states + bits.trailingZeroBitCount)
+            bits &= bits - 1
+        }
+        let types = states + 64
         for t in Int(chain.start)..<Int(chain.start + chain.count) { gather(types + Int(raw.chainTypes[t])) }
         gather(rules.keyRanges.count - 1)
         for g in 0..<count {
@@ -1265,17 +1272,13 @@ public struct StyleWalker: ~Copyable {
             while i < end {
                 let c = raw.candidates[i]
                 i += 1
-                // The subject's type, classes, states and name, the application and the
-                // containers' bit, combined without branches (which would mispredict often).
+                // The subject's type, classes and states and the containers' bit, combined
+                // without branches (which would mispredict often).
                 let type = c.typeMask & kindMask == c.typeMask
                 let classes = c.classMask & classMask == c.classMask
                 let states = c.states & node.states == c.states
-                let name = c.name < 0 || c.name == node.name
-                let app = c.app == -1 || c.app == self.app
                 let containers = containerState[Int(c.container) >> 6] >> UInt64(c.container & 63) & 1
-                let pass =
-                    (type ? 1 : 0) & (classes ? 1 : 0) & (states ? 1 : 0) & (name ? 1 : 0) & (app ? 1 : 0)
-                    & Int(containers)
+                let pass = (type ? 1 : 0) & (classes ? 1 : 0) & (states ? 1 : 0) & Int(containers)
                 // Almost all are decided by these (`exact`): recorded without a branch; the rest
                 // take the (predictable) branch to the full test of the subject. The slot
                 // written is in bounds: each rule is one candidate of one bucket, so `count` is
@@ -1293,7 +1296,7 @@ public struct StyleWalker: ~Copyable {
         /// `collect` for a type bucket or the universal one (a range of candidates), whose rules
         /// all have containers and whose subject is the bucket's type (which the node is a kind
         /// of, or the bucket would not be tried) or `*`, with states and no name or class: only
-        /// the states, the application and the containers' bit are tested, every candidate
+        /// the states and the containers' bit are tested, every candidate
         /// without a branch (cheaper than skipping some by a test that mispredicts).
         @inline(__always)
         func collectContained(
@@ -1304,9 +1307,7 @@ public struct StyleWalker: ~Copyable {
             for i in Int(bucket.start)..<Int(bucket.start + bucket.count) {
                 let c = raw.candidates[i]
                 let containers = containerState[Int(c.container) >> 6] >> UInt64(c.container & 63) & 1
-                let pass =
-                    (c.states & states == c.states ? 1 : 0) & (c.app == -1 || c.app == app ? 1 : 0)
-                    & Int(containers)
+                let pass = (c.states & states == c.states ? 1 : 0) & Int(containers)
                 let exact = c.exact ? 1 : 0
                 matched[count] = c.rank
                 count += pass & exact
