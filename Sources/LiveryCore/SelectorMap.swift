@@ -295,6 +295,19 @@ final class SelectorMap: @unchecked Sendable {
     /// state (`StyleWalker.blocks`) is `matchedAt`, `matchedAbove` and one word of all ones (the
     /// bit of every candidate without containers): `blockWords` words.
     struct ContainerRules {
+        /// A compound that needs a test of its own, with what the test needs beyond its key and
+        /// part (which decide its name and type): its classes' mask and its states (the
+        /// compound's `exact` says whether these decide it; if not, `compound` is tested in
+        /// full), and where its bit is in a container state.
+        struct Entry {
+            var classMask: UInt64
+            var states: UInt64
+            var word: Int32
+            var bit: Int32
+            var compound: Int32
+            var exact: Bool
+        }
+
         /// Positions: the largest compound count − 1 (0 when no rule has containers).
         let positions: Int
         let words: Frozen<Int32>
@@ -308,8 +321,8 @@ final class SelectorMap: @unchecked Sendable {
         /// Per type (`stateWords` words each): the compounds that are a type alone, or `*`
         /// alone, that a node of the type matches: decided by the type.
         let simple: Frozen<UInt64>
-        /// The other compounds (with a name, a class, a state or `:normal`), tested one by one:
-        /// `entries` as (word, bit, compound index, 0), under the compound's name (key: name
+        /// The other compounds (with a name, a class, a state or `:normal`), tested one by one
+        /// (`Entry`), under the compound's name (key: name
         /// id), else its first class (name count + class id), else its first state (name count +
         /// class count + the state's bit number), else its type (name count + class count + 64 +
         /// type id), else under `*` (the last key). Each key's are cut into parts by the
@@ -317,7 +330,7 @@ final class SelectorMap: @unchecked Sendable {
         /// an id past 63, always): `keyRanges[key]` is a range of `parts`.
         let keyRanges: Frozen<Bucket>
         let parts: Frozen<Part>
-        let entries: Frozen<SIMD4<Int32>>
+        let entries: Frozen<Entry>
         let nameCount: Int
         let classCount: Int
 
@@ -341,7 +354,7 @@ final class SelectorMap: @unchecked Sendable {
             classCount = m.classIDs.count
             var child = [UInt64](repeating: 0, count: total)
             var simple = [UInt64](repeating: 0, count: m.typeCount * total)
-            var keyed = [[SIMD4<Int32>]](repeating: [], count: nameCount + classCount + 64 + m.typeCount + 1)
+            var keyed = [[Entry]](repeating: [], count: nameCount + classCount + 64 + m.typeCount + 1)
             for (q, rank) in numbered.enumerated() {
                 let r = m.rules[rank]
                 let n = Int(r.compoundCount)
@@ -370,7 +383,10 @@ final class SelectorMap: @unchecked Sendable {
                             : c.states != 0
                                 ? nameCount + classCount + c.states.trailingZeroBitCount
                                 : c.type >= 0 ? nameCount + classCount + 64 + Int(c.type) : keyed.count - 1
-                    keyed[key].append(SIMD4(Int32(word), Int32(q & 63), Int32(at), 0))
+                    keyed[key].append(
+                        Entry(
+                            classMask: c.classMask, states: c.states, word: Int32(word), bit: Int32(q & 63),
+                            compound: Int32(at), exact: c.exact))
                 }
             }
             self.words = Frozen(words)
@@ -380,12 +396,12 @@ final class SelectorMap: @unchecked Sendable {
             self.simple = Frozen(simple)
             var ranges: [Bucket] = []
             var parts: [Part] = []
-            var all: [SIMD4<Int32>] = []
+            var all: [Entry] = []
             for k in keyed {
                 let start = parts.count
-                var byType: [Int32: [SIMD4<Int32>]] = [:]
+                var byType: [Int32: [Entry]] = [:]
                 for e in k {
-                    let type = m.compounds[Int(e.z)].type
+                    let type = m.compounds[Int(e.compound)].type
                     byType[(0..<64).contains(type) ? type : -1, default: []].append(e)
                 }
                 for type in byType.keys.sorted() {
@@ -752,8 +768,6 @@ public struct StyleWalker: ~Copyable {
     let blockWords: Int
     /// Which prefixes may extend at the node being pushed, per position (`stateWords`).
     var extensible: UnsafeMutablePointer<UInt64>
-    /// The `ContainerRules.entries` to test at the node being pushed.
-    var gathered: UnsafeMutablePointer<Int32>
     /// The classes of the nodes on the stack.
     var nodeClasses: UnsafeMutablePointer<Int32>
     var nodeClassCount = 0
@@ -833,7 +847,6 @@ public struct StyleWalker: ~Copyable {
         blocks.initialize(repeating: 0, count: blockWords)
         blocks[blockWords - 1] = ~0
         extensible = .allocate(capacity: max(1, raw.containerRules.stateWords))
-        gathered = .allocate(capacity: max(1, raw.containerRules.entries.count))
         nodeClasses = .allocate(capacity: nodeClassCapacity)
         shareCount = .allocate(capacity: levels + 1)
         shareCount.initialize(repeating: 0, count: levels + 1)
@@ -855,7 +868,6 @@ public struct StyleWalker: ~Copyable {
         winnerRows.deallocate()
         blocks.deallocate()
         extensible.deallocate()
-        gathered.deallocate()
         nodeClasses.deallocate()
         shareCount.deallocate()
         shareNext.deallocate()
@@ -1012,12 +1024,12 @@ public struct StyleWalker: ~Copyable {
                 }
             }
         }
-        // The other compounds: those whose prefix may extend here are gathered without a
-        // branch (whether one may is hard to predict), then tested.
+        // The other compounds: each whose prefix may extend here, tested by its masks,
+        // states and name without a branch (whether one matches is hard to predict); the few
+        // the masks cannot decide, in full.
         let extensible = self.extensible
-        let gathered = self.gathered
-        var count = 0
         let kinds = n.kinds
+        let classMask = n.classMask
         func gather(_ key: Int) {
             let range = rules.keyRanges[key]
             for p in Int(range.start)..<Int(range.start + range.count) {
@@ -1025,8 +1037,19 @@ public struct StyleWalker: ~Copyable {
                 guard part.key < 0 || (kinds >> UInt64(part.key)) & 1 != 0 else { continue }
                 for e in Int(part.start)..<Int(part.start + part.count) {
                     let entry = rules.entries[e]
-                    gathered[count] = Int32(e)
-                    count += Int(extensible[Int(entry.x)] >> UInt64(entry.y) & 1)
+                    let may = extensible[Int(entry.word)] >> UInt64(entry.bit) & 1
+                    // The key decided the name (the node's) and the part the type (one the node
+                    // is a kind of, or `*`): the classes and states are left.
+                    let masks =
+                        (entry.classMask & classMask == entry.classMask ? 1 : 0)
+                        & (entry.states & n.states == entry.states ? 1 : 0)
+                    if entry.exact {
+                        here[Int(entry.word)] |= (may & UInt64(masks)) << UInt64(entry.bit)
+                    } else if may != 0
+                        && raw.compoundMatches(raw.compounds[Int(entry.compound)], n, nodeClasses)
+                    {
+                        here[Int(entry.word)] |= 1 << UInt64(entry.bit)
+                    }
                 }
             }
         }
@@ -1044,11 +1067,6 @@ public struct StyleWalker: ~Copyable {
         let types = states + 64
         for t in Int(chain.start)..<Int(chain.start + chain.count) { gather(types + Int(raw.chainTypes[t])) }
         gather(rules.keyRanges.count - 1)
-        for g in 0..<count {
-            let entry = rules.entries[Int(gathered[g])]
-            let ok = raw.compoundMatches(raw.compounds[Int(entry.z)], n, nodeClasses)
-            here[Int(entry.x)] |= UInt64(ok ? 1 : 0) << UInt64(entry.y)
-        }
         for w in 0..<words { here[words + w] = here[w] | above[words + w] }
         here[2 * words] = ~0
     }
