@@ -49,11 +49,11 @@ final class SelectorMap: @unchecked Sendable {
     }
 
     /// One rule in a bucket, with what decides it without looking at the rule itself: the
-    /// subject's required states, its type and classes as 64-bit masks (a type's bit and the
-    /// bits of the classes, for ids below 64), and the bit its containers have in a container
-    /// state (`Raw.containerRules`); its name, if any, is its bucket's. When these decide the
-    /// rule (`exact`: every id below 64, no `:normal`, no `@app`) it is decided without a
-    /// branch; otherwise its subject is tested in full.
+    /// subject's required states, its classes as a 64-bit mask (the bits of class ids below
+    /// 64), and the bit its containers have in a container state (`Raw.containerRules`); its
+    /// name, if any, is its bucket's, and its type its part's. When these decide the rule
+    /// (`exact`: every id below 64, no `:normal`, no `@app`) it is decided without a branch;
+    /// otherwise its subject is tested in full.
     struct Candidate: Sendable {
         var rank: Int32
         var states: UInt64
@@ -63,7 +63,6 @@ final class SelectorMap: @unchecked Sendable {
         var container: Int32 = -1
         var exact: Bool
         var containers: Bool
-        var typeMask: UInt64
         var classMask: UInt64
     }
 
@@ -205,7 +204,7 @@ final class SelectorMap: @unchecked Sendable {
             let last = compounds[compounds.count - 1]
             let entry = Candidate(
                 rank: Int32(rank), states: last.states, exact: last.exact && rules[rules.count - 1].app == -1,
-                containers: r.selector.compounds.count > 1, typeMask: last.typeMask,
+                containers: r.selector.compounds.count > 1,
                 classMask: last.classMask)
             if !subject.names.isEmpty {
                 // Two different names (`#a#b`, name −2) match nothing: no bucket.
@@ -1114,7 +1113,7 @@ public struct StyleWalker: ~Copyable {
         if mode != .floor {
             let m = Matcher(
                 raw: raw, nodes: nodes, nodeClasses: nodeClasses, app: app,
-                containerState: blocks + k * blockWords, kindMask: n.kinds,
+                containerState: blocks + k * blockWords,
                 classMask: n.classMask, subject: k)
             var count = 0
             if mode == .naive {
@@ -1259,8 +1258,7 @@ public struct StyleWalker: ~Copyable {
         let app: Int32
         /// The container state of the subject's containers (`SelectorMap.ContainerRules`).
         let containerState: UnsafePointer<UInt64>
-        /// The bits of the types the subject is a kind of, and of its classes (ids below 64).
-        let kindMask: UInt64
+        /// The bits of the subject's classes (ids below 64).
         let classMask: UInt64
         let subject: Int
 
@@ -1290,13 +1288,13 @@ public struct StyleWalker: ~Copyable {
             while i < end {
                 let c = raw.candidates[i]
                 i += 1
-                // The subject's type, classes and states and the containers' bit, combined
-                // without branches (which would mispredict often).
-                let type = c.typeMask & kindMask == c.typeMask
+                // The subject's classes and states and the containers' bit (its bucket decided
+                // the name, its part the type), combined without branches (which would
+                // mispredict often).
                 let classes = c.classMask & classMask == c.classMask
                 let states = c.states & node.states == c.states
                 let containers = containerState[Int(c.container) >> 6] >> UInt64(c.container & 63) & 1
-                let pass = (type ? 1 : 0) & (classes ? 1 : 0) & (states ? 1 : 0) & Int(containers)
+                let pass = (classes ? 1 : 0) & (states ? 1 : 0) & Int(containers)
                 // Almost all are decided by these (`exact`): recorded without a branch; the rest
                 // take the (predictable) branch to the full test of the subject. The slot
                 // written is in bounds: each rule is one candidate of one bucket, so `count` is
