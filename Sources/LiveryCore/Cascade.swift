@@ -126,7 +126,7 @@ public struct Cascade: Sendable {
         }
         for k in start..<path.nodes.count {
             let style = walker.push(path.nodes[k])!
-            cache.store(keys[k], StyleCache.Entry(style: style, state: walker.childState))
+            cache.store(keys[k], StyleCache.Entry(style: style, state: walker.childState()))
         }
         return walker.top!
     }

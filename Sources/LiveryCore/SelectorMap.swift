@@ -785,9 +785,9 @@ public struct StyleWalker: ~Copyable {
     /// Whether the node being pushed may have siblings (`StyleForest.Entry.hasSiblings`; always
     /// when pushed from a path): when not, style sharing is skipped, having nobody to serve.
     var hasSiblings = true
-    /// Whether the node being pushed has no children (known when walking a forest; never
-    /// assumed from a path): its children's container state is not computed.
-    var isLeaf = false
+    /// The container states `blocks` holds for levels `0 ... readyDepth`: a node's state for its
+    /// children is computed when its first child is pushed (leaves never need one).
+    var readyDepth = 0
     /// The container-free rules (`Raw.freeTypeBuckets`, `Raw.freeUniversal`) that match each
     /// (type, states) met so far: an open-addressed table (`freeCapacity` a power of two, at
     /// most half full) of ranges of `freeRanks`, each in rank order. Their match depends on
@@ -902,8 +902,18 @@ public struct StyleWalker: ~Copyable {
     }
 
     /// The container state for the children of the node on top of the stack.
-    var childState: ContiguousArray<UInt64> {
-        ContiguousArray(UnsafeBufferPointer(start: blocks + depth * blockWords, count: blockWords))
+    mutating func childState() -> ContiguousArray<UInt64> {
+        readyState(depth)
+        return ContiguousArray(UnsafeBufferPointer(start: blocks + depth * blockWords, count: blockWords))
+    }
+
+    /// Computes the container state for the children of the node at level `level − 1`, unless
+    /// it is there already.
+    @inline(__always)
+    private mutating func readyState(_ level: Int) {
+        guard mode == .indexed && readyDepth < level else { return }
+        extendState(level - 1, nodes[level - 1])
+        readyDepth = level
     }
 
     /// Enters `node` as a child of the current top and computes its style.
@@ -954,7 +964,6 @@ public struct StyleWalker: ~Copyable {
                     for j in 0..<Int(n.classCount) { nodeClasses[nodeClassCount + j] = classes[from + j] }
                     nodeClassCount += Int(n.classCount)
                     hasSiblings = e.hasSiblings
-                    isLeaf = i + 1 == entries.count || entries[i + 1].depth <= e.depth
                     pushInterned(n)
                     visit(i, UnsafeBufferPointer(start: rows + (depth - 1) * stride, count: width))
                 }
@@ -962,7 +971,6 @@ public struct StyleWalker: ~Copyable {
         }
         while depth > 0 { pop() }
         hasSiblings = true
-        isLeaf = false
     }
 
     /// Makes room for `levels` nodes and `classes` more classes.
@@ -1074,7 +1082,7 @@ public struct StyleWalker: ~Copyable {
     private mutating func pushInterned(_ n: SelectorMap.Node) {
         let k = depth
         nodes[k] = n
-        if mode == .indexed && !isLeaf { extendState(k, n) }
+        readyState(k)
         shareCount[k + 1] = 0
         shareNext[k + 1] = 0
         depth = k + 1
@@ -1382,7 +1390,8 @@ public struct StyleWalker: ~Copyable {
     }
 
     /// Starts below an already computed prefix: `nodes` are the containers, `style` and
-    /// `state` the last one's style and its children's container state (`childState`).
+    /// `state` the last one's style and its children's container state (`childState`). The
+    /// walker cannot be popped below these nodes (their own states are not known).
     mutating func seed(_ path: ArraySlice<PathNode>, style: ComputedStyle, state: ContiguousArray<UInt64>) {
         precondition(depth == 0, "seed(_:style:state:) needs an empty walker")
         for node in path {
@@ -1398,6 +1407,7 @@ public struct StyleWalker: ~Copyable {
         state.withUnsafeBufferPointer {
             (blocks + depth * blockWords).update(from: $0.baseAddress!, count: blockWords)
         }
+        readyDepth = depth
     }
 
     /// Leaves the top node.
@@ -1405,5 +1415,6 @@ public struct StyleWalker: ~Copyable {
         precondition(depth > 0, "pop() on an empty walker")
         depth -= 1
         nodeClassCount -= Int(nodes[depth].classCount)
+        readyDepth = min(readyDepth, depth)
     }
 }
