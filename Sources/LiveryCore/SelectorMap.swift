@@ -788,27 +788,36 @@ public struct StyleWalker: ~Copyable {
     /// The container states `blocks` holds for levels `0 ... readyDepth`: a node's state for its
     /// children is computed when its first child is pushed (leaves never need one).
     var readyDepth = 0
-    /// The container-free rules (`Raw.freeTypeBuckets`, `Raw.freeUniversal`) that match each
-    /// (type, states) met so far: an open-addressed table (`freeCapacity` a power of two, at
-    /// most half full) of ranges of `freeRanks`, each in rank order. Their match depends on
-    /// nothing else while the walker lives (its application is fixed), so a node looks up the
-    /// list instead of testing those rules (as Blink's matched-properties cache and GTK's style
-    /// cache key results by what the result depends on).
+    /// What the container-free rules (`Raw.freeTypeBuckets`, `Raw.freeUniversal`) that match
+    /// each (type, states) met so far set, already cascaded among themselves: an open-addressed
+    /// table (`freeCapacity` a power of two, at most half full) of `FreeEntry`. Their match
+    /// depends on nothing else while the walker lives (its application is fixed), so a node
+    /// applies the entry's values instead of testing and sorting those rules (as Blink's
+    /// matched-properties cache and GTK's style cache key results by what they depend on); the
+    /// node's other matches then override a value only with a higher rank.
     var freeTable: UnsafeMutablePointer<FreeEntry>
     var freeCapacity = 16
     var freeCount = 0
+    /// The entries' values: (property, value slot, source order of the winning rule, 0).
+    var freeValues: UnsafeMutablePointer<SIMD4<Int32>>
+    var freeValueCount = 0
+    var freeValueCapacity = 64
+    /// Per entry a row of `stride`: each property's winning rank among the entry's rules, −1
+    /// where none set it.
     var freeRanks: UnsafeMutablePointer<Int32>
-    var freeRankCount = 0
-    var freeRankCapacity = 64
+    var freeRankCapacity: Int
+    /// A row of `stride` −1s: the ranks to beat when no rule was applied before (naive mode).
+    var noRanks: UnsafeMutablePointer<Int32>
 
-    /// One (type, states) of `freeTable` and its matching ranks, `freeRanks[start ..< start + count]`;
-    /// `type` −1 marks an empty entry.
+    /// One (type, states) of `freeTable`: its values `freeValues[start ..< start + count]` and
+    /// its ranks `freeRanks[ranks ..< ranks + stride]`; `type` −1 marks an empty entry.
     struct FreeEntry {
         var states: UInt64
         var type: Int32
         var inAnyState: Bool
         var start: Int32
         var count: Int32
+        var ranks: Int32
     }
 
     /// What decides a node's style among its siblings; classes (at most 8) padded with −1.
@@ -856,9 +865,13 @@ public struct StyleWalker: ~Copyable {
         matched = .allocate(capacity: max(1, raw.rules.count))
         freeTable = .allocate(capacity: freeCapacity)
         freeTable.initialize(
-            repeating: FreeEntry(states: 0, type: -1, inAnyState: false, start: 0, count: 0),
+            repeating: FreeEntry(states: 0, type: -1, inAnyState: false, start: 0, count: 0, ranks: 0),
             count: freeCapacity)
+        freeValues = .allocate(capacity: freeValueCapacity)
+        freeRankCapacity = 8 * (raw.propertyCount + 1)
         freeRanks = .allocate(capacity: freeRankCapacity)
+        noRanks = .allocate(capacity: raw.propertyCount + 1)
+        noRanks.initialize(repeating: -1, count: raw.propertyCount + 1)
     }
 
     deinit {
@@ -875,6 +888,8 @@ public struct StyleWalker: ~Copyable {
         matched.deallocate()
         freeTable.deallocate()
         freeRanks.deallocate()
+        freeValues.deallocate()
+        noRanks.deallocate()
     }
 
     /// Property names in the order of `ComputedStyle.slots`.
@@ -1124,6 +1139,7 @@ public struct StyleWalker: ~Copyable {
                 containerState: blocks + k * blockWords,
                 classMask: n.classMask, subject: k)
             var count = 0
+            var ranks = noRanks
             if mode == .naive {
                 for rank in 0..<raw.rules.count where m.matches(Int32(rank)) {
                     matched[count] = Int32(rank)
@@ -1131,7 +1147,14 @@ public struct StyleWalker: ~Copyable {
                 }
             } else {
                 let kinds = n.kinds
-                count = matchFree(n, m)
+                let free = matchFree(n, m)
+                let values = freeValues + Int(free.start)
+                for j in 0..<Int(free.count) {
+                    let v = values[j]
+                    row[Int(v.x)] = v.y
+                    if tracksWinners { winners[Int(v.x)] = v.z }
+                }
+                ranks = freeRanks + Int(free.ranks)
                 if n.name >= 0 { m.collect(raw.nameBuckets[Int(n.name)], kinds, into: matched, &count) }
                 for j in Int(n.classStart)..<Int(n.classStart + n.classCount) {
                     m.collect(raw.classBuckets[Int(nodeClasses[j])], kinds, into: matched, &count)
@@ -1154,24 +1177,19 @@ public struct StyleWalker: ~Copyable {
                     i += 1
                 }
             }
+            // In rank order; a value set by a container-free rule of higher rank stays.
             for i in 0..<count {
-                let r = raw.rules[Int(matched[i])]
+                let rank = matched[i]
+                let r = raw.rules[Int(rank)]
                 var d = Int(r.declarationStart)
                 let end = d + Int(r.declarationCount)
                 repeat {
-                    let a = raw.declarations[d]
-                    let b = raw.declarations[d + 1]
-                    let c = raw.declarations[d + 2]
-                    let e = raw.declarations[d + 3]
-                    row[Int(a.x)] = a.y
-                    row[Int(b.x)] = b.y
-                    row[Int(c.x)] = c.y
-                    row[Int(e.x)] = e.y
-                    if tracksWinners {
-                        winners[Int(a.x)] = r.order
-                        winners[Int(b.x)] = r.order
-                        winners[Int(c.x)] = r.order
-                        winners[Int(e.x)] = r.order
+                    for g in d..<d + 4 {
+                        let a = raw.declarations[g]
+                        let p = Int(a.x)
+                        let wins = rank > ranks[p]
+                        row[p] = wins ? a.y : row[p]
+                        if tracksWinners { winners[p] = wins ? r.order : winners[p] }
                     }
                     d += 4
                 } while d < end
@@ -1188,16 +1206,11 @@ public struct StyleWalker: ~Copyable {
         }
     }
 
-    /// Puts in `matched` the ranks of the container-free rules that match `n` (in rank order,
-    /// from `freeTable`; tested with `m` and remembered the first time its type and states are
-    /// met) and returns their number.
-    private mutating func matchFree(_ n: SelectorMap.Node, _ m: Matcher) -> Int {
+    /// The entry of `freeTable` for `n`'s type and states: what the container-free rules that
+    /// match it set (tested with `m` and remembered the first time its type and states are met).
+    private mutating func matchFree(_ n: SelectorMap.Node, _ m: Matcher) -> FreeEntry {
         var i = freeSlot(type: n.type, states: n.states, inAnyState: n.inAnyState)
-        let e = freeTable[i]
-        if e.type == n.type {
-            matched.update(from: freeRanks + Int(e.start), count: Int(e.count))
-            return Int(e.count)
-        }
+        if freeTable[i].type == n.type { return freeTable[i] }
         var count = 0
         func test(_ b: SelectorMap.Bucket) {
             for c in Int(b.start)..<Int(b.start + b.count)
@@ -1213,19 +1226,38 @@ public struct StyleWalker: ~Copyable {
         test(raw.freeUniversal)
         var found = UnsafeMutableBufferPointer(start: matched, count: count)
         found.sort()
-        if freeRankCount + count > freeRankCapacity {
-            let bigger = max(freeRankCapacity * 2, freeRankCount + count)
-            StyleWalker.grow(&freeRanks, keeping: freeRankCount, to: bigger)
+        // Cascade them among themselves: the last in rank order wins each property.
+        if (freeCount + 1) * stride > freeRankCapacity {
+            let bigger = max(freeRankCapacity * 2, (freeCount + 1) * stride)
+            StyleWalker.grow(&freeRanks, keeping: freeCount * stride, to: bigger)
             freeRankCapacity = bigger
         }
-        (freeRanks + freeRankCount).update(from: matched, count: count)
+        let ranks = freeRanks + freeCount * stride
+        ranks.initialize(repeating: -1, count: stride)
+        var values = [SIMD4<Int32>](repeating: SIMD4(0, 0, 0, 0), count: stride)
+        for rank in found {
+            let r = raw.rules[Int(rank)]
+            let start = Int(r.declarationStart)
+            for d in start..<start + Int(r.declarationCount) {
+                let a = raw.declarations[d]
+                ranks[Int(a.x)] = rank
+                values[Int(a.x)] = SIMD4(a.x, a.y, r.order, 0)
+            }
+        }
+        let set = (0..<width).filter { ranks[$0] >= 0 }
+        if freeValueCount + set.count > freeValueCapacity {
+            let bigger = max(freeValueCapacity * 2, freeValueCount + set.count)
+            StyleWalker.grow(&freeValues, keeping: freeValueCount, to: bigger)
+            freeValueCapacity = bigger
+        }
+        for (j, p) in set.enumerated() { freeValues[freeValueCount + j] = values[p] }
         if (freeCount + 1) * 2 > freeCapacity {
             let old = freeTable
             let oldCapacity = freeCapacity
             freeCapacity *= 2
             freeTable = .allocate(capacity: freeCapacity)
             freeTable.initialize(
-                repeating: FreeEntry(states: 0, type: -1, inAnyState: false, start: 0, count: 0),
+                repeating: FreeEntry(states: 0, type: -1, inAnyState: false, start: 0, count: 0, ranks: 0),
                 count: freeCapacity)
             for j in 0..<oldCapacity where old[j].type != -1 {
                 freeTable[freeSlot(type: old[j].type, states: old[j].states, inAnyState: old[j].inAnyState)] =
@@ -1235,11 +1267,11 @@ public struct StyleWalker: ~Copyable {
             i = freeSlot(type: n.type, states: n.states, inAnyState: n.inAnyState)
         }
         freeTable[i] = FreeEntry(
-            states: n.states, type: n.type, inAnyState: n.inAnyState, start: Int32(freeRankCount),
-            count: Int32(count))
+            states: n.states, type: n.type, inAnyState: n.inAnyState, start: Int32(freeValueCount),
+            count: Int32(set.count), ranks: Int32(freeCount * stride))
         freeCount += 1
-        freeRankCount += count
-        return count
+        freeValueCount += set.count
+        return freeTable[i]
     }
 
     /// The entry of `freeTable` holding (type, states), or the empty one where it would go.
