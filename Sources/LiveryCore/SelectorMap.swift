@@ -758,8 +758,12 @@ public struct StyleWalker: ~Copyable {
     /// Levels the buffers hold.
     var capacity = 0
     var nodes: UnsafeMutablePointer<SelectorMap.Node>
-    /// `rows[k * stride ..< k * stride + width]`: the style of node `k`.
+    /// Per level, a ring of `sharingCandidates` rows of `stride` slots: the styles of the
+    /// level's last few nodes (siblings), so that a sibling with the same key shares its row
+    /// without a copy. `rows + rowAt[k]` is the style of node `k` (`rows + rowAt[k] ..< +
+    /// width`); offsets, not pointers, since `rows` moves when it grows.
     var rows: UnsafeMutablePointer<Int32>
+    var rowAt: UnsafeMutablePointer<Int>
     var winnerRows: UnsafeMutablePointer<Int32>
     /// `blocks + k * blockWords`: the container state of node `k`'s containers (block 0: none,
     /// for a root), one more than nodes (`SelectorMap.ContainerRules`).
@@ -771,12 +775,11 @@ public struct StyleWalker: ~Copyable {
     var nodeClasses: UnsafeMutablePointer<Int32>
     var nodeClassCount = 0
     var nodeClassCapacity = 64
-    /// Style sharing, per level: up to `sharingCandidates` children of the level's container,
-    /// a ring (`shareCount`, `shareNext`), their keys and rows.
+    /// Style sharing, per level: the ring of rows (`shareCount` used, `shareNext` the next)
+    /// and the key of the node whose style each holds (a type of −1 for a row not to share).
     var shareCount: UnsafeMutablePointer<Int32>
     var shareNext: UnsafeMutablePointer<Int32>
     var shareKeys: UnsafeMutablePointer<ShareKey>
-    var shareRows: UnsafeMutablePointer<Int32>
     /// Children remembered per level (a short list compared directly, as Servo's style sharing
     /// cache is: hashing every node would cost more).
     static let sharingCandidates = 8
@@ -848,7 +851,8 @@ public struct StyleWalker: ~Copyable {
         let levels = 16
         capacity = levels
         nodes = .allocate(capacity: levels)
-        rows = .allocate(capacity: levels * stride)
+        rows = .allocate(capacity: levels * StyleWalker.sharingCandidates * stride)
+        rowAt = .allocate(capacity: levels)
         winnerRows = .allocate(capacity: levels * stride)
         blockWords = raw.containerRules.blockWords
         blocks = .allocate(capacity: (levels + 1) * blockWords)
@@ -861,7 +865,6 @@ public struct StyleWalker: ~Copyable {
         shareNext = .allocate(capacity: levels + 1)
         shareNext.initialize(repeating: 0, count: levels + 1)
         shareKeys = .allocate(capacity: (levels + 1) * StyleWalker.sharingCandidates)
-        shareRows = .allocate(capacity: (levels + 1) * StyleWalker.sharingCandidates * width)
         matched = .allocate(capacity: max(1, raw.rules.count))
         freeTable = .allocate(capacity: freeCapacity)
         freeTable.initialize(
@@ -877,6 +880,7 @@ public struct StyleWalker: ~Copyable {
     deinit {
         nodes.deallocate()
         rows.deallocate()
+        rowAt.deallocate()
         winnerRows.deallocate()
         blocks.deallocate()
         extensible.deallocate()
@@ -884,7 +888,6 @@ public struct StyleWalker: ~Copyable {
         shareCount.deallocate()
         shareNext.deallocate()
         shareKeys.deallocate()
-        shareRows.deallocate()
         matched.deallocate()
         freeTable.deallocate()
         freeRanks.deallocate()
@@ -899,7 +902,7 @@ public struct StyleWalker: ~Copyable {
     public var top: ComputedStyle? {
         guard depth > 0 else { return nil }
         return ComputedStyle(
-            slots: ContiguousArray(UnsafeBufferPointer(start: rows + (depth - 1) * stride, count: width)),
+            slots: ContiguousArray(UnsafeBufferPointer(start: rows + rowAt[depth - 1], count: width)),
             table: map.table,
             winners: tracksWinners
                 ? ContiguousArray(UnsafeBufferPointer(start: winnerRows + (depth - 1) * stride, count: width))
@@ -913,7 +916,7 @@ public struct StyleWalker: ~Copyable {
     /// next push or pop; empty when the stack is.
     public var topSlots: UnsafeBufferPointer<Int32> {
         UnsafeBufferPointer(
-            start: depth > 0 ? rows + (depth - 1) * stride : rows, count: depth > 0 ? width : 0)
+            start: depth > 0 ? rows + rowAt[depth - 1] : rows, count: depth > 0 ? width : 0)
     }
 
     /// The container state for the children of the node on top of the stack.
@@ -980,7 +983,7 @@ public struct StyleWalker: ~Copyable {
                     nodeClassCount += Int(n.classCount)
                     hasSiblings = e.hasSiblings
                     pushInterned(n)
-                    visit(i, UnsafeBufferPointer(start: rows + (depth - 1) * stride, count: width))
+                    visit(i, UnsafeBufferPointer(start: rows + rowAt[depth - 1], count: width))
                 }
             }
         }
@@ -1000,13 +1003,13 @@ public struct StyleWalker: ~Copyable {
         let new = max(capacity * 2, levels + 1)
         let s = StyleWalker.sharingCandidates
         StyleWalker.grow(&nodes, keeping: old, to: new)
-        StyleWalker.grow(&rows, keeping: old * stride, to: new * stride)
+        StyleWalker.grow(&rows, keeping: old * s * stride, to: new * s * stride)
+        StyleWalker.grow(&rowAt, keeping: old, to: new)
         StyleWalker.grow(&winnerRows, keeping: old * stride, to: new * stride)
         StyleWalker.grow(&blocks, keeping: (old + 1) * blockWords, to: (new + 1) * blockWords)
         StyleWalker.grow(&shareCount, keeping: old + 1, to: new + 1)
         StyleWalker.grow(&shareNext, keeping: old + 1, to: new + 1)
         StyleWalker.grow(&shareKeys, keeping: (old + 1) * s, to: (new + 1) * s)
-        StyleWalker.grow(&shareRows, keeping: (old + 1) * s * width, to: (new + 1) * s * width)
         capacity = new
     }
 
@@ -1101,7 +1104,7 @@ public struct StyleWalker: ~Copyable {
         shareCount[k + 1] = 0
         shareNext[k + 1] = 0
         depth = k + 1
-        let row = rows + k * stride
+        let s = StyleWalker.sharingCandidates
 
         let sharing = mode == .indexed && !tracksWinners && n.classCount <= 8 && hasSiblings
         var key = ShareKey(
@@ -1109,22 +1112,31 @@ public struct StyleWalker: ~Copyable {
             classes: SIMD8(repeating: -1))
         if sharing {
             for j in 0..<Int(n.classCount) { key.classes[j] = nodeClasses[Int(n.classStart) + j] }
-            let s = StyleWalker.sharingCandidates
             for i in 0..<Int(shareCount[k]) {
                 let c = shareKeys[k * s + i]
                 if c.type == key.type && c.name == key.name && c.states == key.states
                     && c.inAnyState == key.inAnyState && c.classes == key.classes
                 {
-                    row.update(from: shareRows + (k * s + i) * width, count: width)
+                    rowAt[k] = (k * s + i) * stride
                     return
                 }
             }
         }
+        // This node's row is the ring's next; its key is recorded there (or none, when it is
+        // not to be shared), since the row a key stood for is about to change.
+        let slot = Int(shareNext[k])
+        shareKeys[k * s + slot] =
+            sharing
+            ? key : ShareKey(type: -1, name: -1, states: 0, inAnyState: false, classes: SIMD8(repeating: -1))
+        shareNext[k] = Int32((slot + 1) % s)
+        shareCount[k] = min(shareCount[k] + 1, Int32(s))
+        rowAt[k] = (k * s + slot) * stride
+        let row = rows + rowAt[k]
 
         if k == 0 {
             row.update(from: raw.initial.base, count: width)
         } else {
-            row.update(from: row - stride, count: width)
+            row.update(from: rows + rowAt[k - 1], count: width)
             for i in 0..<raw.nonInherited.count {
                 let p = Int(raw.nonInherited[i])
                 row[p] = raw.initial[p]
@@ -1194,15 +1206,6 @@ public struct StyleWalker: ~Copyable {
                     d += 4
                 } while d < end
             }
-        }
-        if sharing {
-            // Keep the last few children of this level.
-            let s = StyleWalker.sharingCandidates
-            let slot = Int(shareNext[k])
-            shareKeys[k * s + slot] = key
-            (shareRows + (k * s + slot) * width).update(from: row, count: width)
-            shareNext[k] = Int32((slot + 1) % s)
-            shareCount[k] = min(shareCount[k] + 1, Int32(s))
         }
     }
 
@@ -1434,7 +1437,8 @@ public struct StyleWalker: ~Copyable {
             depth += 1
         }
         guard depth > 0 else { return }
-        let row = rows + (depth - 1) * stride
+        rowAt[depth - 1] = (depth - 1) * StyleWalker.sharingCandidates * stride
+        let row = rows + rowAt[depth - 1]
         style.slots.withUnsafeBufferPointer { row.update(from: $0.baseAddress!, count: width) }
         state.withUnsafeBufferPointer {
             (blocks + depth * blockWords).update(from: $0.baseAddress!, count: blockWords)
