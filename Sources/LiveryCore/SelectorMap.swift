@@ -268,9 +268,8 @@ final class SelectorMap: @unchecked Sendable {
         var count: Int32
     }
 
-    /// Part of a bucket: candidates (a range of `Raw.candidates`, or of
-    /// `ContainerRules.entries`) tried only when the node's type mask has bit `key`; always when
-    /// `key` is −1.
+    /// Part of a list of `ContainerRules.entries`, tried only when the node's type mask has bit
+    /// `key`; always when `key` is −1.
     struct Part {
         var key: Int32
         var start: Int32
@@ -441,8 +440,9 @@ final class SelectorMap: @unchecked Sendable {
         let declarations: Frozen<SIMD2<Int32>>
         /// Every bucket's candidates, one after another.
         let candidates: Frozen<SelectorMap.Candidate>
-        /// The parts of the `#name` and `.class` buckets: each of those is a range of these.
-        let parts: Frozen<Part>
+        /// Per name (and per class), `typeCount + 1` ranges of `candidates`: the rules whose
+        /// subject has that name (or, without a name, that class first) and is `*`, then those
+        /// whose subject is each type.
         let nameBuckets: Frozen<Bucket>
         let classBuckets: Frozen<Bucket>
         /// Per type, the rules with containers whose subject is that type (with states or
@@ -491,28 +491,7 @@ final class SelectorMap: @unchecked Sendable {
             declarations = Frozen(padded)
             let containerRules = ContainerRules(m)
             self.containerRules = containerRules
-            // `#name` and `.class` buckets are cut into parts by the subject's type, which the
-            // node must be a kind of; rules without one (or whose type id is not below 64) are in
-            // the part with key −1, always tried.
             var all: [SelectorMap.Candidate] = []
-            var parts: [Part] = []
-            func flatten(_ b: ContiguousArray<SelectorMap.Candidate>) -> Bucket {
-                let start = parts.count
-                var byKey: [Int32: [SelectorMap.Candidate]] = [:]
-                for var c in b {
-                    c.container = containerRules.bit(ofRank: Int(c.rank))
-                    let r = m.rules[Int(c.rank)]
-                    let type = m.compounds[Int(r.compoundStart) + Int(r.compoundCount) - 1].type
-                    byKey[(0..<64).contains(type) ? type : -1, default: []].append(c)
-                }
-                for key in byKey.keys.sorted() {
-                    parts.append(Part(key: key, start: Int32(all.count), count: Int32(byKey[key]!.count)))
-                    all += byKey[key]!
-                }
-                return Bucket(start: Int32(start), count: Int32(parts.count - start))
-            }
-            nameBuckets = Frozen(m.byName.map(flatten))
-            classBuckets = Frozen(m.byClass.map(flatten))
             func append(_ b: ContiguousArray<SelectorMap.Candidate>) -> Bucket {
                 defer {
                     all += b.map {
@@ -527,7 +506,20 @@ final class SelectorMap: @unchecked Sendable {
             universal = append(m.universal)
             freeTypeBuckets = Frozen(m.freeByType.map(append))
             freeUniversal = append(m.freeUniversal)
-            self.parts = Frozen(parts)
+            // `#name` and `.class` buckets by the subject's type as well: `typeCount + 1` ranges
+            // each, the first for `*`, then one per type id (a subject of a type the schema
+            // lacks matches nothing, and is in none).
+            func byType(_ b: ContiguousArray<SelectorMap.Candidate>) -> [Bucket] {
+                var lists = [ContiguousArray<SelectorMap.Candidate>](repeating: [], count: m.typeCount + 1)
+                for c in b {
+                    let r = m.rules[Int(c.rank)]
+                    let type = m.compounds[Int(r.compoundStart) + Int(r.compoundCount) - 1].type
+                    if type >= -1 { lists[Int(type) + 1].append(c) }
+                }
+                return lists.map(append)
+            }
+            nameBuckets = Frozen(m.byName.flatMap(byType))
+            classBuckets = Frozen(m.byClass.flatMap(byType))
             candidates = Frozen(all)
             isKind = Frozen(m.isKind)
             typeCount = m.typeCount
@@ -551,7 +543,6 @@ final class SelectorMap: @unchecked Sendable {
             classes.free()
             declarations.free()
             candidates.free()
-            parts.free()
             nameBuckets.free()
             classBuckets.free()
             typeBuckets.free()
@@ -1158,7 +1149,6 @@ public struct StyleWalker: ~Copyable {
                     count += 1
                 }
             } else {
-                let kinds = n.kinds
                 let free = matchFree(n, m)
                 let values = freeValues + Int(free.start)
                 for j in 0..<Int(free.count) {
@@ -1167,11 +1157,19 @@ public struct StyleWalker: ~Copyable {
                     if tracksWinners { winners[Int(v.x)] = v.z }
                 }
                 ranks = freeRanks + Int(free.ranks)
-                if n.name >= 0 { m.collect(raw.nameBuckets[Int(n.name)], kinds, into: matched, &count) }
-                for j in Int(n.classStart)..<Int(n.classStart + n.classCount) {
-                    m.collect(raw.classBuckets[Int(nodeClasses[j])], kinds, into: matched, &count)
-                }
                 let chain = raw.chainRanges[Int(n.type)]
+                // A name's or class's rules whose subject is `*` or a type the node is a kind of.
+                func keyed(_ buckets: SelectorMap.Frozen<SelectorMap.Bucket>, _ id: Int) {
+                    let base = id * (raw.typeCount + 1)
+                    m.collect(buckets[base], into: matched, &count)
+                    for t in Int(chain.start)..<Int(chain.start + chain.count) {
+                        m.collect(buckets[base + 1 + Int(raw.chainTypes[t])], into: matched, &count)
+                    }
+                }
+                if n.name >= 0 { keyed(raw.nameBuckets, Int(n.name)) }
+                for j in Int(n.classStart)..<Int(n.classStart + n.classCount) {
+                    keyed(raw.classBuckets, Int(nodeClasses[j]))
+                }
                 for t in Int(chain.start)..<Int(chain.start + chain.count) {
                     m.collectContained(raw.typeBuckets[Int(raw.chainTypes[t])], into: matched, &count)
                 }
@@ -1305,29 +1303,15 @@ public struct StyleWalker: ~Copyable {
         let classMask: UInt64
         let subject: Int
 
-        /// Tests the candidates of the parts of `bucket` whose key is in `mask`, appending the
-        /// ranks that match.
+        /// Tests the candidates of a `#name` or `.class` bucket (a range of them, whose subject
+        /// type the node is a kind of), appending the ranks that match.
         @inline(__always)
         func collect(
-            _ bucket: SelectorMap.Bucket, _ mask: UInt64, into matched: UnsafeMutablePointer<Int32>,
-            _ count: inout Int
-        ) {
-            for p in Int(bucket.start)..<Int(bucket.start + bucket.count) {
-                let part = raw.parts[p]
-                if part.key < 0 || (mask >> UInt64(part.key)) & 1 != 0 {
-                    collect(part.start, part.count, into: matched, &count)
-                }
-            }
-        }
-
-        /// Tests `count` candidates from `start`, appending the ranks that match.
-        @inline(__always)
-        func collect(
-            _ start: Int32, _ length: Int32, into matched: UnsafeMutablePointer<Int32>, _ count: inout Int
+            _ bucket: SelectorMap.Bucket, into matched: UnsafeMutablePointer<Int32>, _ count: inout Int
         ) {
             let node = nodes[subject]
-            var i = Int(start)
-            let end = i + Int(length)
+            var i = Int(bucket.start)
+            let end = i + Int(bucket.count)
             while i < end {
                 let c = raw.candidates[i]
                 i += 1
