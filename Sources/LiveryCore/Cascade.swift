@@ -200,20 +200,31 @@ public struct Cascade: Sendable {
     /// combinator needs the directly enclosing node, a descendant combinator tries each container
     /// outwards (CSS Selectors 4 §16). `isChild(ci)` says whether compounds `ci − 1` and `ci` are
     /// joined by `>`; `compound(ci, k)` whether compound `ci` matches node `k`.
-    @inline(__always)
+    ///
+    /// Each (compound, node) pair is tried at most once: a pair that failed is remembered, so
+    /// that descendant combinators cannot make the search exponential (`* * * … Button` against
+    /// a deep path), and `compound` is called at most (`last` + 1) × (`subject` + 1) times.
     static func matchRightToLeft(
         last: Int, subject: Int, isChild: (Int) -> Bool, _ compound: (Int, Int) -> Bool
     ) -> Bool {
+        guard last > 0 else { return compound(0, subject) }
+        var failed = [Bool](repeating: false, count: (last + 1) * (subject + 1))
         func match(_ ci: Int, _ k: Int) -> Bool {
-            guard compound(ci, k) else { return false }
-            if ci == 0 { return true }
-            if isChild(ci) { return k > 0 && match(ci - 1, k - 1) }
-            var j = k - 1
-            while j >= 0 {
-                if match(ci - 1, j) { return true }
-                j -= 1
+            if failed[ci * (subject + 1) + k] { return false }
+            let ok: Bool
+            if !compound(ci, k) {
+                ok = false
+            } else if ci == 0 {
+                ok = true
+            } else if isChild(ci) {
+                ok = k > 0 && match(ci - 1, k - 1)
+            } else {
+                var j = k - 1
+                while j >= 0 && !match(ci - 1, j) { j -= 1 }
+                ok = j >= 0
             }
-            return false
+            if !ok { failed[ci * (subject + 1) + k] = true }
+            return ok
         }
         return match(last, subject)
     }

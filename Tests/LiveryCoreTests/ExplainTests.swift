@@ -96,4 +96,31 @@ final class ExplainTests: XCTestCase {
                 "2:10 Button #222222ff theme (0,0,1) wins",
             ])
     }
+
+    /// The reference matcher (used by `explain`) tries each (compound, node) pair at most once:
+    /// `Label View × 7 Button` against `Window`, 28 `View`s and a `Button` fails after at most
+    /// 9 × 30 compound tests, where a search that forgets failures takes over a million (and a
+    /// sheet with a few more compounds would hold the daemon for hours).
+    func testReferenceMatcherTriesEachCompoundAtNodeOnce() throws {
+        var calls = 0
+        let matched = Cascade.matchRightToLeft(last: 8, subject: 29, isChild: { _ in false }) { ci, k in
+            calls += 1
+            return ci == 0 ? false : ci == 8 ? k == 29 : true
+        }
+        XCTAssertFalse(matched)
+        XCTAssertLessThanOrEqual(calls, 9 * 30)
+        XCTAssertGreaterThan(calls, 8 * 20, "the search must still try every container")
+        let views = Array(repeating: "View", count: 7).joined(separator: " ")
+        let c = try compileSheet("Window \(views) Button { tint-color: #123456; }")
+        let deep = Array(repeating: "View", count: 28).joined(separator: "/")
+        XCTAssertEqual(
+            try lines(c, "Window/\(deep)/Button", "tint-color"),
+            ["1:52 Window \(views) Button #123456ff theme (0,0,9) wins"])
+        XCTAssertEqual(try lines(c, "Label/\(deep)/Button", "tint-color"), [])
+        XCTAssertEqual(
+            try c.resolve(
+                ComponentPath("Window/\(deep)/Button", schema: c.theme.schema), properties: ["tint-color"]
+            )
+            .map(\.value.description), ["#123456ff"])
+    }
 }
