@@ -161,4 +161,18 @@ final class SearchPathDuplicatesTests: XCTestCase {
         XCTAssertEqual(catalog.notes, [])
         XCTAssertTrue(catalog.ids.contains("forest"))
     }
+
+    /// A node's states are bits of one 64-bit word in the cascade: a schema with more than 64
+    /// states besides `normal` is refused with a clear error, rather than a `:state` past the
+    /// 64th matching every node (found by a newcomer trial with 75 states).
+    func testSchemaWithMoreThan64StatesIsRefused() throws {
+        let url = themesDirectory.appendingPathComponent("schema.json")
+        var root = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        root["states"] = ["normal"] + (1...64).map { "s\($0)" }
+        XCTAssertNoThrow(try Schema(json: JSONSerialization.data(withJSONObject: root), file: "s.json"))
+        root["states"] = ["normal"] + (1...65).map { "s\($0)" }
+        XCTAssertThrowsError(try Schema(json: JSONSerialization.data(withJSONObject: root), file: "s.json")) {
+            XCTAssertEqual("\($0)", "s.json: at most 64 states besides 'normal', not 65")
+        }
+    }
 }
