@@ -1174,17 +1174,23 @@ public struct StyleWalker: ~Copyable {
                     m.collectContained(raw.typeBuckets[Int(raw.chainTypes[t])], into: matched, &count)
                 }
                 m.collectContained(raw.universal, into: matched, &count)
-                // Buckets are each in rank order; together they need one small sort.
-                var i = 1
-                while i < count {
-                    let v = matched[i]
-                    var j = i - 1
-                    while j >= 0 && matched[j] > v {
-                        matched[j + 1] = matched[j]
-                        j -= 1
+                // Buckets are each in rank order; together they need one sort, small as a rule
+                // (an insertion sort), but a sheet can make any number of rules match a node.
+                if count > 32 {
+                    var all = UnsafeMutableBufferPointer(start: matched, count: count)
+                    all.sort()
+                } else {
+                    var i = 1
+                    while i < count {
+                        let v = matched[i]
+                        var j = i - 1
+                        while j >= 0 && matched[j] > v {
+                            matched[j + 1] = matched[j]
+                            j -= 1
+                        }
+                        matched[j + 1] = v
+                        i += 1
                     }
-                    matched[j + 1] = v
-                    i += 1
                 }
             }
             // In rank order; a value set by a container-free rule of higher rank stays.

@@ -330,4 +330,28 @@ final class CascadeEquivalenceTests: XCTestCase {
             XCTAssertEqual(rows[5], ["#020202ff", "4", "0.25", "5", "#010101ff", "#030303ff"])
         }
     }
+
+    /// Thousands of rules matching one node from two buckets whose ranks interleave (each
+    /// class's rules in two runs): sorted into cascade order, the last declaration wins each
+    /// property (a newcomer trial held the daemon for seconds with 200,000 such rules, sorted
+    /// by insertion).
+    func testManyMatchesFromInterleavedBucketsKeepCascadeOrder() throws {
+        var sheet = ""
+        for run in 0..<4 {
+            let k = run % 2 == 0 ? "b" : "a"
+            for i in 0..<1500 { sheet += ".\(k) { row-height: \(run * 10_000 + i); }\n" }
+        }
+        sheet += ".b { alpha: 0.5; }\n.a { alpha: 0.25; }\n"
+        let c = try compileSheet(sheet)
+        let p = ComponentPath(nodes: [
+            PathNode(type: "Window"), PathNode(type: "TableView", classes: ["a", "b"]),
+        ])
+        let fast = try c.resolve(p, properties: ["row-height", "alpha"]).map(\.value.description)
+        XCTAssertEqual(fast, ["31499", "0.25"])
+        XCTAssertEqual(
+            fast, try c.resolveNaive(p, properties: ["row-height", "alpha"]).map(\.value.description))
+        let b = ComponentPath(nodes: [PathNode(type: "Window"), PathNode(type: "TableView", classes: ["b"])])
+        XCTAssertEqual(
+            try c.resolve(b, properties: ["row-height", "alpha"]).map(\.value.description), ["21499", "0.5"])
+    }
 }
