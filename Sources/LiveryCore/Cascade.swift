@@ -293,18 +293,36 @@ final class StyleCache: @unchecked Sendable {
         /// The container state for the node's children (`StyleWalker.childState`).
         var state: ContiguousArray<UInt64>
     }
-    /// Entries kept at most; past it the cache starts over (paths are few in practice).
+    /// Entries kept at most, and the bytes they may take (keys, slots and container states,
+    /// which grow with the theme's rules: 78 KB each for 10,000 rules of 32 compounds); past
+    /// either the cache starts over (paths are few in practice).
     static let capacity = 8192
+    static let byteCapacity = 32 << 20
     private let lock = NSLock()
     private var entries: [String: Entry] = [:]
+    /// The bytes `entries` take, as `cost` counts them.
+    private var bytes = 0
 
     func entry(_ key: String) -> Entry? { lock.withLock { entries[key] } }
 
+    /// The bytes the entries take (`cost`), and how many there are.
+    var size: (bytes: Int, entries: Int) { lock.withLock { (bytes, entries.count) } }
+
     func store(_ key: String, _ entry: Entry) {
+        let cost = StyleCache.cost(key, entry)
         lock.withLock {
-            if entries.count >= StyleCache.capacity { entries.removeAll(keepingCapacity: true) }
-            entries[key] = entry
+            if entries.count >= StyleCache.capacity || bytes + cost > StyleCache.byteCapacity {
+                entries.removeAll(keepingCapacity: true)
+                bytes = 0
+            }
+            if let old = entries.updateValue(entry, forKey: key) { bytes -= StyleCache.cost(key, old) }
+            bytes += cost
         }
+    }
+
+    /// An entry's bytes: its key, slots and container state, and a little for the dictionary.
+    static func cost(_ key: String, _ entry: Entry) -> Int {
+        key.utf8.count + entry.style.slots.count * 4 + entry.state.count * 8 + 64
     }
 }
 
