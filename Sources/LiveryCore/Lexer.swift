@@ -183,7 +183,9 @@ struct Lexer {
                     }
                 }
                 if let v = Double(text), v.isFinite {
-                    tokens.append(make(.number(v, unit: unit)))
+                    // −0 is 0: values are interned by equality, and −0 == 0, so one spelling
+                    // must stand for both (else `resolve` and `explain` could print either).
+                    tokens.append(make(.number(v == 0 ? 0 : v, unit: unit)))
                 } else {
                     error("number '\(text)' is malformed or out of range", line: l, column: col)
                     tokens.append(make(.number(0, unit: unit)))
