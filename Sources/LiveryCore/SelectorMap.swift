@@ -2,7 +2,10 @@
 ///
 /// - rules ranked by cascade precedence, so that a higher rank wins;
 /// - bucketed by their subject's most selective part (`#name`, else `.class`, else type, else
-///   universal), so that a node only tries the rules that could match it;
+///   universal) and its type, so that a node only tries the rules that could match it; rules
+///   that are a type alone kept apart (their result depends on the node's type and states only);
+/// - the rules with containers matched top-down through container states (`ContainerRules`), so
+///   that a candidate's containers are one bit;
 /// - types, names, classes and states interned to integers, and everything stored in flat
 ///   buffers of plain structs (`Raw`), so that matching compares integers and touches no
 ///   reference counts;
