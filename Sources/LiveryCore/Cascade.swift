@@ -83,7 +83,7 @@ public struct Cascade: Sendable {
     }
 
     /// The same as `resolve`, computed by testing every rule against every node of the path with
-    /// no index, filter or cache: the reference the fast path is checked against.
+    /// no index, container states or cache: the reference the fast path is checked against.
     /// - Parameters:
     ///   - path: The component; its last node is resolved.
     ///   - properties: Property names; empty means every property the type uses (schema order).
@@ -308,14 +308,18 @@ final class StyleCache: @unchecked Sendable {
     /// The bytes the entries take (`cost`), and how many there are.
     var size: (bytes: Int, entries: Int) { lock.withLock { (bytes, entries.count) } }
 
+    /// Keeps `entry` under `key` (replacing one), unless it alone costs more than the cache may
+    /// hold.
     func store(_ key: String, _ entry: Entry) {
         let cost = StyleCache.cost(key, entry)
+        guard cost <= StyleCache.byteCapacity else { return }
         lock.withLock {
+            if let old = entries.removeValue(forKey: key) { bytes -= StyleCache.cost(key, old) }
             if entries.count >= StyleCache.capacity || bytes + cost > StyleCache.byteCapacity {
                 entries.removeAll(keepingCapacity: true)
                 bytes = 0
             }
-            if let old = entries.updateValue(entry, forKey: key) { bytes -= StyleCache.cost(key, old) }
+            entries[key] = entry
             bytes += cost
         }
     }

@@ -90,8 +90,8 @@ public struct Schema: Sendable {
     /// - Parameters:
     ///   - json: The file's bytes: an object with `states`, `properties` and `types`.
     ///   - file: The name that prefixes error messages.
-    /// - Throws: `LoadError` on malformed JSON, more than 64 states besides `normal`, unknown
-    ///   types, bad initial values or cycles.
+    /// - Throws: `LoadError` on malformed JSON, a state listed twice, more than 64 states besides
+    ///   `normal`, unknown types, bad initial values or cycles.
     public init(json: Data, file: String = "schema.json") throws {
         func fail(_ m: String) -> LoadError { LoadError(description: "\(file): \(m)") }
         guard let root = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else {
@@ -100,8 +100,11 @@ public struct Schema: Sendable {
         guard let states = root["states"] as? [String], let props = root["properties"] as? [String: Any],
             let types = root["types"] as? [String: Any]
         else { throw fail("needs 'states', 'properties' and 'types'") }
+        if let twice = states.first(where: { s in states.filter { $0 == s }.count > 1 }) {
+            throw fail("state '\(twice)' is listed twice")
+        }
         // The cascade keeps a node's states as bits of one 64-bit word.
-        let named = Set(states).subtracting(["normal"]).count
+        let named = states.filter { $0 != "normal" }.count
         guard named <= 64 else { throw fail("at most 64 states besides 'normal', not \(named)") }
         self.states = states
         self.types = [:]

@@ -54,7 +54,7 @@ final class SelectorMap: @unchecked Sendable {
     /// One rule in a bucket, with what decides it without looking at the rule itself: the
     /// subject's required states, its classes as a 64-bit mask (the bits of class ids below
     /// 64), and the bit its containers have in a container state (`Raw.containerRules`); its
-    /// name, if any, is its bucket's, and its type its part's. When these decide the rule
+    /// name, if any, is its bucket's, and its type its range's. When these decide the rule
     /// (`exact`: every id below 64, no `:normal`, no `@app`) it is decided without a branch;
     /// otherwise its subject is tested in full.
     struct Candidate: Sendable {
@@ -131,7 +131,8 @@ final class SelectorMap: @unchecked Sendable {
         built.isKind = kind
         built.chains = chains
         var bits: [String: UInt64] = [:]
-        for s in schema.states where s != "normal" && bits.count < 64 { bits[s] = 1 << UInt64(bits.count) }
+        // The schema has at most 64 of them, each listed once.
+        for s in schema.states where s != "normal" { bits[s] = 1 << UInt64(bits.count) }
         stateBits = bits
 
         propertyNames = schema.properties.keys.sorted()
@@ -265,7 +266,8 @@ final class SelectorMap: @unchecked Sendable {
         }
     }
 
-    /// A range of `Raw.parts`, `Raw.candidates` or `Raw.chainTypes`.
+    /// A range of `Raw.candidates`, `Raw.chainTypes`, `ContainerRules.parts` or
+    /// `ContainerRules.entries`.
     struct Bucket {
         var start: Int32
         var count: Int32
@@ -323,12 +325,12 @@ final class SelectorMap: @unchecked Sendable {
         /// alone, that a node of the type matches: decided by the type.
         let simple: Frozen<UInt64>
         /// The other compounds (with a name, a class, a state or `:normal`), tested one by one
-        /// (`Entry`), under the compound's name (key: name
-        /// id), else its first class (name count + class id), else its first state (name count +
-        /// class count + the state's bit number), else its type (name count + class count + 64 +
-        /// type id), else under `*` (the last key). Each key's are cut into parts by the
-        /// compound's type (as `Raw.parts`: tried when the node is a kind of it; key −1: `*` or
-        /// an id past 63, always): `keyRanges[key]` is a range of `parts`.
+        /// (`Entry`), under the compound's name (key: name id), else its first class (name
+        /// count + class id), else its first state (name count + class count + the state's bit
+        /// number), else its type (name count + class count + 64 + type id), else under `*` (the
+        /// last key). Each key's are cut into parts by the compound's type (`Part`: tried when
+        /// the node is a kind of it; key −1: `*` or an id past 63, always): `keyRanges[key]` is
+        /// a range of `parts`.
         let keyRanges: Frozen<Bucket>
         let parts: Frozen<Part>
         let entries: Frozen<Entry>
@@ -448,8 +450,8 @@ final class SelectorMap: @unchecked Sendable {
         /// whose subject is each type.
         let nameBuckets: Frozen<Bucket>
         let classBuckets: Frozen<Bucket>
-        /// Per type, the rules with containers whose subject is that type (with states or
-        /// `:normal`), and `universal` those whose subject is `*`: ranges of `candidates`.
+        /// Per type, the rules with containers whose subject is that type (with states, `:normal`
+        /// or an `@app`), and `universal` those whose subject is `*`: ranges of `candidates`.
         let typeBuckets: Frozen<Bucket>
         let universal: Bucket
         /// Per type, the rules whose selector is that type alone (with states, `:normal` or an
@@ -723,10 +725,11 @@ extension SelectorMap {
 /// style, its containers' state (`SelectorMap.ContainerRules`) and the rules that match it.
 ///
 /// Everything lives in flat buffers allocated once and grown with the depth: the node stack,
-/// one row of property slots per level (a child's row starts as a copy of its container's), the
-/// container states, and per level the last few children's styles: siblings with the same type,
-/// name, classes and states share one computed style, since the sheet language has no sibling
-/// combinators, so such nodes match the same rules (Servo's and Blink's "style sharing").
+/// the container states, and per level a ring of rows of property slots, one per recent node of
+/// that level (a node's row starts as a copy of its container's): siblings with the same type,
+/// name, classes and states share one row, since the sheet language has no sibling
+/// combinators, so such nodes match the same rules (Servo's and Blink's "style sharing"). The
+/// table of container-free results (`freeTable`) grows with the (type, states) pairs met.
 /// Noncopyable, because it owns those buffers.
 public struct StyleWalker: ~Copyable {
     /// How rules are found: `indexed` (the selector map, container states, style sharing),
@@ -763,7 +766,8 @@ public struct StyleWalker: ~Copyable {
     /// for a root), one more than nodes (`SelectorMap.ContainerRules`).
     var blocks: UnsafeMutablePointer<UInt64>
     let blockWords: Int
-    /// Which prefixes may extend at the node being pushed, per position (`stateWords`).
+    /// Which prefixes may extend at the node whose children's container state is being
+    /// computed (`extendState`), per position (`stateWords`).
     var extensible: UnsafeMutablePointer<UInt64>
     /// The classes of the nodes on the stack.
     var nodeClasses: UnsafeMutablePointer<Int32>
@@ -777,7 +781,7 @@ public struct StyleWalker: ~Copyable {
     /// Children remembered per level (a short list compared directly, as Servo's style sharing
     /// cache is: hashing every node would cost more).
     static let sharingCandidates = 8
-    /// The ranks of the rules matching the node being pushed.
+    /// The ranks of the rules matching the node being pushed (and `matchFree`'s scratch).
     var matched: UnsafeMutablePointer<Int32>
     /// Whether the node being pushed may have siblings (`StyleForest.Entry.hasSiblings`; always
     /// when pushed from a path): when not, style sharing is skipped, having nobody to serve.
@@ -815,6 +819,8 @@ public struct StyleWalker: ~Copyable {
         var start: Int32
         var count: Int32
         var ranks: Int32
+
+        static let empty = FreeEntry(states: 0, type: -1, inAnyState: false, start: 0, count: 0, ranks: 0)
     }
 
     /// What decides a node's style among its siblings; classes (at most 8) padded with −1.
@@ -862,7 +868,7 @@ public struct StyleWalker: ~Copyable {
         matched = .allocate(capacity: max(1, raw.rules.count))
         freeTable = .allocate(capacity: freeCapacity)
         freeTable.initialize(
-            repeating: FreeEntry(states: 0, type: -1, inAnyState: false, start: 0, count: 0, ranks: 0),
+            repeating: FreeEntry.empty,
             count: freeCapacity)
         freeValues = .allocate(capacity: freeValueCapacity)
         freeRankCapacity = 8 * (raw.propertyCount + 1)
@@ -913,7 +919,8 @@ public struct StyleWalker: ~Copyable {
             start: depth > 0 ? rows + rowAt[depth - 1] : rows, count: depth > 0 ? width : 0)
     }
 
-    /// The container state for the children of the node on top of the stack.
+    /// The container state for the children of the node on top of the stack (computed now if
+    /// no child has been pushed yet); meaningful in the indexed mode only.
     mutating func childState() -> ContiguousArray<UInt64> {
         readyState(depth)
         return ContiguousArray(UnsafeBufferPointer(start: blocks + depth * blockWords, count: blockWords))
@@ -1267,7 +1274,7 @@ public struct StyleWalker: ~Copyable {
             freeCapacity *= 2
             freeTable = .allocate(capacity: freeCapacity)
             freeTable.initialize(
-                repeating: FreeEntry(states: 0, type: -1, inAnyState: false, start: 0, count: 0, ranks: 0),
+                repeating: FreeEntry.empty,
                 count: freeCapacity)
             for j in 0..<oldCapacity where old[j].type != -1 {
                 freeTable[freeSlot(type: old[j].type, states: old[j].states, inAnyState: old[j].inAnyState)] =
@@ -1380,9 +1387,10 @@ public struct StyleWalker: ~Copyable {
                     nodeClasses)
         }
 
-        /// Whether rule `rank` matches, searched as written (the reference the indexed walk is
-        /// tested against, and the naive mode): its application, the subject compound, then the
-        /// compounds right to left.
+        /// Whether rule `rank` matches, searched as written: its application, the subject
+        /// compound, then the compounds right to left. The naive mode tries every rule with it
+        /// (the ablation, and the reference the indexed walk is tested against), and
+        /// `matchFree` the container-free rules, which have no compounds left of the subject.
         func matches(_ rank: Int32) -> Bool {
             let r = raw.rules[Int(rank)]
             guard subjectMatches(rank) else { return false }
@@ -1417,9 +1425,9 @@ public struct StyleWalker: ~Copyable {
         }
     }
 
-    /// Starts below an already computed prefix: `nodes` are the containers, `style` and
-    /// `state` the last one's style and its children's container state (`childState`). The
-    /// walker cannot be popped below these nodes (their own states are not known).
+    /// Starts below an already computed prefix: `path` are the containers, `style` and `state`
+    /// the last one's style and its children's container state (`childState`). The walker
+    /// cannot be popped below these nodes (their own states and rows are not known).
     mutating func seed(_ path: ArraySlice<PathNode>, style: ComputedStyle, state: ContiguousArray<UInt64>) {
         precondition(depth == 0, "seed(_:style:state:) needs an empty walker")
         for node in path {
@@ -1430,6 +1438,9 @@ public struct StyleWalker: ~Copyable {
             depth += 1
         }
         guard depth > 0 else { return }
+        // The last node's row is its level's first, and no sibling is there to share with.
+        shareCount[depth - 1] = 0
+        shareNext[depth - 1] = 1
         rowAt[depth - 1] = (depth - 1) * StyleWalker.sharingCandidates * stride
         let row = rows + rowAt[depth - 1]
         style.slots.withUnsafeBufferPointer { row.update(from: $0.baseAddress!, count: width) }

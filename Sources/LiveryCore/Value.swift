@@ -127,7 +127,7 @@ struct ValueTyper {
             if case .number(let v, let unit) = n.kind {
                 switch unit {
                 case "s": return .duration(v)
-                case "ms": return .duration(v / 1000)
+                case "ms": return .duration(v / 1000 + 0)  // + 0: an underflow to −0 is 0
                 case "" where v == 0: return .duration(0)
                 default: break
                 }
@@ -274,7 +274,7 @@ struct ValueTyper {
             error("expected a number", at: n)
             return nil
         }
-        return unit == "%" ? v / 100 : v
+        return unit == "%" ? v / 100 + 0 : v  // + 0: an underflow to −0 is 0
     }
 
     /// CSS Color 4 §5.1 and §7.1: modern `rgb(r g b / a)` and legacy `rgb(r, g, b, a)`; channels

@@ -39,6 +39,15 @@ final class CascadeEquivalenceTests: XCTestCase {
         return s
     }
 
+    /// A compound of `types` and `classes`: sometimes `*`, a name, up to two classes, a state.
+    func compound(_ r: inout Random, types: [String], classes: [String]) -> String {
+        var s = r.chance(0.1) ? "*" : r.pick(types)
+        if r.chance(0.15) { s += "#" + r.pick(names) }
+        for _ in 0..<r.below(3) { s += "." + r.pick(classes) }
+        if r.chance(0.2) { s += ":" + r.pick(states) }
+        return s
+    }
+
     func sheet(_ r: inout Random, rules: Int) -> String {
         var out = ""
         for i in 0..<rules {
@@ -202,11 +211,7 @@ final class CascadeEquivalenceTests: XCTestCase {
         }.joined()
         let allTypes = types + components
         func compound(_ r: inout Random) -> String {
-            var s = r.chance(0.1) ? "*" : r.pick(allTypes)
-            if r.chance(0.15) { s += "#" + r.pick(names) }
-            for _ in 0..<r.below(3) { s += "." + r.pick(manyClasses) }
-            if r.chance(0.2) { s += ":" + r.pick(states) }
-            return s
+            self.compound(&r, types: allTypes, classes: manyClasses)
         }
         var css = header
         for _ in 0..<200 {
@@ -375,5 +380,78 @@ final class CascadeEquivalenceTests: XCTestCase {
         cache.store("path 99", StyleCache.Entry(style: style, state: [1]))
         XCTAssertEqual(cache.size.bytes, bytes, "replacing an entry counts it once")
         XCTAssertEqual(cache.size.entries, entries)
+        // Replacing an entry near the cap does not start over; one larger than the cap is not kept.
+        let big = StyleCache.Entry(style: style, state: ContiguousArray(repeating: 0, count: 4 << 20 + 1))
+        cache.store("too big", big)
+        XCTAssertNil(cache.entry("too big"))
+        XCTAssertEqual(cache.size.entries, entries)
+        XCTAssertLessThanOrEqual(cache.size.bytes, StyleCache.byteCapacity)
+    }
+
+    /// Long selectors (up to 9 compounds, so that the container states span several words per
+    /// position), wide and deep forests whose siblings have up to 12 classes (past the 8 that
+    /// style sharing keys), the winners tracked (`tracksWinners`), deep paths through the prefix
+    /// cache, and a theme without rules with containers: all as the naive walker has them.
+    func testLongSelectorsManyClassesWinnersAndDeepPathsMatchTheNaiveWalker() throws {
+        var r = Random(state: 9_009)
+        let pool = (0..<12).map { "m\($0)" }
+        func compound(_ r: inout Random) -> String { self.compound(&r, types: types, classes: pool) }
+        func longSheet(_ r: inout Random, rules: Int, containers: Bool) -> String {
+            (0..<rules).map { _ in
+                var sel = compound(&r)
+                if containers {
+                    for _ in 0..<r.below(9) { sel = compound(&r) + (r.chance(0.3) ? " > " : " ") + sel }
+                }
+                let colour = r.pick(properties.filter { $0 != "row-height" })
+                return
+                    "\(sel) { \(colour): #\(String(format: "%06x", r.below(0xffffff))); row-height: \(r.below(99)); }\n"
+            }.joined()
+        }
+        var checked = 0
+        for round in 0..<4 {
+            let c = try compileSheet(longSheet(&r, rules: 300, containers: round != 3))
+            var tree: [(node: PathNode, depth: Int)] = []
+            var depth = 0
+            for _ in 0..<400 {
+                // Runs of siblings that differ only in classes past the eighth.
+                depth = depth > 0 && r.chance(0.35) ? 1 + r.below(depth) : min(depth + 1, 30)
+                var node = PathNode(type: r.pick(types))
+                node.classes = r.chance(0.5) ? pool.filter { _ in r.chance(0.8) } : [r.pick(pool)]
+                if r.chance(0.2) { node.states = [r.pick(states)] }
+                tree.append((node, depth))
+                if r.chance(0.3) && node.classes.count > 8 {
+                    var twin = node
+                    twin.classes.removeLast()
+                    tree.append((twin, depth))
+                }
+            }
+            let forest = try XCTUnwrap(StyleForest([tree], for: c))
+            XCTAssertEqual(forestValues(c, forest), try naiveValues(c, [tree]))
+            var fast = StyleWalker(c)
+            fast.tracksWinners = true
+            var slow = StyleWalker(c, mode: .naive)
+            slow.tracksWinners = true
+            for (node, depth) in tree {
+                while fast.depth >= depth {
+                    fast.pop()
+                    slow.pop()
+                }
+                let a = try XCTUnwrap(fast.push(node))
+                let b = try XCTUnwrap(slow.push(node))
+                XCTAssertEqual(a.winners, b.winners)
+                XCTAssertEqual(a.values, b.values)
+                checked += 1
+            }
+            // Every node's path from the root, resolved through the cache of prefixes.
+            var stack: [PathNode] = []
+            for (node, depth) in tree.prefix(150) {
+                stack = Array(stack.prefix(depth - 1)) + [node]
+                let p = ComponentPath(nodes: stack)
+                XCTAssertEqual(
+                    try c.resolve(p, properties: properties).map(\.value),
+                    try c.resolveNaive(p, properties: properties).map(\.value), "\(p)")
+            }
+        }
+        XCTAssertGreaterThan(checked, 1600)
     }
 }

@@ -128,16 +128,19 @@ final class ExplainTests: XCTestCase {
     /// table met first (a newcomer trial saw `0.0` from one and `-0.0` from the other).
     func testNegativeZeroIsZero() throws {
         let c = try compileSheet(
-            "Button { alpha: -0; corner-radius: 0; }\nLabel { alpha: 0; corner-radius: -0.0; }")
+            "Button { alpha: -0; corner-radius: 0; transition-duration: -1e-322ms; }\n"
+                + "Label { alpha: 0; corner-radius: -0.0; transition-duration: 0s; }")
         for path in ["Window/Button", "Window/Label"] {
             let p = try ComponentPath(path, schema: c.theme.schema)
             let values = try c.resolve(p, properties: ["alpha", "corner-radius"]).map(\.value.description)
             XCTAssertEqual(values, ["0", "0"], path)
             // Published as a D-Bus double: the sign of zero shows there.
-            for v in try c.resolve(p, properties: ["alpha", "corner-radius"]).map(\.value) {
+            for v in try c.resolve(p, properties: ["alpha", "corner-radius", "transition-duration"]).map(
+                \.value)
+            {
                 XCTAssertEqual((v.jsonObject as? Double)?.sign, .plus, "\(path) resolve")
             }
-            for property in ["alpha", "corner-radius"] {
+            for property in ["alpha", "corner-radius", "transition-duration"] {
                 let winner = try XCTUnwrap(c.explain(p, property: property).candidates.last)
                 XCTAssertEqual(
                     (winner.value.jsonObject as? Double)?.sign, .plus, "\(path) explain \(property)")

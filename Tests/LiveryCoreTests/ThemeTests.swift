@@ -174,5 +174,11 @@ final class SearchPathDuplicatesTests: XCTestCase {
         XCTAssertThrowsError(try Schema(json: JSONSerialization.data(withJSONObject: root), file: "s.json")) {
             XCTAssertEqual("\($0)", "s.json: at most 64 states besides 'normal', not 65")
         }
+        // A state listed twice would take two bits' places (a reviewer found `:selected`
+        // matching a highlighted node with `highlighted` listed twice).
+        root["states"] = ["normal", "highlighted", "highlighted", "selected"]
+        XCTAssertThrowsError(try Schema(json: JSONSerialization.data(withJSONObject: root), file: "s.json")) {
+            XCTAssertEqual("\($0)", "s.json: state 'highlighted' is listed twice")
+        }
     }
 }
