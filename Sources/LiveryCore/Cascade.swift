@@ -201,32 +201,32 @@ public struct Cascade: Sendable {
     /// outwards (CSS Selectors 4 §16). `isChild(ci)` says whether compounds `ci − 1` and `ci` are
     /// joined by `>`; `compound(ci, k)` whether compound `ci` matches node `k`.
     ///
-    /// Each (compound, node) pair is tried at most once: a pair that failed is remembered, so
-    /// that descendant combinators cannot make the search exponential (`* * * … Button` against
-    /// a deep path), and `compound` is called at most (`last` + 1) × (`subject` + 1) times.
+    /// The reference matcher's search (`explain`, `check`, `resolveNaive`). Each (compound, node)
+    /// pair is tried at most once: a pair that failed is remembered, so that descendant
+    /// combinators cannot make the search exponential (`* * * … Button` against a deep path),
+    /// and `compound` is called at most (`last` + 1) × (`subject` + 1) times.
     static func matchRightToLeft(
         last: Int, subject: Int, isChild: (Int) -> Bool, _ compound: (Int, Int) -> Bool
     ) -> Bool {
-        guard last > 0 else { return compound(0, subject) }
+        // The subject first: most rules fail there, before anything is allocated.
+        guard compound(last, subject) else { return false }
+        guard last > 0 else { return true }
         var failed = [Bool](repeating: false, count: (last + 1) * (subject + 1))
+        // Whether compound `ci` and those left of it match with `ci` at node `k`.
         func match(_ ci: Int, _ k: Int) -> Bool {
             if failed[ci * (subject + 1) + k] { return false }
-            let ok: Bool
-            if !compound(ci, k) {
-                ok = false
-            } else if ci == 0 {
-                ok = true
-            } else if isChild(ci) {
-                ok = k > 0 && match(ci - 1, k - 1)
-            } else {
-                var j = k - 1
-                while j >= 0 && !match(ci - 1, j) { j -= 1 }
-                ok = j >= 0
-            }
+            let ok = compound(ci, k) && (ci == 0 || left(of: ci, at: k))
             if !ok { failed[ci * (subject + 1) + k] = true }
             return ok
         }
-        return match(last, subject)
+        // Whether the compounds left of `ci` match the containers of node `k`.
+        func left(of ci: Int, at k: Int) -> Bool {
+            if isChild(ci) { return k > 0 && match(ci - 1, k - 1) }
+            var j = k - 1
+            while j >= 0 && !match(ci - 1, j) { j -= 1 }
+            return j >= 0
+        }
+        return left(of: last, at: subject)
     }
 
     /// A type selector matches its subtypes; `:normal` matches a node in no other state.

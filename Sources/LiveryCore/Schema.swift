@@ -100,9 +100,8 @@ public struct Schema: Sendable {
         guard let states = root["states"] as? [String], let props = root["properties"] as? [String: Any],
             let types = root["types"] as? [String: Any]
         else { throw fail("needs 'states', 'properties' and 'types'") }
-        if let twice = states.first(where: { s in states.filter { $0 == s }.count > 1 }) {
-            throw fail("state '\(twice)' is listed twice")
-        }
+        var listed = Set<String>()
+        for s in states where !listed.insert(s).inserted { throw fail("state '\(s)' is listed twice") }
         // The cascade keeps a node's states as bits of one 64-bit word.
         let named = states.filter { $0 != "normal" }.count
         guard named <= 64 else { throw fail("at most 64 states besides 'normal', not \(named)") }

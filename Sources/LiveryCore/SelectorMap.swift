@@ -65,7 +65,6 @@ final class SelectorMap: @unchecked Sendable {
         /// containers, a bit of the word that is always all ones.
         var container: Int32 = -1
         var exact: Bool
-        var containers: Bool
         var classMask: UInt64
     }
 
@@ -208,21 +207,21 @@ final class SelectorMap: @unchecked Sendable {
             let last = compounds[compounds.count - 1]
             let entry = Candidate(
                 rank: Int32(rank), states: last.states, exact: last.exact && rules[rules.count - 1].app == -1,
-                containers: r.selector.compounds.count > 1,
                 classMask: last.classMask)
+            let containers = r.selector.compounds.count > 1
             if !subject.names.isEmpty {
                 // Two different names (`#a#b`, name −2) match nothing: no bucket.
                 if last.name >= 0 { byName[last.name, default: []].append(entry) }
             } else if let k = subject.classes.first {
                 byClass[classIDs[k]!, default: []].append(entry)
             } else if let t = subject.type, let tid = ids[t] {
-                if entry.containers {
+                if containers {
                     byType[tid, default: []].append(entry)
                 } else {
                     freeByType[tid, default: []].append(entry)
                 }
             } else if subject.type == nil {
-                if entry.containers { universal.append(entry) } else { freeUniversal.append(entry) }
+                if containers { universal.append(entry) } else { freeUniversal.append(entry) }
             }
             // A subject of a type the schema lacks matches nothing and is in no bucket either.
         }
@@ -1412,6 +1411,8 @@ public struct StyleWalker: ~Copyable {
 
         /// Compound `ci` of the selector starting at `base`, at node `k`, and everything to its
         /// left (CSS Selectors 4 §16: a descendant combinator tries each container outwards).
+        /// Unlike `Cascade.matchRightToLeft` it remembers no failures (no allocation per rule:
+        /// this is the naive ablation), so adversarial selectors make it exponential.
         func match(_ base: Int, _ ci: Int, _ k: Int) -> Bool {
             guard raw.compoundMatches(raw.compounds[base + ci], nodes[k], nodeClasses) else { return false }
             if ci == 0 { return true }
