@@ -265,40 +265,35 @@ final class SelectorMap: @unchecked Sendable {
         }
     }
 
-    /// A range of `Raw.candidates`, `Raw.chainTypes`, `ContainerRules.parts` or
+    /// A range of `Raw.candidates`, `Raw.chainTypes`, `Raw.chunkFirst` or
     /// `ContainerRules.entries`.
     struct Bucket {
         var start: Int32
         var count: Int32
     }
 
-    /// Part of a list of `ContainerRules.entries`, tried only when the node's type mask has bit
-    /// `key`; always when `key` is −1.
-    struct Part {
-        var key: Int32
-        var start: Int32
-        var count: Int32
-    }
-
     /// The rules with containers, matched top-down: for each node the walker keeps a container
-    /// state, bitsets over these rules that say which prefixes of their selectors match a chain
-    /// of containers ending at the node (`matchedAt`) and ending at the node or above it
-    /// (`matchedAbove`). A child's state is computed from its container's with word operations
-    /// and a full test of the few compounds that need one, and a subject candidate's containers
-    /// are then one bit of its container's state (of `matchedAt` for a `>` before the subject,
-    /// of `matchedAbove` for a descendant combinator): exact, and never searched for — what the
-    /// ancestor Bloom filter of Servo and WebKit only approximates. This is the bit-parallel
-    /// simulation of the selectors' automaton (the matching of CSS Selectors 4 §16, read left
-    /// to right).
+    /// state, a bitset over these rules that says, for each compound left of a subject, whether
+    /// the selector's prefix ending with it matches the chain of containers ending at the node
+    /// — where the combinator after the compound is `>`; or ending at the node or above it —
+    /// where it is a descendant combinator. That is exactly what the next compound's node, a
+    /// child or a descendant, needs to know. A child's state is computed from its container's
+    /// with word operations and a full test of the few compounds that need one, and a subject
+    /// candidate's containers are then one bit of its container's state: exact, and never
+    /// searched for — what the ancestor Bloom filter of Servo and WebKit only approximates.
+    /// This is the bit-parallel simulation of the selectors' automaton (the matching of CSS
+    /// Selectors 4 §16, read left to right).
     ///
     /// Rules are numbered by compound count, most first, so that position `i` (a selector's
     /// compound `i` from the left, before its subject) exists for a prefix of the numbers, and
-    /// its bits are `words[i]` words from `offsets[i]` in each bitset of `stateWords` words. A
-    /// state (`StyleWalker.blocks`) is `matchedAt`, `matchedAbove` and one word of all ones (the
-    /// bit of every candidate without containers): `blockWords` words.
+    /// its bits are `words[i]` words from `offsets[i]` of the state's `stateWords`, followed by
+    /// one word of all ones (the bit of every candidate without containers): `blockWords` words
+    /// (`StyleWalker.blocks`). Among rules of one compound count, those of one type bucket
+    /// (`Built.byType`, `Built.universal`) are numbered together, so that a type bucket's
+    /// container bits are a few runs of consecutive bits (`Raw.typeChunks`).
     struct ContainerRules {
         /// A compound that needs a test of its own, with what the test needs beyond its key and
-        /// part (which decide its name and type): its classes' mask and its states (the
+        /// range (which decide its name and type): its classes' mask and its states (the
         /// compound's `exact` says whether these decide it; if not, `compound` is tested in
         /// full), and where its bit is in a container state.
         struct Entry {
@@ -318,7 +313,7 @@ final class SelectorMap: @unchecked Sendable {
         let blockWords: Int
         /// Per rule, the bit of a container state its candidates test (see `bit(ofRank:)`).
         let bits: Frozen<Int32>
-        /// Per position (a bitset of `stateWords`): the combinator after compound `i` is `>`.
+        /// A bitset of `stateWords` words: the bits whose compound is followed by `>`.
         let child: Frozen<UInt64>
         /// Per type (`stateWords` words each): the compounds that are a type alone, or `*`
         /// alone, that a node of the type matches: decided by the type.
@@ -326,19 +321,26 @@ final class SelectorMap: @unchecked Sendable {
         /// The other compounds (with a name, a class, a state or `:normal`), tested one by one
         /// (`Entry`), under the compound's name (key: name id), else its first class (name
         /// count + class id), else its first state (name count + class count + the state's bit
-        /// number), else its type (name count + class count + 64 + type id), else under `*` (the
-        /// last key). Each key's are cut into parts by the compound's type (`Part`: tried when
-        /// the node is a kind of it; key −1: `*` or an id past 63, always): `keyRanges[key]` is
-        /// a range of `parts`.
-        let keyRanges: Frozen<Bucket>
-        let parts: Frozen<Part>
+        /// number), else under the last key (`:normal`). Indexed by the node's type as well:
+        /// `typeRanges[keyBase[key] + type]` is the range of `entries` under `key` whose
+        /// compound's type is `*` or one a node of `type` is a kind of (an entry is listed for
+        /// each such type). A key without entries has base 0, a block of empty ranges.
+        let keyBase: Frozen<Int32>
+        let typeRanges: Frozen<Bucket>
         let entries: Frozen<Entry>
         let nameCount: Int
         let classCount: Int
 
         init(_ m: Built) {
             var numbered = m.rules.indices.filter { m.rules[$0].compoundCount > 1 }
-            numbered.sort { (-m.rules[$0].compoundCount, $0) < (-m.rules[$1].compoundCount, $1) }
+            // Type bucket (`typeCount` for the universal one, after them the rules in a name's
+            // or class's bucket).
+            var bucket = [Int](repeating: m.typeCount + 1, count: m.rules.count)
+            for (t, b) in m.byType.enumerated() { for c in b { bucket[Int(c.rank)] = t } }
+            for c in m.universal { bucket[Int(c.rank)] = m.typeCount }
+            numbered.sort {
+                (-m.rules[$0].compoundCount, bucket[$0], $0) < (-m.rules[$1].compoundCount, bucket[$1], $1)
+            }
             positions = numbered.first.map { Int(m.rules[$0].compoundCount) - 1 } ?? 0
             var words: [Int32] = []
             var offsets: [Int32] = []
@@ -350,13 +352,13 @@ final class SelectorMap: @unchecked Sendable {
                 total += (count + 63) / 64
             }
             stateWords = total
-            blockWords = 2 * total + 1
-            var bits = [Int32](repeating: Int32(2 * total * 64), count: m.rules.count)
+            blockWords = total + 1
+            var bits = [Int32](repeating: Int32(total * 64), count: m.rules.count)
             nameCount = m.nameIDs.count
             classCount = m.classIDs.count
             var child = [UInt64](repeating: 0, count: total)
             var simple = [UInt64](repeating: 0, count: m.typeCount * total)
-            var keyed = [[Entry]](repeating: [], count: nameCount + classCount + 64 + m.typeCount + 1)
+            var keyed = [[Entry]](repeating: [], count: nameCount + classCount + 64 + 1)
             for (q, rank) in numbered.enumerated() {
                 let r = m.rules[rank]
                 let n = Int(r.compoundCount)
@@ -367,7 +369,7 @@ final class SelectorMap: @unchecked Sendable {
                     let bit = UInt64(1) << UInt64(q & 63)
                     if c.combinator == 2 { child[word] |= bit }
                     if i == n - 2 {
-                        bits[rank] = Int32(((c.combinator == 2 ? 0 : total) + word) * 64 + q & 63)
+                        bits[rank] = Int32(word * 64 + q & 63)
                     }
                     if c.name == -2 || c.type == -2 { continue }  // matches nothing
                     if c.name == -1 && c.classCount == 0 && c.states == 0 && !c.normal {
@@ -383,8 +385,7 @@ final class SelectorMap: @unchecked Sendable {
                         : c.classCount > 0
                             ? nameCount + Int(m.classes[Int(c.classStart)])
                             : c.states != 0
-                                ? nameCount + classCount + c.states.trailingZeroBitCount
-                                : c.type >= 0 ? nameCount + classCount + 64 + Int(c.type) : keyed.count - 1
+                                ? nameCount + classCount + c.states.trailingZeroBitCount : keyed.count - 1
                     keyed[key].append(
                         Entry(
                             classMask: c.classMask, states: c.states, word: Int32(word), bit: Int32(q & 63),
@@ -396,24 +397,23 @@ final class SelectorMap: @unchecked Sendable {
             self.bits = Frozen(bits)
             self.child = Frozen(child)
             self.simple = Frozen(simple)
-            var ranges: [Bucket] = []
-            var parts: [Part] = []
+            var keyBase: [Int32] = []
+            var ranges = [Bucket](repeating: Bucket(start: 0, count: 0), count: m.typeCount)
             var all: [Entry] = []
             for k in keyed {
-                let start = parts.count
-                var byType: [Int32: [Entry]] = [:]
-                for e in k {
-                    let type = m.compounds[Int(e.compound)].type
-                    byType[(0..<64).contains(type) ? type : -1, default: []].append(e)
+                keyBase.append(k.isEmpty ? 0 : Int32(ranges.count))
+                guard !k.isEmpty else { continue }
+                for t in 0..<m.typeCount {
+                    let start = all.count
+                    for e in k {
+                        let type = Int(m.compounds[Int(e.compound)].type)
+                        if type == -1 || m.isKind[t * m.typeCount + type] { all.append(e) }
+                    }
+                    ranges.append(Bucket(start: Int32(start), count: Int32(all.count - start)))
                 }
-                for type in byType.keys.sorted() {
-                    parts.append(Part(key: type, start: Int32(all.count), count: Int32(byType[type]!.count)))
-                    all += byType[type]!
-                }
-                ranges.append(Bucket(start: Int32(start), count: Int32(parts.count - start)))
             }
-            keyRanges = Frozen(ranges)
-            self.parts = Frozen(parts)
+            self.keyBase = Frozen(keyBase)
+            typeRanges = Frozen(ranges)
             entries = Frozen(all)
         }
 
@@ -428,14 +428,28 @@ final class SelectorMap: @unchecked Sendable {
             bits.free()
             child.free()
             simple.free()
-            keyRanges.free()
-            parts.free()
+            keyBase.free()
+            typeRanges.free()
             entries.free()
         }
     }
 
+    /// A run of consecutive bits of a container state, the container bits of consecutive
+    /// candidates of a chunk (`Raw.typeChunks`).
+    struct Segment {
+        /// The run's first bit: bit `start & 63` of word `start >> 6`.
+        var start: Int32
+        /// Where the run goes in the chunk's word.
+        var shift: Int32
+        /// Ones over the run's length.
+        var mask: UInt64
+    }
+
     /// The tables the walker reads, as `Frozen` buffers.
     struct Raw {
+        /// At most this many segments a chunk.
+        static let maxSegments = 8
+
         let rules: Frozen<Rule>
         let compounds: Frozen<Compound>
         let classes: Frozen<Int32>
@@ -450,9 +464,18 @@ final class SelectorMap: @unchecked Sendable {
         let nameBuckets: Frozen<Bucket>
         let classBuckets: Frozen<Bucket>
         /// Per type, the rules with containers whose subject is that type (with states, `:normal`
-        /// or an `@app`), and `universal` those whose subject is `*`: ranges of `candidates`.
-        let typeBuckets: Frozen<Bucket>
-        let universal: Bucket
+        /// or an `@app`), and `universalChunks` those whose subject is `*`, as ranges of chunks:
+        /// chunk `i` is up to 64 candidates from `candidates[chunkFirst[i]]`, in the order of
+        /// their container bits, and `segmentSlots` segments from `segments[i * segmentSlots]`
+        /// say where those bits are in a container state (runs of consecutive bits; unused
+        /// slots have a zero mask). The walker gathers a chunk's container bits into one word
+        /// with a fixed number of shifts and visits its set bits only (on workload (a), 3 of
+        /// 28 candidates a node), instead of testing each candidate.
+        let typeChunks: Frozen<Bucket>
+        let universalChunks: Bucket
+        let chunkFirst: Frozen<Int32>
+        let segments: Frozen<Segment>
+        let segmentSlots: Int
         /// Per type, the rules whose selector is that type alone (with states, `:normal` or an
         /// `@app`), and `freeUniversal` those of `*` alone, as ranges of `candidates`: whether
         /// they match depends only on the node's type and states (and the walker's application),
@@ -506,8 +529,49 @@ final class SelectorMap: @unchecked Sendable {
                 }
                 return Bucket(start: Int32(all.count), count: Int32(b.count))
             }
-            typeBuckets = Frozen(m.byType.map(append))
-            universal = append(m.universal)
+            // Type buckets in chunks (`typeChunks`).
+            var chunkFirst: [Int32] = []
+            var chunkSegments: [[Segment]] = []
+            func chunked(_ b: ContiguousArray<SelectorMap.Candidate>) -> Bucket {
+                let start = chunkFirst.count
+                let sorted = b.map {
+                    var c = $0
+                    c.container = containerRules.bit(ofRank: Int($0.rank))
+                    return c
+                }.sorted { $0.container < $1.container }
+                var i = 0
+                while i < sorted.count {
+                    var segments: [Segment] = []
+                    var used = 0
+                    chunkFirst.append(Int32(all.count + i))
+                    while i < sorted.count && used < 64 && segments.count < Raw.maxSegments {
+                        var length = 1
+                        while i + length < sorted.count && used + length < 64
+                            && sorted[i + length].container == sorted[i].container + Int32(length)
+                        {
+                            length += 1
+                        }
+                        segments.append(
+                            Segment(
+                                start: sorted[i].container, shift: Int32(used),
+                                mask: length == 64 ? ~0 : (1 << UInt64(length)) - 1))
+                        used += length
+                        i += length
+                    }
+                    chunkSegments.append(segments)
+                }
+                all += sorted
+                return Bucket(start: Int32(start), count: Int32(chunkFirst.count - start))
+            }
+            typeChunks = Frozen(m.byType.map(chunked))
+            universalChunks = chunked(m.universal)
+            let slots = chunkSegments.map(\.count).max() ?? 1
+            segmentSlots = slots
+            self.chunkFirst = Frozen(chunkFirst)
+            segments = Frozen(
+                chunkSegments.flatMap {
+                    $0 + Array(repeating: Segment(start: 0, shift: 0, mask: 0), count: slots - $0.count)
+                })
             freeTypeBuckets = Frozen(m.freeByType.map(append))
             freeUniversal = append(m.freeUniversal)
             // `#name` and `.class` buckets by the subject's type as well: `typeCount + 1` ranges
@@ -549,7 +613,9 @@ final class SelectorMap: @unchecked Sendable {
             candidates.free()
             nameBuckets.free()
             classBuckets.free()
-            typeBuckets.free()
+            typeChunks.free()
+            chunkFirst.free()
+            segments.free()
             freeTypeBuckets.free()
             isKind.free()
             chainRanges.free()
@@ -1022,59 +1088,53 @@ public struct StyleWalker: ~Copyable {
 
     /// Computes the container state for the children of node `k` (`n`, on the stack) from its
     /// containers' (`SelectorMap.ContainerRules`): per position, the prefixes that may extend
-    /// here (position 0: all; then those matched at the container, or above it for a
-    /// descendant combinator), those of them whose compound `n` matches (a type alone by the
-    /// type's bits, the rest tested one by one), and the prefixes matched here or above.
+    /// here (position 0: all; then those the container's state has at the position before),
+    /// those of them whose compound `n` matches (a type alone by the type's bits, the rest
+    /// tested one by one), and, for a descendant combinator, those the container's state has.
     private mutating func extendState(_ k: Int, _ n: SelectorMap.Node) {
         let rules = raw.containerRules
         let words = rules.stateWords
         let above = blocks + k * blockWords
         let here = blocks + (k + 1) * blockWords
         let simple = rules.simple.base + Int(n.type) * words
-        for i in 0..<rules.positions {
+        // Position 0 may always extend; position i where the container's state has compound
+        // i − 1 (matched at it for `>`, at it or above for a descendant combinator).
+        let first = rules.positions > 0 ? Int(rules.words[0]) : 0
+        for w in 0..<first {
+            extensible[w] = ~0
+            here[w] = simple[w]
+        }
+        for i in 1..<max(1, rules.positions) {
             let offset = Int(rules.offsets[i])
-            let end = offset + Int(rules.words[i])
-            if i == 0 {
-                for w in offset..<end {
-                    extensible[w] = ~0
-                    here[w] = simple[w]
-                }
-            } else {
-                let from = Int(rules.offsets[i - 1]) - offset
-                for w in offset..<end {
-                    let child = rules.child[w + from]
-                    let may = above[w + from] & child | above[words + w + from] & ~child
-                    extensible[w] = may
-                    here[w] = may & simple[w]
-                }
+            let from = Int(rules.offsets[i - 1]) - offset
+            for w in offset..<offset + Int(rules.words[i]) {
+                let may = above[w + from]
+                extensible[w] = may
+                here[w] = may & simple[w]
             }
         }
         // The other compounds: each whose prefix may extend here, tested by its masks,
         // states and name without a branch (whether one matches is hard to predict); the few
         // the masks cannot decide, in full.
         let extensible = self.extensible
-        let kinds = n.kinds
         let classMask = n.classMask
+        let type = Int(n.type)
         func gather(_ key: Int) {
-            let range = rules.keyRanges[key]
-            for p in Int(range.start)..<Int(range.start + range.count) {
-                let part = rules.parts[p]
-                guard part.key < 0 || (kinds >> UInt64(part.key)) & 1 != 0 else { continue }
-                for e in Int(part.start)..<Int(part.start + part.count) {
-                    let entry = rules.entries[e]
-                    let may = extensible[Int(entry.word)] >> UInt64(entry.bit) & 1
-                    // The key decided the name (the node's) and the part the type (one the node
-                    // is a kind of, or `*`): the classes and states are left.
-                    let masks =
-                        (entry.classMask & classMask == entry.classMask ? 1 : 0)
-                        & (entry.states & n.states == entry.states ? 1 : 0)
-                    if entry.exact {
-                        here[Int(entry.word)] |= (may & UInt64(masks)) << UInt64(entry.bit)
-                    } else if may != 0
-                        && raw.compoundMatches(raw.compounds[Int(entry.compound)], n, nodeClasses)
-                    {
-                        here[Int(entry.word)] |= 1 << UInt64(entry.bit)
-                    }
+            let range = rules.typeRanges[Int(rules.keyBase[key]) + type]
+            for e in Int(range.start)..<Int(range.start + range.count) {
+                let entry = rules.entries[e]
+                let may = extensible[Int(entry.word)] >> UInt64(entry.bit) & 1
+                // The key decided the name (the node's) and the range the type (one the node is
+                // a kind of, or `*`): the classes and states are left.
+                let masks =
+                    (entry.classMask & classMask == entry.classMask ? 1 : 0)
+                    & (entry.states & n.states == entry.states ? 1 : 0)
+                if entry.exact {
+                    here[Int(entry.word)] |= (may & UInt64(masks)) << UInt64(entry.bit)
+                } else if may != 0
+                    && raw.compoundMatches(raw.compounds[Int(entry.compound)], n, nodeClasses)
+                {
+                    here[Int(entry.word)] |= 1 << UInt64(entry.bit)
                 }
             }
         }
@@ -1082,18 +1142,16 @@ public struct StyleWalker: ~Copyable {
         for j in Int(n.classStart)..<Int(n.classStart + n.classCount) {
             gather(rules.nameCount + Int(nodeClasses[j]))
         }
-        let chain = raw.chainRanges[Int(n.type)]
         let states = rules.nameCount + rules.classCount
         var bits = n.states
         while bits != 0 {
             gather(states + bits.trailingZeroBitCount)
             bits &= bits - 1
         }
-        let types = states + 64
-        for t in Int(chain.start)..<Int(chain.start + chain.count) { gather(types + Int(raw.chainTypes[t])) }
-        gather(rules.keyRanges.count - 1)
-        for w in 0..<words { here[words + w] = here[w] | above[words + w] }
-        here[2 * words] = ~0
+        gather(rules.keyBase.count - 1)
+        // Matched here, and for a descendant combinator also above.
+        for w in 0..<words { here[w] |= above[w] & ~rules.child[w] }
+        here[words] = ~0
     }
 
     /// Pushes `n`, whose classes are already on the class stack, and computes its style.
@@ -1180,9 +1238,9 @@ public struct StyleWalker: ~Copyable {
                     keyed(raw.classBuckets, Int(nodeClasses[j]))
                 }
                 for t in Int(chain.start)..<Int(chain.start + chain.count) {
-                    m.collectContained(raw.typeBuckets[Int(raw.chainTypes[t])], into: matched, &count)
+                    m.collectChunks(raw.typeChunks[Int(raw.chainTypes[t])], into: matched, &count)
                 }
-                m.collectContained(raw.universal, into: matched, &count)
+                m.collectChunks(raw.universalChunks, into: matched, &count)
                 // Buckets are each in rank order; together they need one sort, small as a rule
                 // (an insertion sort), but a sheet can make any number of rules match a node.
                 if count > 32 {
@@ -1331,7 +1389,7 @@ public struct StyleWalker: ~Copyable {
                 let c = raw.candidates[i]
                 i += 1
                 // The subject's classes and states and the containers' bit (its bucket decided
-                // the name, its part the type), combined without branches (which would
+                // the name, its range the type), combined without branches (which would
                 // mispredict often).
                 let classes = c.classMask & classMask == c.classMask
                 let states = c.states & node.states == c.states
@@ -1351,27 +1409,43 @@ public struct StyleWalker: ~Copyable {
             }
         }
 
-        /// `collect` for a type bucket or the universal one (a range of candidates), whose rules
-        /// all have containers and whose subject is the bucket's type (which the node is a kind
-        /// of, or the bucket would not be tried) or `*`, with states and no name or class: only
-        /// the states and the containers' bit are tested, every candidate
-        /// without a branch (cheaper than skipping some by a test that mispredicts).
+        /// `collect` for a type bucket or the universal one (a range of chunks, `Raw.typeChunks`),
+        /// whose rules all have containers and whose subject is the bucket's type (which the
+        /// node is a kind of, or the bucket would not be tried) or `*`, with states and no name
+        /// or class. Each chunk's container bits are gathered into one word by its segments
+        /// (the same number for every chunk, so the loop's branch is predictable), and only the
+        /// candidates whose bit is set are looked at; their states are tested without a branch.
         @inline(__always)
-        func collectContained(
-            _ bucket: SelectorMap.Bucket, into matched: UnsafeMutablePointer<Int32>,
+        func collectChunks(
+            _ chunks: SelectorMap.Bucket, into matched: UnsafeMutablePointer<Int32>,
             _ count: inout Int
         ) {
             let states = nodes[subject].states
-            for i in Int(bucket.start)..<Int(bucket.start + bucket.count) {
-                let c = raw.candidates[i]
-                let containers = containerState[Int(c.container) >> 6] >> UInt64(c.container & 63) & 1
-                let pass = (c.states & states == c.states ? 1 : 0) & Int(containers)
-                let exact = c.exact ? 1 : 0
-                matched[count] = c.rank
-                count += pass & exact
-                if pass & (exact ^ 1) != 0 && subjectMatches(c.rank) {
+            let slots = raw.segmentSlots
+            for chunk in Int(chunks.start)..<Int(chunks.start + chunks.count) {
+                let segments = raw.segments.base + chunk * slots
+                var bits: UInt64 = 0
+                for s in 0..<slots {
+                    let g = segments[s]
+                    // Bits `start ..< start + 64` of the state: a word and the next (the state
+                    // ends with its all-ones word, so the next is always there).
+                    let w = Int(g.start &>> 6)
+                    let b = UInt64(truncatingIfNeeded: g.start & 63)
+                    let run = containerState[w] &>> b | (containerState[w + 1] &<< 1) &<< (63 &- b)
+                    bits |= (run & g.mask) &<< UInt64(truncatingIfNeeded: g.shift)
+                }
+                let first = Int(raw.chunkFirst[chunk])
+                while bits != 0 {
+                    let c = raw.candidates[first + bits.trailingZeroBitCount]
+                    bits &= bits &- 1
+                    let pass = c.states & states == c.states ? 1 : 0
+                    let exact = c.exact ? 1 : 0
                     matched[count] = c.rank
-                    count += 1
+                    count += pass & exact
+                    if pass & (exact ^ 1) != 0 && subjectMatches(c.rank) {
+                        matched[count] = c.rank
+                        count += 1
+                    }
                 }
             }
         }
