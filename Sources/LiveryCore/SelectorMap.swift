@@ -68,12 +68,13 @@ final class SelectorMap: @unchecked Sendable {
         var classMask: UInt64
     }
 
-    let typeIDs: [String: Int32]
-    let nameIDs: [String: Int32]
-    let classIDs: [String: Int32]
+    /// The ids of the types, `#name`s and `.class`es, looked up per node (`intern`).
+    let typeIDs: NameTable<Int32>
+    let nameIDs: NameTable<Int32>
+    let classIDs: NameTable<Int32>
     let appIDs: [String: Int32]
     /// State name to bit (`normal` has none).
-    let stateBits: [String: UInt64]
+    let stateBits: NameTable<UInt64>
     /// Property names in index order.
     let propertyNames: [String]
     let propertyIndex: [String: Int]
@@ -117,7 +118,7 @@ final class SelectorMap: @unchecked Sendable {
         let typeNames = schema.types.keys.sorted()
         var ids: [String: Int32] = [:]
         for (i, t) in typeNames.enumerated() { ids[t] = Int32(i) }
-        typeIDs = ids
+        typeIDs = NameTable(ids)
         built.typeCount = typeNames.count
         let typeCount = typeNames.count
         var kind = ContiguousArray<Bool>(repeating: false, count: typeCount * typeCount)
@@ -132,7 +133,7 @@ final class SelectorMap: @unchecked Sendable {
         var bits: [String: UInt64] = [:]
         // The schema has at most 64 of them, each listed once.
         for s in schema.states where s != "normal" { bits[s] = 1 << UInt64(bits.count) }
-        stateBits = bits
+        stateBits = NameTable(bits)
 
         propertyNames = schema.properties.keys.sorted()
         var pindex: [String: Int] = [:]
@@ -236,8 +237,8 @@ final class SelectorMap: @unchecked Sendable {
         built.universal = universal
         built.freeByType = (0..<typeCount).map { freeByType[Int32($0)] ?? [] }
         built.freeUniversal = freeUniversal
-        nameIDs = names
-        self.classIDs = classIDs
+        nameIDs = NameTable(names)
+        self.classIDs = NameTable(classIDs)
         appIDs = apps
         table = ValueTable(values)
         built.propertyCount = propertyNames.count
@@ -295,11 +296,15 @@ final class SelectorMap: @unchecked Sendable {
         /// A compound that needs a test of its own, with what the test needs beyond its key and
         /// range (which decide its name and type): its classes' mask and its states (the
         /// compound's `exact` says whether these decide it; if not, `compound` is tested in
-        /// full), and where its bit is in a container state.
+        /// full), and where its bit is in a container state: bit `bit` of word `word`, set
+        /// when the compound matches and bit `bit` of word `source` of the container's state is
+        /// set (the selector's prefix before the compound matched above; for the first compound
+        /// `source` is the all-ones word).
         struct Entry {
             var classMask: UInt64
             var states: UInt64
             var word: Int32
+            var source: Int32
             var bit: Int32
             var compound: Int32
             var exact: Bool
@@ -388,7 +393,8 @@ final class SelectorMap: @unchecked Sendable {
                                 ? nameCount + classCount + c.states.trailingZeroBitCount : keyed.count - 1
                     keyed[key].append(
                         Entry(
-                            classMask: c.classMask, states: c.states, word: Int32(word), bit: Int32(q & 63),
+                            classMask: c.classMask, states: c.states, word: Int32(word),
+                            source: Int32(i == 0 ? total : Int(offsets[i - 1]) + q >> 6), bit: Int32(q & 63),
                             compound: Int32(at), exact: c.exact))
                 }
             }
@@ -449,6 +455,7 @@ final class SelectorMap: @unchecked Sendable {
     struct Raw {
         /// At most this many segments a chunk.
         static let maxSegments = 8
+        static let unrolled = 4
 
         let rules: Frozen<Rule>
         let compounds: Frozen<Compound>
@@ -458,15 +465,20 @@ final class SelectorMap: @unchecked Sendable {
         let declarations: Frozen<SIMD2<Int32>>
         /// Every bucket's candidates, one after another.
         let candidates: Frozen<SelectorMap.Candidate>
-        /// Per name (and per class), `typeCount + 1` ranges of `candidates`: the rules whose
-        /// subject has that name (or, without a name, that class first) and is `*`, then those
-        /// whose subject is each type.
-        let nameBuckets: Frozen<Bucket>
-        let classBuckets: Frozen<Bucket>
+        /// Per name (and per class) and node type: `keyedRanges[nameBase[name] + type]` (and
+        /// `classBase`) is the range of `candidates` whose subject has that name (or, without a
+        /// name, that class first) and is `*` or a type a node of `type` is a kind of, in rank
+        /// order (a rule is listed for each such type). A name or class without rules has base
+        /// 0, a block of empty ranges.
+        let nameBase: Frozen<Int32>
+        let classBase: Frozen<Int32>
+        let keyedRanges: Frozen<Bucket>
         /// Per type, the rules with containers whose subject is that type (with states, `:normal`
         /// or an `@app`), and `universalChunks` those whose subject is `*`, as ranges of chunks:
-        /// chunk `i` is up to 64 candidates from `candidates[chunkFirst[i]]`, in the order of
-        /// their container bits, and `segmentSlots` segments from `segments[i * segmentSlots]`
+        /// chunk `i` is up to 64 candidates from `chunkFirst[i]` of `chunkRanks` and
+        /// `chunkStates` (each candidate's rank and required states), in the order of their
+        /// container bits, with `chunkInexact[i]` the bits of those whose subject needs a full
+        /// test (see `Candidate.exact`), and `segmentSlots` segments from `segments[i * segmentSlots]`
         /// say where those bits are in a container state (runs of consecutive bits; unused
         /// slots have a zero mask). The walker gathers a chunk's container bits into one word
         /// with a fixed number of shifts and visits its set bits only (on workload (a), 3 of
@@ -474,6 +486,9 @@ final class SelectorMap: @unchecked Sendable {
         let typeChunks: Frozen<Bucket>
         let universalChunks: Bucket
         let chunkFirst: Frozen<Int32>
+        let chunkInexact: Frozen<UInt64>
+        let chunkRanks: Frozen<Int32>
+        let chunkStates: Frozen<UInt64>
         let segments: Frozen<Segment>
         let segmentSlots: Int
         /// Per type, the rules whose selector is that type alone (with states, `:normal` or an
@@ -531,6 +546,9 @@ final class SelectorMap: @unchecked Sendable {
             }
             // Type buckets in chunks (`typeChunks`).
             var chunkFirst: [Int32] = []
+            var chunkInexact: [UInt64] = []
+            var chunkRanks: [Int32] = []
+            var chunkStates: [UInt64] = []
             var chunkSegments: [[Segment]] = []
             func chunked(_ b: ContiguousArray<SelectorMap.Candidate>) -> Bucket {
                 let start = chunkFirst.count
@@ -543,7 +561,8 @@ final class SelectorMap: @unchecked Sendable {
                 while i < sorted.count {
                     var segments: [Segment] = []
                     var used = 0
-                    chunkFirst.append(Int32(all.count + i))
+                    chunkFirst.append(Int32(chunkRanks.count + i))
+                    var inexact: UInt64 = 0
                     while i < sorted.count && used < 64 && segments.count < Raw.maxSegments {
                         var length = 1
                         while i + length < sorted.count && used + length < 64
@@ -551,6 +570,7 @@ final class SelectorMap: @unchecked Sendable {
                         {
                             length += 1
                         }
+                        for j in 0..<length where !sorted[i + j].exact { inexact |= 1 << UInt64(used + j) }
                         segments.append(
                             Segment(
                                 start: sorted[i].container, shift: Int32(used),
@@ -559,35 +579,49 @@ final class SelectorMap: @unchecked Sendable {
                         i += length
                     }
                     chunkSegments.append(segments)
+                    chunkInexact.append(inexact)
                 }
-                all += sorted
+                chunkRanks += sorted.map(\.rank)
+                chunkStates += sorted.map(\.states)
                 return Bucket(start: Int32(start), count: Int32(chunkFirst.count - start))
             }
             typeChunks = Frozen(m.byType.map(chunked))
             universalChunks = chunked(m.universal)
             let slots = chunkSegments.map(\.count).max() ?? 1
             segmentSlots = slots
+            chunkRanks += Array(repeating: 0, count: 64)
+            chunkStates += Array(repeating: 0, count: 64)
             self.chunkFirst = Frozen(chunkFirst)
+            self.chunkInexact = Frozen(chunkInexact)
+            self.chunkRanks = Frozen(chunkRanks)
+            self.chunkStates = Frozen(chunkStates)
             segments = Frozen(
                 chunkSegments.flatMap {
                     $0 + Array(repeating: Segment(start: 0, shift: 0, mask: 0), count: slots - $0.count)
                 })
             freeTypeBuckets = Frozen(m.freeByType.map(append))
             freeUniversal = append(m.freeUniversal)
-            // `#name` and `.class` buckets by the subject's type as well: `typeCount + 1` ranges
-            // each, the first for `*`, then one per type id (a subject of a type the schema
-            // lacks matches nothing, and is in none).
-            func byType(_ b: ContiguousArray<SelectorMap.Candidate>) -> [Bucket] {
-                var lists = [ContiguousArray<SelectorMap.Candidate>](repeating: [], count: m.typeCount + 1)
-                for c in b {
-                    let r = m.rules[Int(c.rank)]
-                    let type = m.compounds[Int(r.compoundStart) + Int(r.compoundCount) - 1].type
-                    if type >= -1 { lists[Int(type) + 1].append(c) }
+            // `#name` and `.class` buckets by the node's type as well (`keyedRanges`; a subject
+            // of a type the schema lacks matches nothing, and is in none).
+            var keyedRanges = [Bucket](repeating: Bucket(start: 0, count: 0), count: m.typeCount)
+            func byType(_ b: ContiguousArray<SelectorMap.Candidate>) -> Int32 {
+                guard !b.isEmpty else { return 0 }
+                let base = Int32(keyedRanges.count)
+                for t in 0..<m.typeCount {
+                    keyedRanges.append(
+                        append(
+                            b.filter {
+                                let r = m.rules[Int($0.rank)]
+                                let type = Int(
+                                    m.compounds[Int(r.compoundStart) + Int(r.compoundCount) - 1].type)
+                                return type == -1 || (type >= 0 && m.isKind[t * m.typeCount + type])
+                            }))
                 }
-                return lists.map(append)
+                return base
             }
-            nameBuckets = Frozen(m.byName.flatMap(byType))
-            classBuckets = Frozen(m.byClass.flatMap(byType))
+            nameBase = Frozen(m.byName.map(byType))
+            classBase = Frozen(m.byClass.map(byType))
+            self.keyedRanges = Frozen(keyedRanges)
             candidates = Frozen(all)
             isKind = Frozen(m.isKind)
             typeCount = m.typeCount
@@ -611,10 +645,14 @@ final class SelectorMap: @unchecked Sendable {
             classes.free()
             declarations.free()
             candidates.free()
-            nameBuckets.free()
-            classBuckets.free()
+            nameBase.free()
+            classBase.free()
+            keyedRanges.free()
             typeChunks.free()
             chunkFirst.free()
+            chunkInexact.free()
+            chunkRanks.free()
+            chunkStates.free()
             segments.free()
             freeTypeBuckets.free()
             isKind.free()
@@ -764,10 +802,30 @@ extension SelectorMap {
     /// selector uses cannot affect matching, and is left out).
     /// - Returns: nil when the node's type is unknown to the schema.
     func intern(_ node: PathNode, classes: inout [Int32]) -> Node? {
+        let start = classes.count
+        classes.append(contentsOf: repeatElement(0, count: node.classes.count))
+        let interned = classes.withUnsafeMutableBufferPointer { buffer in
+            // Not nil: `buffer` has room for the node's classes, or the node has none.
+            intern(node, into: buffer.baseAddress.map { $0 + start } ?? UnsafeMutablePointer(bitPattern: 8)!)
+        }
+        guard var n = interned else {
+            classes.removeLast(node.classes.count)
+            return nil
+        }
+        classes.removeLast(node.classes.count - Int(n.classCount))
+        n.classStart = Int32(start)
+        return n
+    }
+
+    /// `node` on interned ids, its known classes written to `classes` (room for all of the
+    /// node's), each once; the node's `classStart` is left 0 for the caller to set.
+    /// - Returns: nil when the node's type is unknown to the schema.
+    @inline(__always)
+    func intern(_ node: PathNode, into classes: UnsafeMutablePointer<Int32>) -> Node? {
         guard let type = typeIDs[node.type] else { return nil }
         var n = Node(
             type: type, name: node.name.map { nameIDs[$0] ?? -3 } ?? -1, states: 0, inAnyState: false,
-            classStart: Int32(classes.count), classCount: 0)
+            classStart: 0, classCount: 0)
         for s in node.states where s != "normal" {
             n.inAnyState = true
             n.states |= stateBits[s] ?? 0
@@ -775,8 +833,11 @@ extension SelectorMap {
         for k in node.classes {
             // A class written twice is one class (and is looked up in its bucket once: the
             // walker's match list has room for each rule once).
-            if let id = classIDs[k], !classes[Int(n.classStart)...].contains(id) {
-                classes.append(id)
+            guard let id = classIDs[k] else { continue }
+            var seen = false
+            for j in 0..<Int(n.classCount) where classes[j] == id { seen = true }
+            if !seen {
+                classes[Int(n.classCount)] = id
                 n.classCount += 1
                 if id < 64 { n.classMask |= 1 << UInt64(id) }
             }
@@ -831,9 +892,6 @@ public struct StyleWalker: ~Copyable {
     /// for a root), one more than nodes (`SelectorMap.ContainerRules`).
     var blocks: UnsafeMutablePointer<UInt64>
     let blockWords: Int
-    /// Which prefixes may extend at the node whose children's container state is being
-    /// computed (`extendState`), per position (`stateWords`).
-    var extensible: UnsafeMutablePointer<UInt64>
     /// The classes of the nodes on the stack.
     var nodeClasses: UnsafeMutablePointer<Int32>
     var nodeClassCount = 0
@@ -923,7 +981,6 @@ public struct StyleWalker: ~Copyable {
         blocks = .allocate(capacity: (levels + 1) * blockWords)
         blocks.initialize(repeating: 0, count: blockWords)
         blocks[blockWords - 1] = ~0
-        extensible = .allocate(capacity: max(1, raw.containerRules.stateWords))
         nodeClasses = .allocate(capacity: nodeClassCapacity)
         shareCount = .allocate(capacity: levels + 1)
         shareCount.initialize(repeating: 0, count: levels + 1)
@@ -948,7 +1005,6 @@ public struct StyleWalker: ~Copyable {
         rowAt.deallocate()
         winnerRows.deallocate()
         blocks.deallocate()
-        extensible.deallocate()
         nodeClasses.deallocate()
         shareCount.deallocate()
         shareNext.deallocate()
@@ -1020,14 +1076,10 @@ public struct StyleWalker: ~Copyable {
     /// `node` interned, with room made for it and its classes put on the class stack.
     /// - Returns: nil when the node's type is unknown to the schema.
     private mutating func stacked(_ node: PathNode) -> SelectorMap.Node? {
-        var classes: [Int32] = []
-        guard var n = map.intern(node, classes: &classes) else { return nil }
-        reserve(depth + 1, classes: classes.count)
+        reserve(depth + 1, classes: node.classes.count)
+        guard var n = map.intern(node, into: nodeClasses + nodeClassCount) else { return nil }
         n.classStart = Int32(nodeClassCount)
-        for c in classes {
-            nodeClasses[nodeClassCount] = c
-            nodeClassCount += 1
-        }
+        nodeClassCount += Int(n.classCount)
         return n
     }
 
@@ -1097,33 +1149,30 @@ public struct StyleWalker: ~Copyable {
         let above = blocks + k * blockWords
         let here = blocks + (k + 1) * blockWords
         let simple = rules.simple.base + Int(n.type) * words
-        // Position 0 may always extend; position i where the container's state has compound
-        // i − 1 (matched at it for `>`, at it or above for a descendant combinator).
+        let child = rules.child.base
+        // Per position, the prefixes that may extend here (position 0: all; position i: those
+        // the container's state has at position i − 1) and end with a type alone the node is,
+        // and, for a descendant combinator, those the container's state has.
         let first = rules.positions > 0 ? Int(rules.words[0]) : 0
-        for w in 0..<first {
-            extensible[w] = ~0
-            here[w] = simple[w]
-        }
+        for w in 0..<first { here[w] = simple[w] | above[w] & ~child[w] }
         for i in 1..<max(1, rules.positions) {
             let offset = Int(rules.offsets[i])
-            let from = Int(rules.offsets[i - 1]) - offset
+            // The same rules' bits at the position before.
+            let before = above + Int(rules.offsets[i - 1]) - offset
             for w in offset..<offset + Int(rules.words[i]) {
-                let may = above[w + from]
-                extensible[w] = may
-                here[w] = may & simple[w]
+                here[w] = before[w] & simple[w] | above[w] & ~child[w]
             }
         }
         // The other compounds: each whose prefix may extend here, tested by its masks,
         // states and name without a branch (whether one matches is hard to predict); the few
         // the masks cannot decide, in full.
-        let extensible = self.extensible
         let classMask = n.classMask
         let type = Int(n.type)
         func gather(_ key: Int) {
             let range = rules.typeRanges[Int(rules.keyBase[key]) + type]
             for e in Int(range.start)..<Int(range.start + range.count) {
                 let entry = rules.entries[e]
-                let may = extensible[Int(entry.word)] >> UInt64(entry.bit) & 1
+                let may = above[Int(entry.source)] >> UInt64(entry.bit) & 1
                 // The key decided the name (the node's) and the range the type (one the node is
                 // a kind of, or `*`): the classes and states are left.
                 let masks =
@@ -1149,8 +1198,6 @@ public struct StyleWalker: ~Copyable {
             bits &= bits - 1
         }
         gather(rules.keyBase.count - 1)
-        // Matched here, and for a descendant combinator also above.
-        for w in 0..<words { here[w] |= above[w] & ~rules.child[w] }
         here[words] = ~0
     }
 
@@ -1225,17 +1272,15 @@ public struct StyleWalker: ~Copyable {
                 }
                 ranks = freeRanks + Int(free.ranks)
                 let chain = raw.chainRanges[Int(n.type)]
-                // A name's or class's rules whose subject is `*` or a type the node is a kind of.
-                func keyed(_ buckets: SelectorMap.Frozen<SelectorMap.Bucket>, _ id: Int) {
-                    let base = id * (raw.typeCount + 1)
-                    m.collect(buckets[base], into: matched, &count)
-                    for t in Int(chain.start)..<Int(chain.start + chain.count) {
-                        m.collect(buckets[base + 1 + Int(raw.chainTypes[t])], into: matched, &count)
-                    }
+                // The node's name's and classes' rules whose subject is `*` or a type the node is
+                // a kind of.
+                let type = Int(n.type)
+                if n.name >= 0 {
+                    m.collect(raw.keyedRanges[Int(raw.nameBase[Int(n.name)]) + type], into: matched, &count)
                 }
-                if n.name >= 0 { keyed(raw.nameBuckets, Int(n.name)) }
                 for j in Int(n.classStart)..<Int(n.classStart + n.classCount) {
-                    keyed(raw.classBuckets, Int(nodeClasses[j]))
+                    let base = Int(raw.classBase[Int(nodeClasses[j])])
+                    m.collect(raw.keyedRanges[base + type], into: matched, &count)
                 }
                 for t in Int(chain.start)..<Int(chain.start + chain.count) {
                     m.collectChunks(raw.typeChunks[Int(raw.chainTypes[t])], into: matched, &count)
@@ -1270,9 +1315,10 @@ public struct StyleWalker: ~Copyable {
                     for g in d..<d + 4 {
                         let a = raw.declarations[g]
                         let p = Int(a.x)
-                        let wins = rank > ranks[p]
-                        row[p] = wins ? a.y : row[p]
-                        if tracksWinners { winners[p] = wins ? r.order : winners[p] }
+                        // All ones when the rule's rank is higher (a select, not a branch).
+                        let wins = (ranks[p] &- rank) &>> 31
+                        row[p] = a.y & wins | row[p] & ~wins
+                        if tracksWinners { winners[p] = r.order & wins | winners[p] & ~wins }
                     }
                     d += 4
                 } while d < end
@@ -1435,15 +1481,33 @@ public struct StyleWalker: ~Copyable {
                     bits |= (run & g.mask) &<< UInt64(truncatingIfNeeded: g.shift)
                 }
                 let first = Int(raw.chunkFirst[chunk])
-                while bits != 0 {
-                    let c = raw.candidates[first + bits.trailingZeroBitCount]
-                    bits &= bits &- 1
-                    let pass = c.states & states == c.states ? 1 : 0
-                    let exact = c.exact ? 1 : 0
-                    matched[count] = c.rank
-                    count += pass & exact
-                    if pass & (exact ^ 1) != 0 && subjectMatches(c.rank) {
-                        matched[count] = c.rank
+                let inexact = raw.chunkInexact[chunk]
+                var exact = bits & ~inexact
+                // The first few without a branch (a loop's exit would mispredict: how many bits
+                // are set varies from node to node); `chunkRanks` and `chunkStates` are padded
+                // so that reading past a chunk's last candidate stays in bounds.
+                for _ in 0..<SelectorMap.Raw.unrolled {
+                    let j = first + exact.trailingZeroBitCount
+                    let some = exact != 0 ? 1 : 0
+                    exact &= exact &- 1
+                    let required = raw.chunkStates[j]
+                    matched[count] = raw.chunkRanks[j]
+                    count += (required & states == required ? 1 : 0) & some
+                }
+                while exact != 0 {
+                    let j = first + exact.trailingZeroBitCount
+                    exact &= exact &- 1
+                    let required = raw.chunkStates[j]
+                    matched[count] = raw.chunkRanks[j]
+                    count += required & states == required ? 1 : 0
+                }
+                var others = bits & inexact
+                while others != 0 {
+                    let j = first + others.trailingZeroBitCount
+                    others &= others &- 1
+                    let required = raw.chunkStates[j]
+                    if required & states == required && subjectMatches(raw.chunkRanks[j]) {
+                        matched[count] = raw.chunkRanks[j]
                         count += 1
                     }
                 }

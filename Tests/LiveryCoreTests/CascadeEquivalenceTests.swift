@@ -454,4 +454,99 @@ final class CascadeEquivalenceTests: XCTestCase {
         }
         XCTAssertGreaterThan(checked, 1600)
     }
+
+    /// A type bucket's rules with containers are gathered in chunks of at most 64 candidates
+    /// and 8 runs of container bits (`SelectorMap.Raw.typeChunks`): 200 `Button` subjects with
+    /// 1–11 containers (a run per compound count and more than 64 of some counts), some with
+    /// states, `@app` or an id past 63 (taking the full test), and `*` subjects (the universal
+    /// chunks) give the naive walker's values on random trees, in every chunk.
+    func testTypeBucketChunksPastSixtyFourCandidatesAndEightRuns() throws {
+        var r = Random(state: 6_464)
+        let extra = (0..<70).map { "x\($0)" }
+        var sheet = extra.map { "Label.\($0) { row-height: 1; }\n" }.joined()
+        for i in 0..<240 {
+            let containers = i < 100 ? 1 : 1 + r.below(11)
+            var sel = i % 6 == 5 ? "*" : "Button"
+            if r.chance(0.3) { sel += ":" + r.pick(states.dropFirst().map { $0 }) }
+            if i % 17 == 3 { sel += ":normal" }
+            for _ in 0..<containers {
+                var c = r.chance(0.2) ? "*" : r.pick(types)
+                if r.chance(0.2) { c += "." + r.pick(classes) }
+                if r.chance(0.05) { c += "." + r.pick(extra) }
+                sel = c + (r.chance(0.4) ? " > " : " ") + sel
+            }
+            let rule =
+                "\(sel) { \(r.pick(properties.filter { $0 != "row-height" })): #\(String(format: "%06x", r.below(0xffffff))); row-height: \(r.below(99)); }\n"
+            sheet += i % 13 == 7 ? "@app \"org.example.App\" { \(rule) }\n" : rule
+        }
+        let c = try compileSheet(sheet)
+        let raw = c.map.raw
+        let button = Int(try XCTUnwrap(c.map.typeIDs["Button"]))
+        let chunks = raw.typeChunks[button]
+        XCTAssertGreaterThan(chunks.count, 2, "Button's rules span several chunks")
+        XCTAssertEqual(raw.segmentSlots, SelectorMap.Raw.maxSegments, "some chunk has all its runs")
+        XCTAssertGreaterThan(raw.universalChunks.count, 0)
+        XCTAssertTrue(
+            (Int(chunks.start)..<Int(chunks.start + chunks.count)).contains { raw.chunkInexact[$0] != 0 },
+            "some candidates take the full test")
+        for app in [nil, "org.example.App"] as [String?] {
+            var trees: [[(node: PathNode, depth: Int)]] = []
+            for _ in 0..<30 {
+                var tree: [(node: PathNode, depth: Int)] = []
+                var depth = 0
+                for _ in 0..<60 {
+                    depth = depth > 0 && r.chance(0.3) ? 1 + r.below(depth) : min(depth + 1, 14)
+                    var node = PathNode(type: r.chance(0.5) ? "Button" : r.pick(types))
+                    if r.chance(0.3) { node.classes = [r.pick(classes)] }
+                    if r.chance(0.1) { node.classes.append(r.pick(extra)) }
+                    if r.chance(0.4) { node.states = [r.pick(states)] }
+                    tree.append((node, depth))
+                }
+                trees.append(tree)
+            }
+            var fast = StyleWalker(c, app: app)
+            var slow = StyleWalker(c, app: app, mode: .naive)
+            var compared = 0
+            for tree in trees {
+                for (node, depth) in tree {
+                    while fast.depth >= depth {
+                        fast.pop()
+                        slow.pop()
+                    }
+                    XCTAssertEqual(
+                        try XCTUnwrap(fast.push(node)).values, try XCTUnwrap(slow.push(node)).values)
+                    compared += 1
+                }
+                while fast.depth > 0 {
+                    fast.pop()
+                    slow.pop()
+                }
+            }
+            XCTAssertEqual(compared, 1800)
+            if app == nil {
+                let forest = try XCTUnwrap(StyleForest(trees, for: c))
+                XCTAssertEqual(forestValues(c, forest), try naiveValues(c, trees))
+            }
+        }
+    }
+
+    /// The table that looks a node's strings up: every name found with its value among
+    /// thousands (so probes run through collisions), names of every length up to 20 bytes
+    /// (the hash reads 8 at a time), non-ASCII, the empty name, and strings made in other ways
+    /// (a substring's copy, a concatenation); names it lacks are not found.
+    func testNameTableFindsEveryNameAndNothingElse() {
+        var pairs: [String: Int32] = [:]
+        for i in 0..<5_000 { pairs["n\(i)" + String(repeating: "é", count: i % 7)] = Int32(i) }
+        for length in 0...20 { pairs[String(repeating: "a", count: length)] = Int32(10_000 + length) }
+        let table = NameTable(pairs)
+        XCTAssertEqual(table.count, pairs.count)
+        for (name, value) in pairs { XCTAssertEqual(table[name], value, name) }
+        XCTAssertEqual(table[String("xxaaaaaaaaaaxx".dropFirst(2).dropLast(2))], 10_010)
+        XCTAssertEqual(table["n4" + "2"], 42)
+        for missing in ["", "b", "n5000", "aaaaaaaaaaaaaaaaaaaaa", "n1é", "N1", "n42 "]
+        where pairs[missing] == nil {
+            XCTAssertNil(table[missing], missing)
+        }
+        XCTAssertNil(NameTable([String: Int32]())["Button"])
+    }
 }
