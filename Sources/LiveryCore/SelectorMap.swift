@@ -473,9 +473,9 @@ final class SelectorMap: @unchecked Sendable {
         let nameBase: Frozen<Int32>
         let classBase: Frozen<Int32>
         let keyedRanges: Frozen<Bucket>
-        /// Per type, the rules with containers whose subject is that type (with states, `:normal`
-        /// or an `@app`), and `universalChunks` those whose subject is `*`, as ranges of chunks:
-        /// chunk `i` is up to 64 candidates from `chunkFirst[i]` of `chunkRanks` and
+        /// Per node type, the rules with containers whose subject is a type the node is a kind of
+        /// or `*` (with states, `:normal` or an `@app`: `Built.byType` along the type's chain,
+        /// and `Built.universal`), as a range of chunks: chunk `i` is up to 64 candidates from `chunkFirst[i]` of `chunkRanks` and
         /// `chunkStates` (each candidate's rank and required states), in the order of their
         /// container bits, with `chunkInexact[i]` the bits of those whose subject needs a full
         /// test (see `Candidate.exact`), and `segmentSlots` segments from `segments[i * segmentSlots]`
@@ -484,7 +484,6 @@ final class SelectorMap: @unchecked Sendable {
         /// with a fixed number of shifts and visits its set bits only (on workload (a), 3 of
         /// 28 candidates a node), instead of testing each candidate.
         let typeChunks: Frozen<Bucket>
-        let universalChunks: Bucket
         let chunkFirst: Frozen<Int32>
         let chunkInexact: Frozen<UInt64>
         let chunkRanks: Frozen<Int32>
@@ -585,8 +584,10 @@ final class SelectorMap: @unchecked Sendable {
                 chunkStates += sorted.map(\.states)
                 return Bucket(start: Int32(start), count: Int32(chunkFirst.count - start))
             }
-            typeChunks = Frozen(m.byType.map(chunked))
-            universalChunks = chunked(m.universal)
+            typeChunks = Frozen(
+                m.chains.map { chain in
+                    chunked(ContiguousArray(chain.flatMap { m.byType[Int($0)] } + m.universal))
+                })
             let slots = chunkSegments.map(\.count).max() ?? 1
             segmentSlots = slots
             chunkRanks += Array(repeating: 0, count: 64)
@@ -929,6 +930,9 @@ public struct StyleWalker: ~Copyable {
     /// Per entry a row of `stride`: each property's winning rank among the entry's rules, −1
     /// where none set it.
     var freeRanks: UnsafeMutablePointer<Int32>
+    /// Per entry a row of `stride` (as `freeRanks`): the value slot each property gets, where
+    /// its rank is not −1; applied to a node's row as a select over the whole row.
+    var freeRows: UnsafeMutablePointer<Int32>
     var freeRankCapacity: Int
     /// A row of `stride` −1s: the ranks to beat when no rule was applied before (naive mode).
     var noRanks: UnsafeMutablePointer<Int32>
@@ -995,6 +999,7 @@ public struct StyleWalker: ~Copyable {
         freeValues = .allocate(capacity: freeValueCapacity)
         freeRankCapacity = 8 * (raw.propertyCount + 1)
         freeRanks = .allocate(capacity: freeRankCapacity)
+        freeRows = .allocate(capacity: freeRankCapacity)
         noRanks = .allocate(capacity: raw.propertyCount + 1)
         noRanks.initialize(repeating: -1, count: raw.propertyCount + 1)
     }
@@ -1012,6 +1017,7 @@ public struct StyleWalker: ~Copyable {
         matched.deallocate()
         freeTable.deallocate()
         freeRanks.deallocate()
+        freeRows.deallocate()
         freeValues.deallocate()
         noRanks.deallocate()
     }
@@ -1264,14 +1270,17 @@ public struct StyleWalker: ~Copyable {
                 }
             } else {
                 let free = matchFree(n, m)
-                let values = freeValues + Int(free.start)
-                for j in 0..<Int(free.count) {
-                    let v = values[j]
-                    row[Int(v.x)] = v.y
-                    if tracksWinners { winners[Int(v.x)] = v.z }
-                }
                 ranks = freeRanks + Int(free.ranks)
-                let chain = raw.chainRanges[Int(n.type)]
+                // The whole row, selected without a branch (a loop the compiler vectorises).
+                let slots = freeRows + Int(free.ranks)
+                for p in 0..<stride {
+                    let kept = ranks[p] &>> 31
+                    row[p] = row[p] & kept | slots[p] & ~kept
+                }
+                if tracksWinners {
+                    let values = freeValues + Int(free.start)
+                    for j in 0..<Int(free.count) { winners[Int(values[j].x)] = values[j].z }
+                }
                 // The node's name's and classes' rules whose subject is `*` or a type the node is
                 // a kind of.
                 let type = Int(n.type)
@@ -1282,10 +1291,7 @@ public struct StyleWalker: ~Copyable {
                     let base = Int(raw.classBase[Int(nodeClasses[j])])
                     m.collect(raw.keyedRanges[base + type], into: matched, &count)
                 }
-                for t in Int(chain.start)..<Int(chain.start + chain.count) {
-                    m.collectChunks(raw.typeChunks[Int(raw.chainTypes[t])], into: matched, &count)
-                }
-                m.collectChunks(raw.universalChunks, into: matched, &count)
+                m.collectChunks(raw.typeChunks[type], into: matched, &count)
                 // Buckets are each in rank order; together they need one sort, small as a rule
                 // (an insertion sort), but a sheet can make any number of rules match a node.
                 if count > 32 {
@@ -1315,10 +1321,13 @@ public struct StyleWalker: ~Copyable {
                     for g in d..<d + 4 {
                         let a = raw.declarations[g]
                         let p = Int(a.x)
-                        // All ones when the rule's rank is higher (a select, not a branch).
-                        let wins = (ranks[p] &- rank) &>> 31
-                        row[p] = a.y & wins | row[p] & ~wins
-                        if tracksWinners { winners[p] = r.order & wins | winners[p] & ~wins }
+                        // Written where the rule's rank is higher, else to the scratch slot (a
+                        // select of the address: no branch, and no read of the old value, whose
+                        // reads and writes would chain one declaration to the next).
+                        let wins = Int(truncatingIfNeeded: (ranks[p] &- rank) &>> 31)
+                        let to = width ^ (p ^ width) & wins
+                        row[to] = a.y
+                        if tracksWinners { winners[to] = r.order }
                     }
                     d += 4
                 } while d < end
@@ -1350,10 +1359,13 @@ public struct StyleWalker: ~Copyable {
         if (freeCount + 1) * stride > freeRankCapacity {
             let bigger = max(freeRankCapacity * 2, (freeCount + 1) * stride)
             StyleWalker.grow(&freeRanks, keeping: freeCount * stride, to: bigger)
+            StyleWalker.grow(&freeRows, keeping: freeCount * stride, to: bigger)
             freeRankCapacity = bigger
         }
         let ranks = freeRanks + freeCount * stride
         ranks.initialize(repeating: -1, count: stride)
+        let slots = freeRows + freeCount * stride
+        slots.initialize(repeating: 0, count: stride)
         var values = [SIMD4<Int32>](repeating: SIMD4(0, 0, 0, 0), count: stride)
         for rank in found {
             let r = raw.rules[Int(rank)]
@@ -1361,6 +1373,7 @@ public struct StyleWalker: ~Copyable {
             for d in start..<start + Int(r.declarationCount) {
                 let a = raw.declarations[d]
                 ranks[Int(a.x)] = rank
+                slots[Int(a.x)] = a.y
                 values[Int(a.x)] = SIMD4(a.x, a.y, r.order, 0)
             }
         }
@@ -1455,10 +1468,8 @@ public struct StyleWalker: ~Copyable {
             }
         }
 
-        /// `collect` for a type bucket or the universal one (a range of chunks, `Raw.typeChunks`),
-        /// whose rules all have containers and whose subject is the bucket's type (which the
-        /// node is a kind of, or the bucket would not be tried) or `*`, with states and no name
-        /// or class. Each chunk's container bits are gathered into one word by its segments
+        /// `collect` for the rules with containers whose subject is a type the node is a kind of,
+        /// or `*`, with states and no name or class (a range of chunks, `Raw.typeChunks`). Each chunk's container bits are gathered into one word by its segments
         /// (the same number for every chunk, so the loop's branch is predictable), and only the
         /// candidates whose bit is set are looked at; their states are tested without a branch.
         @inline(__always)
