@@ -507,6 +507,8 @@ final class SelectorMap: @unchecked Sendable {
         let initial: Frozen<Int32>
         /// The indices of the properties that do not inherit.
         let nonInherited: Frozen<Int32>
+        /// Per property, whether it inherits.
+        let inherits: Frozen<Bool>
         let propertyCount: Int
 
         init(_ m: Built) {
@@ -637,6 +639,7 @@ final class SelectorMap: @unchecked Sendable {
             chainTypes = Frozen(m.chains.joined())
             initial = Frozen(m.initialSlots)
             nonInherited = Frozen(m.inherits.indices.filter { !m.inherits[$0] }.map(Int32.init))
+            inherits = Frozen(m.inherits)
             propertyCount = m.propertyCount
         }
 
@@ -663,6 +666,7 @@ final class SelectorMap: @unchecked Sendable {
             containerRules.free()
             initial.free()
             nonInherited.free()
+            inherits.free()
         }
     }
 
@@ -921,6 +925,10 @@ public struct StyleWalker: ~Copyable {
     /// matched-properties cache and GTK's style cache key results by what they depend on); the
     /// node's other matches then override a value only with a higher rank.
     var freeTable: UnsafeMutablePointer<FreeEntry>
+    /// The entries of `freeTable` for states below 16 (the first four), directly by type,
+    /// states and `inAnyState` (`type << 5 | states << 1 | inAnyState`): what most nodes look
+    /// up, without hashing.
+    var freeDirect: UnsafeMutablePointer<FreeEntry>
     var freeCapacity = 16
     var freeCount = 0
     /// The entries' values: (property, value slot, source order of the winning rule, 0).
@@ -930,9 +938,11 @@ public struct StyleWalker: ~Copyable {
     /// Per entry a row of `stride`: each property's winning rank among the entry's rules, −1
     /// where none set it.
     var freeRanks: UnsafeMutablePointer<Int32>
-    /// Per entry a row of `stride` (as `freeRanks`): the value slot each property gets, where
-    /// its rank is not −1; applied to a node's row as a select over the whole row.
+    /// Per entry two rows of `stride` (as `freeRanks`), the template of a node's row: where
+    /// `freeKeep` is −1 (the property inherits and no container-free rule sets it) the
+    /// container's value, else `freeRows`' (the winning rule's value, or the initial one).
     var freeRows: UnsafeMutablePointer<Int32>
+    var freeKeep: UnsafeMutablePointer<Int32>
     var freeRankCapacity: Int
     /// A row of `stride` −1s: the ranks to beat when no rule was applied before (naive mode).
     var noRanks: UnsafeMutablePointer<Int32>
@@ -993,6 +1003,8 @@ public struct StyleWalker: ~Copyable {
         shareKeys = .allocate(capacity: (levels + 1) * StyleWalker.sharingCandidates)
         matched = .allocate(capacity: max(1, raw.rules.count))
         freeTable = .allocate(capacity: freeCapacity)
+        freeDirect = .allocate(capacity: max(1, raw.typeCount) << 5)
+        freeDirect.initialize(repeating: FreeEntry.empty, count: max(1, raw.typeCount) << 5)
         freeTable.initialize(
             repeating: FreeEntry.empty,
             count: freeCapacity)
@@ -1000,6 +1012,7 @@ public struct StyleWalker: ~Copyable {
         freeRankCapacity = 8 * (raw.propertyCount + 1)
         freeRanks = .allocate(capacity: freeRankCapacity)
         freeRows = .allocate(capacity: freeRankCapacity)
+        freeKeep = .allocate(capacity: freeRankCapacity)
         noRanks = .allocate(capacity: raw.propertyCount + 1)
         noRanks.initialize(repeating: -1, count: raw.propertyCount + 1)
     }
@@ -1016,8 +1029,10 @@ public struct StyleWalker: ~Copyable {
         shareKeys.deallocate()
         matched.deallocate()
         freeTable.deallocate()
+        freeDirect.deallocate()
         freeRanks.deallocate()
         freeRows.deallocate()
+        freeKeep.deallocate()
         freeValues.deallocate()
         noRanks.deallocate()
     }
@@ -1173,23 +1188,23 @@ public struct StyleWalker: ~Copyable {
         // states and name without a branch (whether one matches is hard to predict); the few
         // the masks cannot decide, in full.
         let classMask = n.classMask
+        let states = n.states
         let type = Int(n.type)
         func gather(_ key: Int) {
             let range = rules.typeRanges[Int(rules.keyBase[key]) + type]
             for e in Int(range.start)..<Int(range.start + range.count) {
                 let entry = rules.entries[e]
-                let may = above[Int(entry.source)] >> UInt64(entry.bit) & 1
+                let bit = UInt64(truncatingIfNeeded: entry.bit)
+                let may = above[Int(entry.source)] &>> bit & 1
                 // The key decided the name (the node's) and the range the type (one the node is
-                // a kind of, or `*`): the classes and states are left.
-                let masks =
-                    (entry.classMask & classMask == entry.classMask ? 1 : 0)
-                    & (entry.states & n.states == entry.states ? 1 : 0)
+                // a kind of, or `*`): the classes and states are left, tested without a branch.
+                let missing = entry.classMask & ~classMask | entry.states & ~states
                 if entry.exact {
-                    here[Int(entry.word)] |= (may & UInt64(masks)) << UInt64(entry.bit)
+                    here[Int(entry.word)] |= (missing == 0 ? may : 0) &<< bit
                 } else if may != 0
                     && raw.compoundMatches(raw.compounds[Int(entry.compound)], n, nodeClasses)
                 {
-                    here[Int(entry.word)] |= 1 << UInt64(entry.bit)
+                    here[Int(entry.word)] |= 1 &<< bit
                 }
             }
         }
@@ -1197,10 +1212,10 @@ public struct StyleWalker: ~Copyable {
         for j in Int(n.classStart)..<Int(n.classStart + n.classCount) {
             gather(rules.nameCount + Int(nodeClasses[j]))
         }
-        let states = rules.nameCount + rules.classCount
+        let stateKeys = rules.nameCount + rules.classCount
         var bits = n.states
         while bits != 0 {
-            gather(states + bits.trailingZeroBitCount)
+            gather(stateKeys + bits.trailingZeroBitCount)
             bits &= bits - 1
         }
         gather(rules.keyBase.count - 1)
@@ -1244,23 +1259,43 @@ public struct StyleWalker: ~Copyable {
         rowAt[k] = (k * s + slot) * stride
         let row = rows + rowAt[k]
 
-        if k == 0 {
-            row.update(from: raw.initial.base, count: width)
-        } else {
-            row.update(from: rows + rowAt[k - 1], count: width)
-            for i in 0..<raw.nonInherited.count {
-                let p = Int(raw.nonInherited[i])
-                row[p] = raw.initial[p]
-            }
-        }
         let winners = winnerRows + k * stride
         if tracksWinners { winners.update(repeating: -1, count: width) }
+        if mode != .indexed {
+            // A copy of the container's row with the properties that do not inherit reset
+            // (the floor does only this).
+            if k == 0 {
+                row.update(from: raw.initial.base, count: width)
+            } else {
+                row.update(from: rows + rowAt[k - 1], count: width)
+                for i in 0..<raw.nonInherited.count {
+                    let p = Int(raw.nonInherited[i])
+                    row[p] = raw.initial[p]
+                }
+            }
+            if mode == .floor { return }
+        }
+        let m = Matcher(
+            raw: raw, nodes: nodes, nodeClasses: nodeClasses, app: app,
+            containerState: blocks + k * blockWords,
+            classMask: n.classMask, subject: k)
+        var free = FreeEntry.empty
+        if mode == .indexed {
+            // The container's values where the property inherits and no container-free rule
+            // sets it, else the value of that rule or the initial one: a select over the whole
+            // row without a branch (a loop the compiler vectorises), from a template kept per
+            // (type, states) with the container-free rules (`matchFree`).
+            free = matchFree(n, m)
+            let parent = k == 0 ? UnsafePointer(raw.initial.base) : UnsafePointer(rows + rowAt[k - 1])
+            let keep = freeKeep + Int(free.ranks)
+            let slots = freeRows + Int(free.ranks)
+            for p in 0..<width {
+                let kept = keep[p]
+                row[p] = parent[p] & kept | slots[p] & ~kept
+            }
+        }
 
         if mode != .floor {
-            let m = Matcher(
-                raw: raw, nodes: nodes, nodeClasses: nodeClasses, app: app,
-                containerState: blocks + k * blockWords,
-                classMask: n.classMask, subject: k)
             var count = 0
             var ranks = noRanks
             if mode == .naive {
@@ -1269,14 +1304,7 @@ public struct StyleWalker: ~Copyable {
                     count += 1
                 }
             } else {
-                let free = matchFree(n, m)
                 ranks = freeRanks + Int(free.ranks)
-                // The whole row, selected without a branch (a loop the compiler vectorises).
-                let slots = freeRows + Int(free.ranks)
-                for p in 0..<stride {
-                    let kept = ranks[p] &>> 31
-                    row[p] = row[p] & kept | slots[p] & ~kept
-                }
                 if tracksWinners {
                     let values = freeValues + Int(free.start)
                     for j in 0..<Int(free.count) { winners[Int(values[j].x)] = values[j].z }
@@ -1338,8 +1366,14 @@ public struct StyleWalker: ~Copyable {
     /// The entry of `freeTable` for `n`'s type and states: what the container-free rules that
     /// match it set (tested with `m` and remembered the first time its type and states are met).
     private mutating func matchFree(_ n: SelectorMap.Node, _ m: Matcher) -> FreeEntry {
+        // Nodes in none of the first four states but those: straight from `freeDirect`.
+        let direct = n.states < 16 ? Int(n.type) &<< 5 | Int(n.states) &<< 1 | (n.inAnyState ? 1 : 0) : -1
+        if direct >= 0 && freeDirect[direct].type == n.type { return freeDirect[direct] }
         var i = freeSlot(type: n.type, states: n.states, inAnyState: n.inAnyState)
-        if freeTable[i].type == n.type { return freeTable[i] }
+        if freeTable[i].type == n.type {
+            if direct >= 0 { freeDirect[direct] = freeTable[i] }
+            return freeTable[i]
+        }
         var count = 0
         func test(_ b: SelectorMap.Bucket) {
             for c in Int(b.start)..<Int(b.start + b.count)
@@ -1360,12 +1394,14 @@ public struct StyleWalker: ~Copyable {
             let bigger = max(freeRankCapacity * 2, (freeCount + 1) * stride)
             StyleWalker.grow(&freeRanks, keeping: freeCount * stride, to: bigger)
             StyleWalker.grow(&freeRows, keeping: freeCount * stride, to: bigger)
+            StyleWalker.grow(&freeKeep, keeping: freeCount * stride, to: bigger)
             freeRankCapacity = bigger
         }
         let ranks = freeRanks + freeCount * stride
         ranks.initialize(repeating: -1, count: stride)
         let slots = freeRows + freeCount * stride
         slots.initialize(repeating: 0, count: stride)
+        for p in 0..<width { slots[p] = raw.initial[p] }
         var values = [SIMD4<Int32>](repeating: SIMD4(0, 0, 0, 0), count: stride)
         for rank in found {
             let r = raw.rules[Int(rank)]
@@ -1378,6 +1414,8 @@ public struct StyleWalker: ~Copyable {
             }
         }
         let set = (0..<width).filter { ranks[$0] >= 0 }
+        let keep = freeKeep + freeCount * stride
+        for p in 0..<stride { keep[p] = p < width && raw.inherits[p] && ranks[p] < 0 ? -1 : 0 }
         if freeValueCount + set.count > freeValueCapacity {
             let bigger = max(freeValueCapacity * 2, freeValueCount + set.count)
             StyleWalker.grow(&freeValues, keeping: freeValueCount, to: bigger)
@@ -1404,6 +1442,7 @@ public struct StyleWalker: ~Copyable {
             count: Int32(set.count), ranks: Int32(freeCount * stride))
         freeCount += 1
         freeValueCount += set.count
+        if direct >= 0 { freeDirect[direct] = freeTable[i] }
         return freeTable[i]
     }
 
@@ -1450,10 +1489,11 @@ public struct StyleWalker: ~Copyable {
                 // The subject's classes and states and the containers' bit (its bucket decided
                 // the name, its range the type), combined without branches (which would
                 // mispredict often).
-                let classes = c.classMask & classMask == c.classMask
-                let states = c.states & node.states == c.states
-                let containers = containerState[Int(c.container) >> 6] >> UInt64(c.container & 63) & 1
-                let pass = (classes ? 1 : 0) & (states ? 1 : 0) & Int(containers)
+                let missing = c.classMask & ~classMask | c.states & ~node.states
+                let containers =
+                    containerState[Int(c.container &>> 6)] &>> UInt64(truncatingIfNeeded: c.container & 63)
+                    & 1
+                let pass = missing == 0 ? Int(truncatingIfNeeded: containers) : 0
                 // Almost all are decided by these (`exact`): recorded without a branch; the rest
                 // take the (predictable) branch to the full test of the subject. The slot
                 // written is in bounds: each rule is one candidate of one bucket, so `count` is
@@ -1503,14 +1543,14 @@ public struct StyleWalker: ~Copyable {
                     exact &= exact &- 1
                     let required = raw.chunkStates[j]
                     matched[count] = raw.chunkRanks[j]
-                    count += (required & states == required ? 1 : 0) & some
+                    count += required & ~states == 0 ? some : 0
                 }
                 while exact != 0 {
                     let j = first + exact.trailingZeroBitCount
                     exact &= exact &- 1
                     let required = raw.chunkStates[j]
                     matched[count] = raw.chunkRanks[j]
-                    count += required & states == required ? 1 : 0
+                    count += required & ~states == 0 ? 1 : 0
                 }
                 var others = bits & inexact
                 while others != 0 {
