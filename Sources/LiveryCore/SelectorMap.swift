@@ -505,10 +505,8 @@ final class SelectorMap: @unchecked Sendable {
         let kindMasks: Frozen<UInt64>
         let containerRules: ContainerRules
         let initial: Frozen<Int32>
-        /// The indices of the properties that do not inherit.
-        let nonInherited: Frozen<Int32>
-        /// Per property, whether it inherits.
-        let inherits: Frozen<Bool>
+        /// Per property, −1 where it inherits, else 0.
+        let inheritMask: Frozen<Int32>
         let propertyCount: Int
 
         init(_ m: Built) {
@@ -638,8 +636,7 @@ final class SelectorMap: @unchecked Sendable {
                 m.chains.map { chain in chain.reduce(UInt64(0)) { $1 < 64 ? $0 | 1 << UInt64($1) : $0 } })
             chainTypes = Frozen(m.chains.joined())
             initial = Frozen(m.initialSlots)
-            nonInherited = Frozen(m.inherits.indices.filter { !m.inherits[$0] }.map(Int32.init))
-            inherits = Frozen(m.inherits)
+            inheritMask = Frozen(m.inherits.map { $0 ? Int32(-1) : 0 })
             propertyCount = m.propertyCount
         }
 
@@ -665,8 +662,7 @@ final class SelectorMap: @unchecked Sendable {
             chainTypes.free()
             containerRules.free()
             initial.free()
-            nonInherited.free()
-            inherits.free()
+            inheritMask.free()
         }
     }
 
@@ -1262,15 +1258,18 @@ public struct StyleWalker: ~Copyable {
         let winners = winnerRows + k * stride
         if tracksWinners { winners.update(repeating: -1, count: width) }
         if mode != .indexed {
-            // A copy of the container's row with the properties that do not inherit reset
-            // (the floor does only this).
+            // The container's values where the property inherits, else the initial ones (the
+            // floor does only this): a select over the whole row (faster than a copy and a
+            // reset: 28 → 33 M nodes/s for the floor of workload (a)).
             if k == 0 {
                 row.update(from: raw.initial.base, count: width)
             } else {
-                row.update(from: rows + rowAt[k - 1], count: width)
-                for i in 0..<raw.nonInherited.count {
-                    let p = Int(raw.nonInherited[i])
-                    row[p] = raw.initial[p]
+                let parent = rows + rowAt[k - 1]
+                let keep = raw.inheritMask.base
+                let initial = raw.initial.base
+                for p in 0..<width {
+                    let kept = keep[p]
+                    row[p] = parent[p] & kept | initial[p] & ~kept
                 }
             }
             if mode == .floor { return }
@@ -1415,7 +1414,7 @@ public struct StyleWalker: ~Copyable {
         }
         let set = (0..<width).filter { ranks[$0] >= 0 }
         let keep = freeKeep + freeCount * stride
-        for p in 0..<stride { keep[p] = p < width && raw.inherits[p] && ranks[p] < 0 ? -1 : 0 }
+        for p in 0..<stride { keep[p] = p < width && raw.inheritMask[p] != 0 && ranks[p] < 0 ? -1 : 0 }
         if freeValueCount + set.count > freeValueCapacity {
             let bigger = max(freeValueCapacity * 2, freeValueCount + set.count)
             StyleWalker.grow(&freeValues, keeping: freeValueCount, to: bigger)
