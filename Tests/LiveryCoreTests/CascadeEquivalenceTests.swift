@@ -550,4 +550,35 @@ final class CascadeEquivalenceTests: XCTestCase {
         }
         XCTAssertNil(NameTable([String: Int32]())["Button"])
     }
+
+    /// The floor (`StyleWalker.Mode.floor`, the benchmark's lower bound) walks and inherits
+    /// only, on a short path of its own: below a node with declared values (seeded, as the
+    /// style cache seeds a walker), every node has its container's value for each property
+    /// that inherits and the initial value for the others, whatever rules the theme has.
+    func testFloorInheritsOnly() throws {
+        let c = try compileSheet(
+            """
+            Window { text-color: #112233; tint-color: #445566; background-color: #778899; font-size: 21; }
+            Label { text-color: #abcdef; background-color: #010203; }
+            """)
+        var indexed = StyleWalker(c)
+        let window = PathNode(type: "Window")
+        let style = try XCTUnwrap(indexed.push(window))
+        var floor = StyleWalker(c, mode: .floor)
+        floor.seed([window], style: style, state: indexed.childState())
+        let names = floor.propertyNames
+        let expected = names.indices.map { p in
+            shippedSchema.properties[names[p]]!.inherits
+                ? style.value(at: p) : shippedSchema.properties[names[p]]!.initial
+        }
+        XCTAssertNotEqual(expected, style.values, "some property does not inherit")
+        XCTAssertNotEqual(
+            expected, names.map { shippedSchema.properties[$0]!.initial }, "some inherited value was declared"
+        )
+        for (node, depth) in [("Label", 2), ("Label", 3), ("Button", 4), ("Label", 3), ("Label", 2)] {
+            while floor.depth >= depth { floor.pop() }
+            XCTAssertEqual(
+                try XCTUnwrap(floor.push(PathNode(type: node))).values, expected, "\(node) at \(depth)")
+        }
+    }
 }
