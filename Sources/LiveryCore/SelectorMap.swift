@@ -66,6 +66,9 @@ final class SelectorMap: @unchecked Sendable {
         var container: Int32 = -1
         var exact: Bool
         var classMask: UInt64
+        /// The rule's match as the walker records it: (rank, its padded range of
+        /// `Raw.declarations`: start, end; 0), set when the tables are frozen.
+        var match = SIMD4<Int32>(0, 0, 0, 0)
     }
 
     /// The ids of the types, `#name`s and `.class`es, looked up per node (`intern`).
@@ -463,6 +466,8 @@ final class SelectorMap: @unchecked Sendable {
         /// Declarations as (property index, value slot) pairs, side by side so that applying
         /// one reads one place; each rule's padded to whole groups of four (see `init`).
         let declarations: Frozen<SIMD2<Int32>>
+        /// Per rule, its match as the walker records it (`Candidate.match`).
+        let matches: Frozen<SIMD4<Int32>>
         /// Every bucket's candidates, one after another.
         let candidates: Frozen<SelectorMap.Candidate>
         /// Per name (and per class) and node type: `keyedRanges[nameBase[name] + type]` (and
@@ -475,7 +480,7 @@ final class SelectorMap: @unchecked Sendable {
         let keyedRanges: Frozen<Bucket>
         /// Per node type, the rules with containers whose subject is a type the node is a kind of
         /// or `*` (with states, `:normal` or an `@app`: `Built.byType` along the type's chain,
-        /// and `Built.universal`), as a range of chunks: chunk `i` is up to 64 candidates from `chunkFirst[i]` of `chunkRanks` and
+        /// and `Built.universal`), as a range of chunks: chunk `i` is up to 64 candidates from `chunkFirst[i]` of `chunkMatches` and
         /// `chunkStates` (each candidate's rank and required states), in the order of their
         /// container bits, with `chunkInexact[i]` the bits of those whose subject needs a full
         /// test (see `Candidate.exact`), and `segmentSlots` segments from `segments[i * segmentSlots]`
@@ -486,7 +491,7 @@ final class SelectorMap: @unchecked Sendable {
         let typeChunks: Frozen<Bucket>
         let chunkFirst: Frozen<Int32>
         let chunkInexact: Frozen<UInt64>
-        let chunkRanks: Frozen<Int32>
+        let chunkMatches: Frozen<SIMD4<Int32>>
         let chunkStates: Frozen<UInt64>
         let segments: Frozen<Segment>
         let segmentSlots: Int
@@ -533,11 +538,17 @@ final class SelectorMap: @unchecked Sendable {
             let containerRules = ContainerRules(m)
             self.containerRules = containerRules
             var all: [SelectorMap.Candidate] = []
+            func matchOf(_ rank: Int) -> SIMD4<Int32> {
+                let r = rules[rank]
+                return SIMD4(Int32(rank), r.declarationStart, r.declarationStart + r.declarationCount, 0)
+            }
+            self.matches = Frozen(rules.indices.map(matchOf))
             func append(_ b: ContiguousArray<SelectorMap.Candidate>) -> Bucket {
                 defer {
                     all += b.map {
                         var c = $0
                         c.container = containerRules.bit(ofRank: Int($0.rank))
+                        c.match = matchOf(Int($0.rank))
                         return c
                     }
                 }
@@ -546,7 +557,7 @@ final class SelectorMap: @unchecked Sendable {
             // Type buckets in chunks (`typeChunks`).
             var chunkFirst: [Int32] = []
             var chunkInexact: [UInt64] = []
-            var chunkRanks: [Int32] = []
+            var chunkMatches: [SIMD4<Int32>] = []
             var chunkStates: [UInt64] = []
             var chunkSegments: [[Segment]] = []
             func chunked(_ b: ContiguousArray<SelectorMap.Candidate>) -> Bucket {
@@ -560,7 +571,7 @@ final class SelectorMap: @unchecked Sendable {
                 while i < sorted.count {
                     var segments: [Segment] = []
                     var used = 0
-                    chunkFirst.append(Int32(chunkRanks.count + i))
+                    chunkFirst.append(Int32(chunkMatches.count + i))
                     var inexact: UInt64 = 0
                     while i < sorted.count && used < 64 && segments.count < Raw.maxSegments {
                         var length = 1
@@ -580,7 +591,7 @@ final class SelectorMap: @unchecked Sendable {
                     chunkSegments.append(segments)
                     chunkInexact.append(inexact)
                 }
-                chunkRanks += sorted.map(\.rank)
+                chunkMatches += sorted.map { matchOf(Int($0.rank)) }
                 chunkStates += sorted.map(\.states)
                 return Bucket(start: Int32(start), count: Int32(chunkFirst.count - start))
             }
@@ -590,11 +601,11 @@ final class SelectorMap: @unchecked Sendable {
                 })
             let slots = chunkSegments.map(\.count).max() ?? 1
             segmentSlots = slots
-            chunkRanks += Array(repeating: 0, count: 64)
+            chunkMatches += Array(repeating: SIMD4(0, 0, 0, 0), count: 64)
             chunkStates += Array(repeating: 0, count: 64)
             self.chunkFirst = Frozen(chunkFirst)
             self.chunkInexact = Frozen(chunkInexact)
-            self.chunkRanks = Frozen(chunkRanks)
+            self.chunkMatches = Frozen(chunkMatches)
             self.chunkStates = Frozen(chunkStates)
             segments = Frozen(
                 chunkSegments.flatMap {
@@ -652,7 +663,8 @@ final class SelectorMap: @unchecked Sendable {
             typeChunks.free()
             chunkFirst.free()
             chunkInexact.free()
-            chunkRanks.free()
+            chunkMatches.free()
+            matches.free()
             chunkStates.free()
             segments.free()
             freeTypeBuckets.free()
@@ -866,6 +878,8 @@ public struct StyleWalker: ~Copyable {
 
     let map: SelectorMap
     let raw: SelectorMap.Raw
+    /// A copy of `raw` at a fixed address, for `Matcher`.
+    let tables: UnsafeMutablePointer<SelectorMap.Raw>
     let app: Int32
     let mode: Mode
     /// Properties per style row.
@@ -905,8 +919,10 @@ public struct StyleWalker: ~Copyable {
     /// Children remembered per level (a short list compared directly, as Servo's style sharing
     /// cache is: hashing every node would cost more).
     static let sharingCandidates = 8
-    /// The ranks of the rules matching the node being pushed (and `matchFree`'s scratch).
-    var matched: UnsafeMutablePointer<Int32>
+    /// The matches of the node being pushed (`Candidate.match`; and `matchFree`'s scratch):
+    /// room for every rule once, and for the writes past the last match that the collectors
+    /// make without a branch (one each, and `SelectorMap.Raw.unrolled` in a row).
+    var matched: UnsafeMutablePointer<SIMD4<Int32>>
     /// Whether the node being pushed may have siblings (`StyleForest.Entry.hasSiblings`; always
     /// when pushed from a path): when not, style sharing is skipped, having nobody to serve.
     var hasSiblings = true
@@ -977,6 +993,8 @@ public struct StyleWalker: ~Copyable {
     private init(map: SelectorMap, app: Int32, mode: Mode) {
         self.map = map
         self.raw = map.raw
+        tables = .allocate(capacity: 1)
+        tables.initialize(to: map.raw)
         self.app = app
         self.mode = mode
         width = raw.propertyCount
@@ -997,7 +1015,7 @@ public struct StyleWalker: ~Copyable {
         shareNext = .allocate(capacity: levels + 1)
         shareNext.initialize(repeating: 0, count: levels + 1)
         shareKeys = .allocate(capacity: (levels + 1) * StyleWalker.sharingCandidates)
-        matched = .allocate(capacity: max(1, raw.rules.count))
+        matched = .allocate(capacity: raw.rules.count + SelectorMap.Raw.unrolled + 1)
         freeTable = .allocate(capacity: freeCapacity)
         freeDirect = .allocate(capacity: max(1, raw.typeCount) << 5)
         freeDirect.initialize(repeating: FreeEntry.empty, count: max(1, raw.typeCount) << 5)
@@ -1014,6 +1032,8 @@ public struct StyleWalker: ~Copyable {
     }
 
     deinit {
+        tables.deinitialize(count: 1)
+        tables.deallocate()
         nodes.deallocate()
         rows.deallocate()
         rowAt.deallocate()
@@ -1293,7 +1313,7 @@ public struct StyleWalker: ~Copyable {
             }
         }
         let m = Matcher(
-            raw: raw, nodes: nodes, nodeClasses: nodeClasses, app: app,
+            tables: tables, nodes: nodes, nodeClasses: nodeClasses, app: app,
             containerState: blocks + k * blockWords,
             classMask: n.classMask, subject: k)
         var free = FreeEntry.empty
@@ -1317,7 +1337,7 @@ public struct StyleWalker: ~Copyable {
             var ranks = noRanks
             if mode == .naive {
                 for rank in 0..<raw.rules.count where m.matches(Int32(rank)) {
-                    matched[count] = Int32(rank)
+                    matched[count] = raw.matches[rank]
                     count += 1
                 }
             } else {
@@ -1341,13 +1361,13 @@ public struct StyleWalker: ~Copyable {
                 // (an insertion sort), but a sheet can make any number of rules match a node.
                 if count > 32 {
                     var all = UnsafeMutableBufferPointer(start: matched, count: count)
-                    all.sort()
+                    all.sort { $0.x < $1.x }
                 } else {
                     var i = 1
                     while i < count {
                         let v = matched[i]
                         var j = i - 1
-                        while j >= 0 && matched[j] > v {
+                        while j >= 0 && matched[j].x > v.x {
                             matched[j + 1] = matched[j]
                             j -= 1
                         }
@@ -1358,10 +1378,10 @@ public struct StyleWalker: ~Copyable {
             }
             // In rank order; a value set by a container-free rule of higher rank stays.
             for i in 0..<count {
-                let rank = matched[i]
-                let r = raw.rules[Int(rank)]
-                var d = Int(r.declarationStart)
-                let end = d + Int(r.declarationCount)
+                let match = matched[i]
+                let rank = match.x
+                var d = Int(match.y)
+                let end = Int(match.z)
                 repeat {
                     for g in d..<d + 4 {
                         let a = raw.declarations[g]
@@ -1372,7 +1392,7 @@ public struct StyleWalker: ~Copyable {
                         let wins = Int(truncatingIfNeeded: (ranks[p] &- rank) &>> 31)
                         let to = width ^ (p ^ width) & wins
                         row[to] = a.y
-                        if tracksWinners { winners[to] = r.order }
+                        if tracksWinners { winners[to] = raw.rules[Int(rank)].order }
                     }
                     d += 4
                 } while d < end
@@ -1395,7 +1415,7 @@ public struct StyleWalker: ~Copyable {
         func test(_ b: SelectorMap.Bucket) {
             for c in Int(b.start)..<Int(b.start + b.count)
             where m.matches(raw.candidates[c].rank) {
-                matched[count] = raw.candidates[c].rank
+                matched[count] = raw.candidates[c].match
                 count += 1
             }
         }
@@ -1404,8 +1424,7 @@ public struct StyleWalker: ~Copyable {
             test(raw.freeTypeBuckets[Int(raw.chainTypes[t])])
         }
         test(raw.freeUniversal)
-        var found = UnsafeMutableBufferPointer(start: matched, count: count)
-        found.sort()
+        let found = UnsafeMutableBufferPointer(start: matched, count: count).map(\.x).sorted()
         // Cascade them among themselves: the last in rank order wins each property.
         if (freeCount + 1) * stride > freeRankCapacity {
             let bigger = max(freeRankCapacity * 2, (freeCount + 1) * stride)
@@ -1481,7 +1500,10 @@ public struct StyleWalker: ~Copyable {
     /// Matching against the node on top of the walker's stack, on raw buffers: no reference
     /// counting and no bounds checks in the inner loops.
     struct Matcher {
-        let raw: SelectorMap.Raw
+        /// The walker's tables (`StyleWalker.tables`), by pointer: a copy of `Raw` per node
+        /// would cost more than the matching it serves.
+        let tables: UnsafePointer<SelectorMap.Raw>
+        var raw: SelectorMap.Raw { _read { yield tables.pointee } }
         let nodes: UnsafeMutablePointer<SelectorMap.Node>
         let nodeClasses: UnsafeMutablePointer<Int32>
         let app: Int32
@@ -1495,7 +1517,7 @@ public struct StyleWalker: ~Copyable {
         /// type the node is a kind of), appending the ranks that match.
         @inline(__always)
         func collect(
-            _ bucket: SelectorMap.Bucket, into matched: UnsafeMutablePointer<Int32>, _ count: inout Int
+            _ bucket: SelectorMap.Bucket, into matched: UnsafeMutablePointer<SIMD4<Int32>>, _ count: inout Int
         ) {
             let node = nodes[subject]
             var i = Int(bucket.start)
@@ -1516,10 +1538,10 @@ public struct StyleWalker: ~Copyable {
                 // written is in bounds: each rule is one candidate of one bucket, so `count` is
                 // below the number of candidates tried, at most the rule count.
                 let exact = c.exact ? 1 : 0
-                matched[count] = c.rank
+                matched[count] = c.match
                 count += pass & exact
                 if pass & (exact ^ 1) != 0 && subjectMatches(c.rank) {
-                    matched[count] = c.rank
+                    matched[count] = c.match
                     count += 1
                 }
             }
@@ -1531,7 +1553,7 @@ public struct StyleWalker: ~Copyable {
         /// candidates whose bit is set are looked at; their states are tested without a branch.
         @inline(__always)
         func collectChunks(
-            _ chunks: SelectorMap.Bucket, into matched: UnsafeMutablePointer<Int32>,
+            _ chunks: SelectorMap.Bucket, into matched: UnsafeMutablePointer<SIMD4<Int32>>,
             _ count: inout Int
         ) {
             let states = nodes[subject].states
@@ -1552,21 +1574,21 @@ public struct StyleWalker: ~Copyable {
                 let inexact = raw.chunkInexact[chunk]
                 var exact = bits & ~inexact
                 // The first few without a branch (a loop's exit would mispredict: how many bits
-                // are set varies from node to node); `chunkRanks` and `chunkStates` are padded
+                // are set varies from node to node); `chunkMatches` and `chunkStates` are padded
                 // so that reading past a chunk's last candidate stays in bounds.
                 for _ in 0..<SelectorMap.Raw.unrolled {
                     let j = first + exact.trailingZeroBitCount
                     let some = exact != 0 ? 1 : 0
                     exact &= exact &- 1
                     let required = raw.chunkStates[j]
-                    matched[count] = raw.chunkRanks[j]
+                    matched[count] = raw.chunkMatches[j]
                     count += required & ~states == 0 ? some : 0
                 }
                 while exact != 0 {
                     let j = first + exact.trailingZeroBitCount
                     exact &= exact &- 1
                     let required = raw.chunkStates[j]
-                    matched[count] = raw.chunkRanks[j]
+                    matched[count] = raw.chunkMatches[j]
                     count += required & ~states == 0 ? 1 : 0
                 }
                 var others = bits & inexact
@@ -1574,8 +1596,8 @@ public struct StyleWalker: ~Copyable {
                     let j = first + others.trailingZeroBitCount
                     others &= others &- 1
                     let required = raw.chunkStates[j]
-                    if required & states == required && subjectMatches(raw.chunkRanks[j]) {
-                        matched[count] = raw.chunkRanks[j]
+                    if required & states == required && subjectMatches(raw.chunkMatches[j].x) {
+                        matched[count] = raw.chunkMatches[j]
                         count += 1
                     }
                 }
