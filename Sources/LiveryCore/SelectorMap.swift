@@ -865,11 +865,12 @@ extension SelectorMap {
 ///
 /// Everything lives in flat buffers allocated once and grown with the depth: the node stack,
 /// the container states, and per level a ring of rows of property slots, one per recent node of
-/// that level (a node's row starts as a copy of its container's): siblings with the same type,
-/// name, classes and states share one row, since the sheet language has no sibling
-/// combinators, so such nodes match the same rules (Servo's and Blink's "style sharing"). The
-/// table of container-free results (`freeTable`) grows with the (type, states) pairs met.
-/// Noncopyable, because it owns those buffers.
+/// that level (a node's row starts as its container's values where a property inherits, and a
+/// template kept per (type, states) elsewhere): siblings with the same type, name, classes and
+/// states share one row, since the sheet language has no sibling combinators, so such nodes
+/// match the same rules (Servo's and Blink's "style sharing"). The table of container-free
+/// results and templates (`freeTable`) grows with the (type, states) pairs met. Noncopyable,
+/// because it owns those buffers.
 public struct StyleWalker: ~Copyable {
     /// How rules are found: `indexed` (the selector map, container states, style sharing),
     /// `naive` (every rule tested against every node; the ablation), `floor` (no rules at all:
