@@ -1323,7 +1323,9 @@ public struct StyleWalker: ~Copyable {
             // sets it, else the value of that rule or the initial one: a select over the whole
             // row without a branch (a loop the compiler vectorises), from a template kept per
             // (type, states) with the container-free rules (`matchFree`).
-            free = matchFree(n, m)
+            // Most nodes: straight from `freeDirect`, without a call.
+            let direct = Int(n.type) &<< 5 | Int(truncatingIfNeeded: n.states) &<< 1 | (n.inAnyState ? 1 : 0)
+            free = n.states < 16 && freeDirect[direct].type == n.type ? freeDirect[direct] : matchFree(n, m)
             let parent = k == 0 ? UnsafePointer(raw.initial.base) : UnsafePointer(rows + rowAt[k - 1])
             let keep = freeKeep + Int(free.ranks)
             let slots = freeRows + Int(free.ranks)
