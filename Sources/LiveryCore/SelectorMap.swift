@@ -1239,6 +1239,19 @@ public struct StyleWalker: ~Copyable {
         here[words] = ~0
     }
 
+    /// `row[p] = keep[p] == −1 ? parent[p] : otherwise[p]` for `p < count`, as a select without a
+    /// branch (a loop the compiler vectorises): how a row inherits.
+    @inline(__always)
+    private static func select(
+        _ row: UnsafeMutablePointer<Int32>, parent: UnsafePointer<Int32>, keep: UnsafePointer<Int32>,
+        otherwise: UnsafePointer<Int32>, count: Int
+    ) {
+        for p in 0..<count {
+            let kept = keep[p]
+            row[p] = parent[p] & kept | otherwise[p] & ~kept
+        }
+    }
+
     /// Pushes `n`, whose classes are already on the class stack, and computes its style.
     private mutating func pushInterned(_ n: SelectorMap.Node) {
         let k = depth
@@ -1250,18 +1263,12 @@ public struct StyleWalker: ~Copyable {
             // sharing ring's bookkeeping).
             depth = k + 1
             rowAt[k] = k * StyleWalker.sharingCandidates * stride
-            let row = rows + rowAt[k]
-            if k == 0 {
-                row.update(from: raw.initial.base, count: width)
-            } else {
-                let parent = rows + rowAt[k - 1]
-                let keep = raw.inheritMask.base
-                let initial = raw.initial.base
-                for p in 0..<width {
-                    let kept = keep[p]
-                    row[p] = parent[p] & kept | initial[p] & ~kept
-                }
-            }
+            StyleWalker.select(
+                rows + rowAt[k], parent: k == 0 ? raw.initial.base : rows + rowAt[k - 1],
+                keep: raw.inheritMask.base,
+                otherwise: raw.initial.base, count: width)
+            // No rule wins anything.
+            if tracksWinners { (winnerRows + k * stride).update(repeating: -1, count: width) }
             return
         }
         readyState(k)
@@ -1299,19 +1306,11 @@ public struct StyleWalker: ~Copyable {
 
         let winners = winnerRows + k * stride
         if tracksWinners { winners.update(repeating: -1, count: width) }
+        let parent = k == 0 ? raw.initial.base : rows + rowAt[k - 1]
         if mode != .indexed {
             // The container's values where the property inherits, else the initial ones.
-            if k == 0 {
-                row.update(from: raw.initial.base, count: width)
-            } else {
-                let parent = rows + rowAt[k - 1]
-                let keep = raw.inheritMask.base
-                let initial = raw.initial.base
-                for p in 0..<width {
-                    let kept = keep[p]
-                    row[p] = parent[p] & kept | initial[p] & ~kept
-                }
-            }
+            StyleWalker.select(
+                row, parent: parent, keep: raw.inheritMask.base, otherwise: raw.initial.base, count: width)
         }
         let m = Matcher(
             tables: tables, nodes: nodes, nodeClasses: nodeClasses, app: app,
@@ -1326,13 +1325,9 @@ public struct StyleWalker: ~Copyable {
             // Most nodes: straight from `freeDirect`, without a call.
             let direct = Int(n.type) &<< 5 | Int(truncatingIfNeeded: n.states) &<< 1 | (n.inAnyState ? 1 : 0)
             free = n.states < 16 && freeDirect[direct].type == n.type ? freeDirect[direct] : matchFree(n, m)
-            let parent = k == 0 ? UnsafePointer(raw.initial.base) : UnsafePointer(rows + rowAt[k - 1])
-            let keep = freeKeep + Int(free.ranks)
-            let slots = freeRows + Int(free.ranks)
-            for p in 0..<width {
-                let kept = keep[p]
-                row[p] = parent[p] & kept | slots[p] & ~kept
-            }
+            StyleWalker.select(
+                row, parent: parent, keep: freeKeep + Int(free.ranks), otherwise: freeRows + Int(free.ranks),
+                count: width)
         }
 
         if mode != .floor {

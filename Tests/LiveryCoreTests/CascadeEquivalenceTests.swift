@@ -554,7 +554,8 @@ final class CascadeEquivalenceTests: XCTestCase {
     /// The floor (`StyleWalker.Mode.floor`, the benchmark's lower bound) walks and inherits
     /// only, on a short path of its own: below a node with declared values (seeded, as the
     /// style cache seeds a walker), every node has its container's value for each property
-    /// that inherits and the initial value for the others, whatever rules the theme has.
+    /// that inherits and the initial value for the others, whatever rules the theme has, and
+    /// no rule wins anything (winners −1, not whatever the buffer held).
     func testFloorInheritsOnly() throws {
         let c = try compileSheet(
             """
@@ -565,6 +566,7 @@ final class CascadeEquivalenceTests: XCTestCase {
         let window = PathNode(type: "Window")
         let style = try XCTUnwrap(indexed.push(window))
         var floor = StyleWalker(c, mode: .floor)
+        floor.tracksWinners = true
         floor.seed([window], style: style, state: indexed.childState())
         let names = floor.propertyNames
         let expected = names.indices.map { p in
@@ -577,8 +579,9 @@ final class CascadeEquivalenceTests: XCTestCase {
         )
         for (node, depth) in [("Label", 2), ("Label", 3), ("Button", 4), ("Label", 3), ("Label", 2)] {
             while floor.depth >= depth { floor.pop() }
-            XCTAssertEqual(
-                try XCTUnwrap(floor.push(PathNode(type: node))).values, expected, "\(node) at \(depth)")
+            let pushed = try XCTUnwrap(floor.push(PathNode(type: node)))
+            XCTAssertEqual(pushed.values, expected, "\(node) at \(depth)")
+            XCTAssertEqual(pushed.winners, ContiguousArray(repeating: -1, count: names.count), "no rule wins")
         }
     }
 }
