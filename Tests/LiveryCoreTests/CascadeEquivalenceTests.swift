@@ -549,6 +549,29 @@ final class CascadeEquivalenceTests: XCTestCase {
             XCTAssertNil(table[missing], missing)
         }
         XCTAssertNil(NameTable([String: Int32]())["Button"])
+        // The hash spreads names that differ in any byte, the last ones included.
+        let hashes = Set((0..<5_000).map { table.hash("name-\($0)") })
+        XCTAssertGreaterThan(hashes.count, 4_990)
+    }
+
+    /// Names equal as Swift strings are (canonically equivalent: `é` as one scalar or as `e`
+    /// and a combining accent; the Kelvin sign and `K`) are found whichever way either is
+    /// written, in the table and in the cascade, as the reference matcher compares them.
+    func testNamesAreFoundByCanonicalEquivalence() throws {
+        let table = NameTable(["caf\u{E9}": Int32(1), "K": 2, "cafe\u{301}s": 3])
+        XCTAssertEqual("\u{212A}", "K")
+        XCTAssertEqual(table["cafe\u{301}"], 1)
+        XCTAssertEqual(table["caf\u{E9}"], 1)
+        XCTAssertEqual(table["\u{212A}"], 2)
+        XCTAssertEqual(table["caf\u{E9}s"], 3)
+        XCTAssertNil(table["cafe"])
+        let c = try compileSheet(
+            "Label.caf\u{E9} { row-height: 7; }\nLabel#caf\u{E9} { tint-color: #ff0000; }\n")
+        let p = ComponentPath(nodes: [PathNode(type: "Label", name: "cafe\u{301}", classes: ["cafe\u{301}"])])
+        let properties = ["row-height", "tint-color"]
+        let fast = try c.resolve(p, properties: properties).map(\.value)
+        XCTAssertEqual(fast, try c.resolveNaive(p, properties: properties).map(\.value))
+        XCTAssertEqual(fast.map(\.description), ["7", "#ff0000ff"])
     }
 
     /// The floor (`StyleWalker.Mode.floor`, the benchmark's lower bound) walks and inherits
