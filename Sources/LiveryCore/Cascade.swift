@@ -294,7 +294,7 @@ final class StyleCache: @unchecked Sendable {
         var state: ContiguousArray<UInt64>
     }
     /// Entries kept at most, and the bytes they may take (keys, slots and container states,
-    /// which grow with the theme's rules: 78 KB each for 10,000 rules of 32 compounds); past
+    /// which grow with the theme's rules: 39 KB each for 10,000 rules of 32 compounds); past
     /// either the cache starts over (paths are few in practice).
     static let capacity = 8192
     static let byteCapacity = 32 << 20

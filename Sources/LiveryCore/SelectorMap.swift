@@ -252,6 +252,40 @@ final class SelectorMap: @unchecked Sendable {
 
     deinit { raw.free() }
 
+    /// The most bytes a theme's index may take (`indexSize`); a theme past it is a load error.
+    static let indexLimit = 64 << 20
+
+    /// An estimate, in bytes, of the index `init(theme:)` builds for `rules`: the rules whose
+    /// subject has a name or class, or that have containers, are listed under each type their
+    /// subject can be (every type for `*`), as are the compounds left of a subject with a
+    /// name, class or state (48 bytes a listing); each such name or class has a range per type
+    /// (8 bytes). Small for real themes (the shipped ones: a few kilobytes; 10,000 generated
+    /// rules over the shipped schema: about 4 MB); it grows with rules × types.
+    static func indexSize(rules: [CompiledRule], schema: Schema) -> Int {
+        let types = schema.types.keys
+        var subtypes: [String: Int] = [:]
+        for t in types { for s in schema.chain(of: t) { subtypes[s, default: 0] += 1 } }
+        func listed(_ c: CompoundSelector) -> Int { c.type.map { subtypes[$0] ?? 0 } ?? types.count }
+        var listings = 0
+        var keys = Set<String>()
+        for r in rules {
+            let compounds = r.selector.compounds
+            let subject = compounds[compounds.count - 1]
+            if let key = subject.names.first.map({ "#" + $0 }) ?? subject.classes.first.map({ "." + $0 }) {
+                keys.insert(key)
+                listings += listed(subject)
+            } else if compounds.count > 1 {
+                listings += listed(subject)
+            }
+            for c in compounds.dropLast() where !c.names.isEmpty || !c.classes.isEmpty || !c.states.isEmpty {
+                keys.insert(
+                    c.names.first.map { "#" + $0 } ?? c.classes.first.map { "." + $0 } ?? ":" + c.states[0])
+                listings += listed(c)
+            }
+        }
+        return listings * 48 + keys.count * types.count * 8
+    }
+
     /// A flat, immutable copy of an array, read by pointer: no reference counting, no bounds
     /// checks (every index comes from the tables themselves).
     struct Frozen<T> {
@@ -458,6 +492,8 @@ final class SelectorMap: @unchecked Sendable {
     struct Raw {
         /// At most this many segments a chunk.
         static let maxSegments = 8
+        /// The set bits of a chunk the walker takes without a branch before it loops over the
+        /// rest (`Matcher.collectChunks`).
         static let unrolled = 4
 
         let rules: Frozen<Rule>
@@ -481,7 +517,9 @@ final class SelectorMap: @unchecked Sendable {
         /// Per node type, the rules with containers whose subject is a type the node is a kind of
         /// or `*` (with states, `:normal` or an `@app`: `Built.byType` along the type's chain,
         /// and `Built.universal`), as a range of chunks: chunk `i` is up to 64 candidates from `chunkFirst[i]` of `chunkMatches` and
-        /// `chunkStates` (each candidate's rank and required states), in the order of their
+        /// `chunkStates` (each candidate's match, `Candidate.match`, and required states; both
+        /// padded with 64 entries, so that reading up to 64 past a chunk's first stays in
+        /// bounds), in the order of their
         /// container bits, with `chunkInexact[i]` the bits of those whose subject needs a full
         /// test (see `Candidate.exact`), and `segmentSlots` segments from `segments[i * segmentSlots]`
         /// say where those bits are in a container state (runs of consecutive bits; unused
@@ -921,8 +959,9 @@ public struct StyleWalker: ~Copyable {
     /// cache is: hashing every node would cost more).
     static let sharingCandidates = 8
     /// The matches of the node being pushed (`Candidate.match`; and `matchFree`'s scratch):
-    /// room for every rule once, and for the writes past the last match that the collectors
-    /// make without a branch (one each, and `SelectorMap.Raw.unrolled` in a row).
+    /// room for every rule once, and for the slot past the last match that the collectors
+    /// write without a branch when a candidate does not match (a heap overflow when the
+    /// list had room for the rules only and every rule matched).
     var matched: UnsafeMutablePointer<SIMD4<Int32>>
     /// Whether the node being pushed may have siblings (`StyleForest.Entry.hasSiblings`; always
     /// when pushed from a path): when not, style sharing is skipped, having nobody to serve.
@@ -1512,7 +1551,7 @@ public struct StyleWalker: ~Copyable {
         let subject: Int
 
         /// Tests the candidates of a `#name` or `.class` bucket (a range of them, whose subject
-        /// type the node is a kind of), appending the ranks that match.
+        /// type the node is a kind of), appending the matches (`Candidate.match`).
         @inline(__always)
         func collect(
             _ bucket: SelectorMap.Bucket, into matched: UnsafeMutablePointer<SIMD4<Int32>>, _ count: inout Int
@@ -1533,8 +1572,8 @@ public struct StyleWalker: ~Copyable {
                 let pass = missing == 0 ? Int(truncatingIfNeeded: containers) : 0
                 // Almost all are decided by these (`exact`): recorded without a branch; the rest
                 // take the (predictable) branch to the full test of the subject. The slot
-                // written is in bounds: each rule is one candidate of one bucket, so `count` is
-                // below the number of candidates tried, at most the rule count.
+                // written is in bounds: a rule matches a node once, so `count` is at most the
+                // rule count, and `matched` has a slot past that.
                 let exact = c.exact ? 1 : 0
                 matched[count] = c.match
                 count += pass & exact

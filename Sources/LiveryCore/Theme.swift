@@ -363,6 +363,20 @@ public enum ThemeCompiler {
                 }
             }
         }
+        // The selector index lists a rule under each component type its subject can be, and each
+        // compound with a name, class or state likewise (`SelectorMap`): bounded, so that a
+        // theme (many `@component` types and `*` selectors) cannot make the daemon take
+        // gigabytes.
+        let size = SelectorMap.indexSize(rules: rules, schema: schema)
+        if size > SelectorMap.indexLimit, let first = sheets.lazy.flatMap({ $0.0.rules }).first {
+            diagnostics.append(
+                Diagnostic(
+                    .error,
+                    "the theme's selector index would take \(size >> 20) MiB (at most \(SelectorMap.indexLimit >> 20) MiB): "
+                        + "\(rules.count) rules over \(schema.types.count) component types; selectors of `*` or of a "
+                        + "supertype are listed under every type they can match",
+                    at: first.location))
+        }
         let unique = dedupe(diagnostics)
         guard !unique.contains(where: { $0.severity == .error }) else { return (nil, unique) }
         return (CompiledTheme(metadata: meta, palette: palette, rules: rules, schema: schema), unique)

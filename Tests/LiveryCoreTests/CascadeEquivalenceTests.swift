@@ -487,6 +487,11 @@ final class CascadeEquivalenceTests: XCTestCase {
         XCTAssertEqual(raw.segmentSlots, SelectorMap.Raw.maxSegments, "some chunk has all its runs")
         XCTAssertGreaterThan(
             raw.typeChunks[Int(try XCTUnwrap(c.map.typeIDs["Label"]))].count, 0, "`*` subjects")
+        // The unrolled steps read up to 64 entries past a chunk's first: padding keeps them in.
+        for chunk in 0..<raw.chunkFirst.count {
+            XCTAssertLessThanOrEqual(Int(raw.chunkFirst[chunk]) + 64, raw.chunkMatches.count)
+            XCTAssertLessThanOrEqual(Int(raw.chunkFirst[chunk]) + 64, raw.chunkStates.count)
+        }
         XCTAssertTrue(
             (Int(chunks.start)..<Int(chunks.start + chunks.count)).contains { raw.chunkInexact[$0] != 0 },
             "some candidates take the full test")
@@ -606,5 +611,33 @@ final class CascadeEquivalenceTests: XCTestCase {
             XCTAssertEqual(pushed.values, expected, "\(node) at \(depth)")
             XCTAssertEqual(pushed.winners, ContiguousArray(repeating: -1, count: names.count), "no rule wins")
         }
+    }
+
+    /// The selector index lists a `*` or supertype selector under every type it can match, so
+    /// a theme with hundreds of `@component` types and thousands of `*.class` rules would take
+    /// gigabytes: past `SelectorMap.indexLimit` it is a load error that says why, and a theme
+    /// with fewer types compiles. Random sheets of 10,000 rules over the shipped schema stay
+    /// far below the limit.
+    func testSelectorIndexSizeIsBounded() throws {
+        let components = (0..<300).map { "@component Widget\($0) : View { }\n" }.joined()
+        let rules = (0..<2_500).map { "*.k\($0) *.k\($0) { row-height: 1; }\n" }.joined()
+        let source = try bundle(components + rules, files: [:])
+        let (theme, diagnostics) = ThemeCompiler.compile(chain: [source], schema: shippedSchema)
+        XCTAssertNil(theme)
+        let error = try XCTUnwrap(diagnostics.first { $0.severity == .error })
+        XCTAssertTrue(error.message.hasPrefix("the theme's selector index would take"), error.message)
+        XCTAssertTrue(
+            error.message.contains("(at most 64 MiB): 2500 rules over 324 component types"), error.message)
+        XCTAssertEqual(error.location.line, 301)
+        let fewer = try bundle(
+            (0..<20).map { "@component Widget\($0) : View { }\n" }.joined() + rules, files: [:])
+        let compiled = ThemeCompiler.compile(chain: [fewer], schema: shippedSchema)
+        XCTAssertNotNil(compiled.theme, "\(compiled.diagnostics.prefix(3))")
+
+        var r = Random(state: 10_000)
+        let big = try compileSheet(sheet(&r, rules: 10_000))
+        let size = SelectorMap.indexSize(rules: big.theme.rules, schema: big.theme.schema)
+        XCTAssertLessThan(size, SelectorMap.indexLimit / 4)
+        XCTAssertGreaterThan(size, 0)
     }
 }
