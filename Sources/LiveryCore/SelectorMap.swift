@@ -853,19 +853,12 @@ extension SelectorMap {
     /// selector uses cannot affect matching, and is left out).
     /// - Returns: nil when the node's type is unknown to the schema.
     func intern(_ node: PathNode, classes: inout [Int32]) -> Node? {
-        let start = classes.count
-        classes.append(contentsOf: repeatElement(0, count: node.classes.count))
-        let interned = classes.withUnsafeMutableBufferPointer { buffer in
-            // Not nil: `buffer` has room for the node's classes, or the node has none.
-            intern(node, into: buffer.baseAddress.map { $0 + start } ?? UnsafeMutablePointer(bitPattern: 8)!)
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, node.classes.count)) { buffer in
+            guard var n = intern(node, into: buffer.baseAddress!) else { return nil }
+            n.classStart = Int32(classes.count)
+            classes.append(contentsOf: buffer.prefix(Int(n.classCount)))
+            return n
         }
-        guard var n = interned else {
-            classes.removeLast(node.classes.count)
-            return nil
-        }
-        classes.removeLast(node.classes.count - Int(n.classCount))
-        n.classStart = Int32(start)
-        return n
     }
 
     /// `node` on interned ids, its known classes written to `classes` (room for all of the
@@ -1440,9 +1433,9 @@ public struct StyleWalker: ~Copyable {
     /// The entry of `freeTable` for `n`'s type and states: what the container-free rules that
     /// match it set (tested with `m` and remembered the first time its type and states are met).
     private mutating func matchFree(_ n: SelectorMap.Node, _ m: Matcher) -> FreeEntry {
-        // Nodes in none of the first four states but those: straight from `freeDirect`.
+        // Remembered in `freeDirect` too when in none of the first four states but those (the
+        // caller looks there first).
         let direct = n.states < 16 ? Int(n.type) &<< 5 | Int(n.states) &<< 1 | (n.inAnyState ? 1 : 0) : -1
-        if direct >= 0 && freeDirect[direct].type == n.type { return freeDirect[direct] }
         var i = freeSlot(type: n.type, states: n.states, inAnyState: n.inAnyState)
         if freeTable[i].type == n.type {
             if direct >= 0 { freeDirect[direct] = freeTable[i] }
