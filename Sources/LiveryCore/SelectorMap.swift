@@ -529,6 +529,10 @@ final class SelectorMap: @unchecked Sendable {
         let typeChunks: Frozen<Bucket>
         let chunkFirst: Frozen<Int32>
         let chunkInexact: Frozen<UInt64>
+        /// Per chunk 16 words: `chunkPass[i * 16 + s]` has the bits of the exact candidates
+        /// whose required states are among the first four and within `s` (a node's states
+        /// below 16), so that a node's exact matches are one AND (the others are inexact).
+        let chunkPass: Frozen<UInt64>
         let chunkMatches: Frozen<SIMD4<Int32>>
         let chunkStates: Frozen<UInt64>
         let segments: Frozen<Segment>
@@ -595,6 +599,7 @@ final class SelectorMap: @unchecked Sendable {
             // Type buckets in chunks (`typeChunks`).
             var chunkFirst: [Int32] = []
             var chunkInexact: [UInt64] = []
+            var chunkPass: [UInt64] = []
             var chunkMatches: [SIMD4<Int32>] = []
             var chunkStates: [UInt64] = []
             var chunkSegments: [[Segment]] = []
@@ -610,6 +615,7 @@ final class SelectorMap: @unchecked Sendable {
                     var segments: [Segment] = []
                     var used = 0
                     chunkFirst.append(Int32(chunkMatches.count + i))
+                    let chunkStart = i
                     var inexact: UInt64 = 0
                     while i < sorted.count && used < 64 && segments.count < Raw.maxSegments {
                         var length = 1
@@ -618,7 +624,11 @@ final class SelectorMap: @unchecked Sendable {
                         {
                             length += 1
                         }
-                        for j in 0..<length where !sorted[i + j].exact { inexact |= 1 << UInt64(used + j) }
+                        for j in 0..<length {
+                            let c = sorted[i + j]
+                            // Past the first four states: tested one by one with the inexact.
+                            if !c.exact || c.states >= 16 { inexact |= 1 << UInt64(used + j) }
+                        }
                         segments.append(
                             Segment(
                                 start: sorted[i].container, shift: Int32(used),
@@ -628,6 +638,13 @@ final class SelectorMap: @unchecked Sendable {
                     }
                     chunkSegments.append(segments)
                     chunkInexact.append(inexact)
+                    for states in UInt64(0)..<16 {
+                        var pass: UInt64 = 0
+                        for j in 0..<used where sorted[chunkStart + j].states & ~states == 0 {
+                            pass |= 1 << UInt64(j)
+                        }
+                        chunkPass.append(pass & ~inexact)
+                    }
                 }
                 chunkMatches += sorted.map { matchOf(Int($0.rank)) }
                 chunkStates += sorted.map(\.states)
@@ -643,6 +660,7 @@ final class SelectorMap: @unchecked Sendable {
             chunkStates += Array(repeating: 0, count: 64)
             self.chunkFirst = Frozen(chunkFirst)
             self.chunkInexact = Frozen(chunkInexact)
+            self.chunkPass = Frozen(chunkPass)
             self.chunkMatches = Frozen(chunkMatches)
             self.chunkStates = Frozen(chunkStates)
             segments = Frozen(
@@ -701,6 +719,7 @@ final class SelectorMap: @unchecked Sendable {
             typeChunks.free()
             chunkFirst.free()
             chunkInexact.free()
+            chunkPass.free()
             chunkMatches.free()
             matches.free()
             chunkStates.free()
@@ -1602,24 +1621,23 @@ public struct StyleWalker: ~Copyable {
                 }
                 let first = Int(raw.chunkFirst[chunk])
                 let inexact = raw.chunkInexact[chunk]
-                var exact = bits & ~inexact
+                // The exact candidates whose states the node is in: every bit a match.
+                var exact = bits & raw.chunkPass[chunk &* 16 &+ Int(truncatingIfNeeded: states & 15)]
                 // The first few without a branch (a loop's exit would mispredict: how many bits
-                // are set varies from node to node); `chunkMatches` and `chunkStates` are padded
-                // so that reading past a chunk's last candidate stays in bounds.
+                // are set varies from node to node); `chunkMatches` is padded so that reading
+                // past a chunk's last candidate stays in bounds.
                 for _ in 0..<SelectorMap.Raw.unrolled {
                     let j = first + exact.trailingZeroBitCount
                     let some = exact != 0 ? 1 : 0
                     exact &= exact &- 1
-                    let required = raw.chunkStates[j]
                     matched[count] = raw.chunkMatches[j]
-                    count += required & ~states == 0 ? some : 0
+                    count += some
                 }
                 while exact != 0 {
                     let j = first + exact.trailingZeroBitCount
                     exact &= exact &- 1
-                    let required = raw.chunkStates[j]
                     matched[count] = raw.chunkMatches[j]
-                    count += required & ~states == 0 ? 1 : 0
+                    count += 1
                 }
                 var others = bits & inexact
                 while others != 0 {

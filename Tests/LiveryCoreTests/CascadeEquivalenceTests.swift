@@ -640,4 +640,46 @@ final class CascadeEquivalenceTests: XCTestCase {
         XCTAssertLessThan(size, SelectorMap.indexLimit / 4)
         XCTAssertGreaterThan(size, 0)
     }
+
+    /// Nodes and rules in states past the schema's first four: candidates of a type bucket that
+    /// require such a state take the full test (a chunk's one-AND state masks cover the first
+    /// four only), and (type, states) past 15 are looked up by hash, not directly. A schema of
+    /// 12 states, rules with and without containers requiring them: the naive walker's values.
+    func testStatesPastTheFirstFourMatchLikeTheNaiveWalker() throws {
+        let url = themesDirectory.appendingPathComponent("schema.json")
+        var root = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let extra = (5...12).map { "s\($0)" }
+        root["states"] = ["normal", "highlighted", "selected", "disabled", "focused"] + extra
+        let schema = try Schema(json: JSONSerialization.data(withJSONObject: root), file: "s.json")
+        var r = Random(state: 1_212)
+        let all = ["highlighted", "selected", "disabled", "focused"] + extra
+        var css = ""
+        for i in 0..<400 {
+            var sel = r.pick(["Button", "Label", "*"])
+            for _ in 0..<r.below(3) { sel += ":" + r.pick(all) }
+            for _ in 0..<(i % 4 == 0 ? 0 : 1 + r.below(3)) {
+                sel =
+                    r.pick(["Window", "View", "*", "ToolBar:" + r.pick(all)]) + (r.chance(0.4) ? " > " : " ")
+                    + sel
+            }
+            css +=
+                "\(sel) { tint-color: #\(String(format: "%06x", r.below(0xffffff))); row-height: \(r.below(99)); }\n"
+        }
+        let (theme, diagnostics) = ThemeCompiler.compile(chain: [try bundle(css, files: [:])], schema: schema)
+        let c = Cascade(theme: try XCTUnwrap(theme, "\(diagnostics.prefix(3))"))
+        var fast = StyleWalker(c)
+        var slow = StyleWalker(c, mode: .naive)
+        var depth = 0
+        for _ in 0..<3_000 {
+            depth = depth > 0 && r.chance(0.35) ? 1 + r.below(depth) : min(depth + 1, 12)
+            while fast.depth >= depth {
+                fast.pop()
+                slow.pop()
+            }
+            var node = PathNode(type: r.pick(["Window", "ToolBar", "Button", "Label", "View"]))
+            node.states = (0..<r.below(4)).map { _ in r.pick(all + ["normal"]) }
+            XCTAssertEqual(
+                try XCTUnwrap(fast.push(node)).values, try XCTUnwrap(slow.push(node)).values, "\(node)")
+        }
+    }
 }
