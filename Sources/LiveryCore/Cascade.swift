@@ -36,11 +36,15 @@ public struct Cascade: Sendable {
     public enum Failure: Error, Sendable, CustomStringConvertible {
         /// The schema has no property of that name; `suggestion` is the nearest one, if any.
         case unknownProperty(String, suggestion: String?)
+        /// The path has a component type the theme's cascade does not know (a path checked
+        /// against another schema).
+        case unknownType(String)
         /// `unknown property 'x' (did you mean 'y'?)`, one line.
         public var description: String {
             switch self {
             case .unknownProperty(let p, let s):
                 "unknown property '\(p)'" + (s.map { " (did you mean '\($0)'?)" } ?? "")
+            case .unknownType(let t): "unknown component type '\(t)'"
             }
         }
     }
@@ -60,12 +64,13 @@ public struct Cascade: Sendable {
     ///   - properties: property names; empty means every property the type uses (schema order).
     ///   - app: the asking application's id, selecting its `@app` blocks.
     /// - Returns: (property, value) pairs in the order asked.
-    /// - Throws: `Failure.unknownProperty` for a name the schema does not know.
+    /// - Throws: `Failure.unknownProperty` for a name the schema does not know,
+    ///   `Failure.unknownType` for a type the cascade does not know.
     public func resolve(_ path: ComponentPath, properties: [String] = [], app: String? = nil) throws(Failure)
         -> [(property: String, value: Value)]
     {
         let defs = try definitions(path, properties)
-        let style = computedStyle(path, app: app)
+        let style = try computedStyle(path, app: app)
         return defs.map { ($0.name, style.value(at: map.propertyIndex[$0.name]!)) }
     }
 
@@ -105,7 +110,9 @@ public struct Cascade: Sendable {
     ///   - path: The component; its last node is resolved.
     ///   - app: The asking application's id, selecting its `@app` blocks.
     /// - Returns: One value per property of the theme's schema, indexed as the selector map numbers them.
-    public func computedStyle(_ path: ComponentPath, app: String?) -> ComputedStyle {
+    /// - Throws: `Failure.unknownType` when a node's type is not the theme's (a path parsed
+    ///   against another schema); never for a path parsed against the theme's.
+    public func computedStyle(_ path: ComponentPath, app: String?) throws(Failure) -> ComputedStyle {
         let suffix = "\u{0}" + (app ?? "")
         if let hit = cache.entry(path.description + suffix) { return hit.style }
         var keys: [String] = []
@@ -125,7 +132,7 @@ public struct Cascade: Sendable {
             }
         }
         for k in start..<path.nodes.count {
-            let style = walker.push(path.nodes[k])!
+            guard let style = walker.push(path.nodes[k]) else { throw .unknownType(path.nodes[k].type) }
             cache.store(keys[k], StyleCache.Entry(style: style, state: walker.childState()))
         }
         return walker.top!

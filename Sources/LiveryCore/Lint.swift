@@ -19,7 +19,9 @@ public enum Lint {
         }
         var lastSetter: [Key: SourceLocation] = [:]
         for rule in own.sheet.rules.reversed() {
-            for selector in rule.selectors {
+            // Later selectors of a list first: `Button, Button` — the first never wins.
+            let ownDeclarations = Set(rule.declarations.map(\.location))
+            for selector in rule.selectors.reversed() {
                 var shadowedBy: [SourceLocation] = []
                 var seenInRule: Set<String> = []
                 for d in rule.declarations.reversed() {
@@ -39,11 +41,11 @@ public enum Lint {
                     let first = shadowedBy.first
                 {
                     let c = selector.compounds[0]
-                    out.append(
-                        Diagnostic(
-                            .warning,
-                            "rule '\(selector.text)' can never win: every property it sets is set again by a later rule with the same selector (\(first.line):\(first.column))",
-                            at: c.location, sourceLine: c.sourceLine))
+                    let message =
+                        shadowedBy.allSatisfy(ownDeclarations.contains)
+                        ? "rule '\(selector.text)' can never win: the same selector is listed again later in this rule"
+                        : "rule '\(selector.text)' can never win: every property it sets is set again by a later rule with the same selector (\(first.line):\(first.column))"
+                    out.append(Diagnostic(.warning, message, at: c.location, sourceLine: c.sourceLine))
                 }
                 for d in rule.declarations {
                     let key = Key(app: rule.app, selector: selector.text, property: d.property)

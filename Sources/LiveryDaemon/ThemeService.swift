@@ -272,7 +272,10 @@ public final class ThemeService: @unchecked Sendable {
         var seen = Set<String>()
         let unique = properties.filter { seen.insert($0).inserted }
         do { return try c.resolve(parsed, properties: unique, app: app) } catch {
-            throw ServiceError(.unknownProperty, error.description)
+            switch error {
+            case .unknownProperty: throw ServiceError(.unknownProperty, error.description)
+            case .unknownType: throw ServiceError(.invalidPath, error.description)
+            }
         }
     }
 

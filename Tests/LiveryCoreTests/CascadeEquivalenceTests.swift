@@ -577,6 +577,25 @@ final class CascadeEquivalenceTests: XCTestCase {
         let fast = try c.resolve(p, properties: properties).map(\.value)
         XCTAssertEqual(fast, try c.resolveNaive(p, properties: properties).map(\.value))
         XCTAssertEqual(fast.map(\.description), ["7", "#ff0000ff"])
+        // A component type written the other way: the path parser accepts it (the schema's
+        // types are compared as strings), and the walker must find it too (it crashed the
+        // daemon: a push of an unknown type was force-unwrapped; found by a newcomer trial).
+        let typed = try compileSheet("@component Caf\u{E9} : Control { }\nCaf\u{E9} { row-height: 9; }\n")
+        let path = try ComponentPath("Window/Cafe\u{301}", schema: typed.theme.schema)
+        XCTAssertEqual(try typed.resolve(path, properties: ["row-height"]).map(\.value.description), ["9"])
+        XCTAssertEqual(
+            try typed.resolve(path, properties: ["row-height"]).map(\.value),
+            try typed.resolveNaive(path, properties: ["row-height"]).map(\.value))
+    }
+
+    /// A path of a type the theme does not know (one not checked against its schema) is an
+    /// error, not a crash.
+    func testUnknownTypeIsAnErrorNotACrash() throws {
+        let c = try compileSheet("Button { row-height: 3; }")
+        let path = ComponentPath(nodes: [PathNode(type: "Window"), PathNode(type: "Nope")])
+        XCTAssertThrowsError(try c.resolve(path, properties: ["row-height"])) {
+            XCTAssertEqual("\($0)", "unknown component type 'Nope'")
+        }
     }
 
     /// The floor (`StyleWalker.Mode.floor`, the benchmark's lower bound) walks and inherits

@@ -22,6 +22,15 @@ final class LintTests: XCTestCase {
             ])
     }
 
+    /// A selector listed twice in one rule: the first never wins, and the warning says so
+    /// there (it used to warn on the second, the one that wins, citing its own declaration;
+    /// found by a newcomer trial).
+    func testSelectorListedTwiceInOneRule() {
+        XCTAssertEqual(
+            warnings("Switch { tint-color: #000; }\nButton, Button { tint-color: #ff0000; }"),
+            ["2:1: rule 'Button' can never win: the same selector is listed again later in this rule"])
+    }
+
     func testPartlyShadowedRuleAndOtherLayersAreNotReported() {
         XCTAssertEqual(
             warnings("Button { tint-color: #111; text-color: #000; }\nButton { tint-color: #333; }"), [])
