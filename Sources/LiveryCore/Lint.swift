@@ -37,14 +37,16 @@ public enum Lint {
                     if let later = lastSetter[key] { shadowedBy.append(later) }
                 }
                 if !rule.declarations.isEmpty
-                    && shadowedBy.count == Set(rule.declarations.map(\.property)).count,
-                    let first = shadowedBy.first
+                    && shadowedBy.count == Set(rule.declarations.map(\.property)).count
                 {
                     let c = selector.compounds[0]
+                    // Cite a later rule's declaration when there is one (not this rule's own).
+                    let later = shadowedBy.first { !ownDeclarations.contains($0) }
                     let message =
-                        shadowedBy.allSatisfy(ownDeclarations.contains)
-                        ? "rule '\(selector.text)' can never win: the same selector is listed again later in this rule"
-                        : "rule '\(selector.text)' can never win: every property it sets is set again by a later rule with the same selector (\(first.line):\(first.column))"
+                        later.map {
+                            "rule '\(selector.text)' can never win: every property it sets is set again by a later rule with the same selector (\($0.line):\($0.column))"
+                        }
+                        ?? "rule '\(selector.text)' can never win: the same selector is listed again later in this rule"
                     out.append(Diagnostic(.warning, message, at: c.location, sourceLine: c.sourceLine))
                 }
                 for d in rule.declarations {

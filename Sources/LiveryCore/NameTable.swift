@@ -11,8 +11,8 @@ private let nameHashSeed = UInt64.random(in: .min ... .max)
 /// reads the UTF-8 bytes eight at a time with a multiply–xorshift mix (as wyhash and
 /// FxHash do), far cheaper on short names than the standard library's SipHash. Names are
 /// equal as Swift strings are, by canonical equivalence (`é` written as one scalar or as `e`
-/// and a combining accent): a name with a byte past ASCII is hashed in its NFC form, so that
-/// equal names hash alike. The hash starts from a seed drawn once per process, so a theme
+/// and a combining accent): a name past ASCII is hashed by the standard library (after
+/// Foundation's NFC, for a name whose NFC form is ASCII), so that equal names hash alike. The hash starts from a seed drawn once per process, so a theme
 /// cannot be written with names that all collide; lookups of strings a caller chooses cannot
 /// degrade it either, since only the theme's own names are inserted, once. The keys are held
 /// in buffers of the table's own, read without reference counting or bounds checks.
@@ -68,14 +68,22 @@ final class NameTable<Value>: @unchecked Sendable {
         }
     }
 
-    /// A 64-bit hash of `name`: of its UTF-8 bytes when they are ASCII, else of its NFC form's.
+    /// A 64-bit hash of `name`, equal for names equal as Swift strings: of its UTF-8 bytes
+    /// when they are ASCII, or when its NFC form is (the Kelvin sign is `K`); otherwise the
+    /// standard library's hash, which agrees with `==` by contract (Foundation's NFC can lag
+    /// the standard library's Unicode version, so its bytes alone would not).
     @inline(__always)
     func hash(_ name: String) -> Int {
         var name = name
         let (h, ascii) = name.withUTF8 { bytesHash($0) }
         if ascii { return h }
         var normal = name.precomposedStringWithCanonicalMapping
-        return normal.withUTF8 { bytesHash($0) }.hash
+        let (n, normalASCII) = normal.withUTF8 { bytesHash($0) }
+        if normalASCII { return n }
+        var hasher = Hasher()
+        hasher.combine(seed)
+        hasher.combine(name)
+        return hasher.finalize()
     }
 
     /// A hash of `bytes`, and whether they are all ASCII.

@@ -255,35 +255,53 @@ final class SelectorMap: @unchecked Sendable {
     /// The most bytes a theme's index may take (`indexSize`); a theme past it is a load error.
     static let indexLimit = 64 << 20
 
-    /// An estimate, in bytes, of the index `init(theme:)` builds for `rules`: the rules whose
-    /// subject has a name or class, or that have containers, are listed under each type their
-    /// subject can be (every type for `*`), as are the compounds left of a subject with a
-    /// name, class or state (48 bytes a listing); each such name or class has a range per type
-    /// (8 bytes). Small for real themes (the shipped ones: a few kilobytes; 10,000 generated
-    /// rules over the shipped schema: about 4 MB); it grows with rules × types.
+    /// An estimate, in bytes, of the index `init(theme:)` builds for `rules` and of what a
+    /// walker allocates for it, counting the tables that grow with the number of types: the
+    /// rules whose subject has a name or class, or that have containers, are listed under each
+    /// type their subject can be (every type for `*`), and so are the compounds left of a
+    /// subject with a name, class or state (48 bytes a listing); each such name, class or state
+    /// has a range per type in each index that keys by it (8 bytes); the type-by-type tables
+    /// (`isKind`, a byte per pair of types; a walker's direct (type, states) table, 1,280 bytes
+    /// a type; the container state's words per type, and a step per type for each compound that
+    /// is a type alone, which building them takes); and a chunk's fixed 256 bytes per type. Small
+    /// for real themes (the shipped ones: tens of kilobytes; 10,000 random rules over the
+    /// shipped schema: about 5 MB); it grows with rules × types and with types².
     static func indexSize(rules: [CompiledRule], schema: Schema) -> Int {
         let types = schema.types.keys
+        let t = types.count
         var subtypes: [String: Int] = [:]
-        for t in types { for s in schema.chain(of: t) { subtypes[s, default: 0] += 1 } }
-        func listed(_ c: CompoundSelector) -> Int { c.type.map { subtypes[$0] ?? 0 } ?? types.count }
+        for type in types { for s in schema.chain(of: type) { subtypes[s, default: 0] += 1 } }
+        func listed(_ c: CompoundSelector) -> Int { c.type.map { subtypes[$0] ?? 0 } ?? t }
         var listings = 0
-        var keys = Set<String>()
+        var subjectKeys = Set<String>()
+        var containerKeys = Set<String>()
+        var typeAlone = 0
+        var longer: [Int] = []  // rules with more than i + 1 compounds, per position i
         for r in rules {
             let compounds = r.selector.compounds
             let subject = compounds[compounds.count - 1]
             if let key = subject.names.first.map({ "#" + $0 }) ?? subject.classes.first.map({ "." + $0 }) {
-                keys.insert(key)
+                subjectKeys.insert(key)
                 listings += listed(subject)
             } else if compounds.count > 1 {
                 listings += listed(subject)
             }
-            for c in compounds.dropLast() where !c.names.isEmpty || !c.classes.isEmpty || !c.states.isEmpty {
-                keys.insert(
-                    c.names.first.map { "#" + $0 } ?? c.classes.first.map { "." + $0 } ?? ":" + c.states[0])
-                listings += listed(c)
+            for (i, c) in compounds.dropLast().enumerated() {
+                if longer.count <= i { longer.append(0) }
+                longer[i] += 1
+                if c.names.isEmpty && c.classes.isEmpty && c.states.isEmpty {
+                    typeAlone += 1
+                } else {
+                    containerKeys.insert(
+                        c.names.first.map { "#" + $0 } ?? c.classes.first.map { "." + $0 } ?? ":"
+                            + c.states[0])
+                    listings += listed(c)
+                }
             }
         }
-        return listings * 48 + keys.count * types.count * 8
+        let stateWords = longer.reduce(0) { $0 + ($1 + 63) / 64 }
+        return listings * 48 + (subjectKeys.count + containerKeys.count) * t * 8 + t * t + t * 1_280
+            + t * stateWords * 8 + t * typeAlone + t * 256
     }
 
     /// A flat, immutable copy of an array, read by pointer: no reference counting, no bounds

@@ -368,14 +368,18 @@ public enum ThemeCompiler {
         // theme (many `@component` types and `*` selectors) cannot make the daemon take
         // gigabytes.
         let size = SelectorMap.indexSize(rules: rules, schema: schema)
-        if size > SelectorMap.indexLimit, let first = sheets.lazy.flatMap({ $0.0.rules }).first {
+        // At the theme's own first rule or component, else the first rule of the chain.
+        if size > SelectorMap.indexLimit,
+            let at = chain.last!.sheet.rules.first?.location ?? chain.last!.sheet.components.first?.location
+                ?? sheets.lazy.flatMap({ $0.0.rules }).first?.location
+        {
             diagnostics.append(
                 Diagnostic(
                     .error,
                     "the theme's selector index would take \(size >> 20) MiB (at most \(SelectorMap.indexLimit >> 20) MiB): "
                         + "\(rules.count) rules over \(schema.types.count) component types; selectors of `*` or of a "
                         + "supertype are listed under every type they can match",
-                    at: first.location))
+                    at: at))
         }
         let unique = dedupe(diagnostics)
         guard !unique.contains(where: { $0.severity == .error }) else { return (nil, unique) }

@@ -570,6 +570,20 @@ final class CascadeEquivalenceTests: XCTestCase {
         XCTAssertEqual(table["\u{212A}"], 2)
         XCTAssertEqual(table["caf\u{E9}s"], 3)
         XCTAssertNil(table["cafe"])
+        // Scripts newer than Foundation's Unicode data (Kirat Rai, Unicode 16), and new
+        // combining marks in either order (found in review: Foundation's NFC left them apart).
+        let newer = NameTable(["x\u{16D68}": Int32(1), "y\u{897}\u{323}": 2])
+        XCTAssertEqual(newer["x\u{16D67}\u{16D67}"], 1)
+        XCTAssertEqual(newer["y\u{323}\u{897}"], 2)
+        // Equal names hash alike (a lookup can find a key from the wrong slot by probing, so
+        // the hashes are compared themselves).
+        for (a, b) in [
+            ("x\u{16D68}", "x\u{16D67}\u{16D67}"), ("y\u{897}\u{323}", "y\u{323}\u{897}"),
+            ("caf\u{E9}", "cafe\u{301}"), ("K", "\u{212A}"),
+        ] {
+            XCTAssertEqual(a, b)
+            XCTAssertEqual(newer.hash(a), newer.hash(b), "\(a.unicodeScalars.map(\.value))")
+        }
         let c = try compileSheet(
             "Label.caf\u{E9} { row-height: 7; }\nLabel#caf\u{E9} { tint-color: #ff0000; }\n")
         let p = ComponentPath(nodes: [PathNode(type: "Label", name: "cafe\u{301}", classes: ["cafe\u{301}"])])
@@ -652,6 +666,23 @@ final class CascadeEquivalenceTests: XCTestCase {
             (0..<20).map { "@component Widget\($0) : View { }\n" }.joined() + rules, files: [:])
         let compiled = ThemeCompiler.compile(chain: [fewer], schema: shippedSchema)
         XCTAssertNotNil(compiled.theme, "\(compiled.diagnostics.prefix(3))")
+
+        // Tables that grow with types², and the per-type container state of long selectors
+        // whose compounds are a type alone (found in review: neither was counted, and such
+        // themes took 80–90 MB and a minute and a half to build).
+        let squared = try bundle(
+            (0..<9_000).map { "@component W\($0) : View { }\n" }.joined() + "Button { row-height: 1; }\n",
+            files: [:])
+        XCTAssertNil(ThemeCompiler.compile(chain: [squared], schema: shippedSchema).theme)
+        let long = try bundle(
+            (0..<2_000).map { "@component W\($0) : View { }\n" }.joined()
+                + (0..<2_500).map {
+                    "\(String(repeating: "* ", count: 31))Button.k\($0) { row-height: 1; }\n"
+                }
+                .joined(), files: [:])
+        let longCompiled = ThemeCompiler.compile(chain: [long], schema: shippedSchema)
+        XCTAssertNil(longCompiled.theme)
+        XCTAssertEqual(longCompiled.diagnostics.first { $0.severity == .error }?.location.line, 2_001)
 
         var r = Random(state: 10_000)
         let big = try compileSheet(sheet(&r, rules: 10_000))

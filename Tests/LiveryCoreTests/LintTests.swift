@@ -29,6 +29,13 @@ final class LintTests: XCTestCase {
         XCTAssertEqual(
             warnings("Switch { tint-color: #000; }\nButton, Button { tint-color: #ff0000; }"),
             ["2:1: rule 'Button' can never win: the same selector is listed again later in this rule"])
+        // Listed twice and set again later too: the later rule is cited, not its own
+        // declaration (found in review).
+        XCTAssertEqual(
+            warnings("Button, Button { tint-color: #f00; row-height: 3; }\nButton { tint-color: #000; }"),
+            [
+                "1:1: rule 'Button' can never win: every property it sets is set again by a later rule with the same selector (2:10)"
+            ])
     }
 
     func testPartlyShadowedRuleAndOtherLayersAreNotReported() {
