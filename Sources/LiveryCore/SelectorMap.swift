@@ -458,20 +458,16 @@ final class SelectorMap: @unchecked Sendable {
             self.bits = Frozen(bits)
             self.child = Frozen(child)
             self.simple = Frozen(simple)
-            var keyBase: [Int32] = []
             var ranges = [Bucket](repeating: Bucket(start: 0, count: 0), count: m.typeCount)
             var all: [Entry] = []
-            for k in keyed {
-                keyBase.append(k.isEmpty ? 0 : Int32(ranges.count))
-                guard !k.isEmpty else { continue }
-                for t in 0..<m.typeCount {
-                    let start = all.count
-                    for e in k {
-                        let type = Int(m.compounds[Int(e.compound)].type)
-                        if type == -1 || m.isKind[t * m.typeCount + type] { all.append(e) }
-                    }
-                    ranges.append(Bucket(start: Int32(start), count: Int32(all.count - start)))
-                }
+            var keyBase: [Int32] = []
+            for entries in keyed {
+                keyBase.append(
+                    m.byNodeType(entries, into: &ranges, type: { m.compounds[Int($0.compound)].type }) {
+                        listed in
+                        defer { all += listed }
+                        return Bucket(start: Int32(all.count), count: Int32(listed.count))
+                    })
             }
             self.keyBase = Frozen(keyBase)
             typeRanges = Frozen(ranges)
@@ -691,19 +687,9 @@ final class SelectorMap: @unchecked Sendable {
             // of a type the schema lacks matches nothing, and is in none).
             var keyedRanges = [Bucket](repeating: Bucket(start: 0, count: 0), count: m.typeCount)
             func byType(_ b: ContiguousArray<SelectorMap.Candidate>) -> Int32 {
-                guard !b.isEmpty else { return 0 }
-                let base = Int32(keyedRanges.count)
-                for t in 0..<m.typeCount {
-                    keyedRanges.append(
-                        append(
-                            b.filter {
-                                let r = m.rules[Int($0.rank)]
-                                let type = Int(
-                                    m.compounds[Int(r.compoundStart) + Int(r.compoundCount) - 1].type)
-                                return type == -1 || (type >= 0 && m.isKind[t * m.typeCount + type])
-                            }))
+                m.byNodeType(Array(b), into: &keyedRanges, type: { m.subjectType(ofRank: Int($0.rank)) }) {
+                    append(ContiguousArray($0))
                 }
-                return base
             }
             nameBase = Frozen(m.byName.map(byType))
             classBase = Frozen(m.byClass.map(byType))
@@ -767,6 +753,37 @@ final class SelectorMap: @unchecked Sendable {
         /// The bits of the types it is a kind of, and of its classes (ids below 64).
         var kinds: UInt64 = 0
         var classMask: UInt64 = 0
+    }
+}
+
+extension SelectorMap.Built {
+    /// The type of rule `rank`'s subject (−1 for `*`).
+    func subjectType(ofRank rank: Int) -> Int32 {
+        let r = rules[rank]
+        return compounds[Int(r.compoundStart) + Int(r.compoundCount) - 1].type
+    }
+
+    /// The index by node type that `ContainerRules.typeRanges` and `Raw.keyedRanges` are: for a
+    /// non-empty list of `items`, `typeCount` ranges appended to `ranges`, one per node type, of
+    /// the items whose type (`type`: −1 for `*`, other negative ids match nothing) a node of
+    /// that type is a kind of, laid out by `store`. An empty list gets none.
+    /// - Returns: the list's first range in `ranges`, or 0 for an empty list (the caller puts a
+    ///   block of empty ranges first).
+    func byNodeType<Item>(
+        _ items: [Item], into ranges: inout [SelectorMap.Bucket], type: (Item) -> Int32,
+        store: ([Item]) -> SelectorMap.Bucket
+    ) -> Int32 {
+        guard !items.isEmpty else { return 0 }
+        let base = Int32(ranges.count)
+        for t in 0..<typeCount {
+            ranges.append(
+                store(
+                    items.filter {
+                        let type = Int(type($0))
+                        return type == -1 || (type >= 0 && isKind[t * typeCount + type])
+                    }))
+        }
+        return base
     }
 }
 
@@ -1007,39 +1024,40 @@ public struct StyleWalker: ~Copyable {
     /// matched-properties cache and GTK's style cache key results by what they depend on); the
     /// node's other matches then override a value only with a higher rank.
     var freeTable: UnsafeMutablePointer<FreeEntry>
-    /// The entries of `freeTable` for states below 16 (the first four), directly by type,
-    /// states and `inAnyState` (`type << 5 | states << 1 | inAnyState`): what most nodes look
-    /// up, without hashing.
-    var freeDirect: UnsafeMutablePointer<FreeEntry>
+    /// The rows of `freeTable`'s entries for states below 16 (the first four), directly by
+    /// type, states and `inAnyState` (`type << 5 | states << 1 | inAnyState`): the entry's
+    /// `rows` + 1, 0 when not met yet; what most nodes look up, without hashing.
+    var freeDirect: UnsafeMutablePointer<Int32>
     var freeCapacity = 16
     var freeCount = 0
-    /// The entries' values: (property, value slot, source order of the winning rule, 0).
-    var freeValues: UnsafeMutablePointer<SIMD4<Int32>>
-    var freeValueCount = 0
-    var freeValueCapacity = 64
-    /// Per entry a row of `stride`: each property's winning rank among the entry's rules, −1
-    /// where none set it.
-    var freeRanks: UnsafeMutablePointer<Int32>
-    /// Per entry two rows of `stride` (as `freeRanks`), the template of a node's row: where
-    /// `freeKeep` is −1 (the property inherits and no container-free rule sets it) the
-    /// container's value, else `freeRows`' (the winning rule's value, or the initial one).
+    /// Per entry `FreeRow.count` rows of `stride` from its `rows`: each property's winning rank
+    /// among the entry's rules (−1 where none set it); the template of a node's row — where the
+    /// keep row is −1 (the property inherits and no container-free rule sets it) the
+    /// container's value, else the value row's (the winning rule's value, or the initial one);
+    /// and the winning rule's source order (for `tracksWinners`).
     var freeRows: UnsafeMutablePointer<Int32>
-    var freeKeep: UnsafeMutablePointer<Int32>
-    var freeRankCapacity: Int
+    var freeRowCapacity: Int
     /// A row of `stride` −1s: the ranks to beat when no rule was applied before (naive mode).
     var noRanks: UnsafeMutablePointer<Int32>
 
-    /// One (type, states) of `freeTable`: its values `freeValues[start ..< start + count]` and
-    /// its ranks `freeRanks[ranks ..< ranks + stride]`; `type` −1 marks an empty entry.
+    /// One (type, states) of `freeTable` and where its rows start in `freeRows`; `type` −1
+    /// marks an empty entry.
     struct FreeEntry {
         var states: UInt64
         var type: Int32
         var inAnyState: Bool
-        var start: Int32
-        var count: Int32
-        var ranks: Int32
+        var rows: Int32
 
-        static let empty = FreeEntry(states: 0, type: -1, inAnyState: false, start: 0, count: 0, ranks: 0)
+        static let empty = FreeEntry(states: 0, type: -1, inAnyState: false, rows: 0)
+    }
+
+    /// The rows of an entry of `freeTable`, in `stride`s from its `rows`.
+    enum FreeRow {
+        static let ranks = 0
+        static let values = 1
+        static let keep = 2
+        static let orders = 3
+        static let count = 4
     }
 
     /// What decides a node's style among its siblings; classes (at most 8) padded with −1.
@@ -1088,15 +1106,12 @@ public struct StyleWalker: ~Copyable {
         matched = .allocate(capacity: raw.rules.count + SelectorMap.Raw.unrolled + 1)
         freeTable = .allocate(capacity: freeCapacity)
         freeDirect = .allocate(capacity: max(1, raw.typeCount) << 5)
-        freeDirect.initialize(repeating: FreeEntry.empty, count: max(1, raw.typeCount) << 5)
+        freeDirect.initialize(repeating: 0, count: max(1, raw.typeCount) << 5)
         freeTable.initialize(
             repeating: FreeEntry.empty,
             count: freeCapacity)
-        freeValues = .allocate(capacity: freeValueCapacity)
-        freeRankCapacity = 8 * (raw.propertyCount + 1)
-        freeRanks = .allocate(capacity: freeRankCapacity)
-        freeRows = .allocate(capacity: freeRankCapacity)
-        freeKeep = .allocate(capacity: freeRankCapacity)
+        freeRowCapacity = 8 * FreeRow.count * (raw.propertyCount + 1)
+        freeRows = .allocate(capacity: freeRowCapacity)
         noRanks = .allocate(capacity: raw.propertyCount + 1)
         noRanks.initialize(repeating: -1, count: raw.propertyCount + 1)
     }
@@ -1116,10 +1131,7 @@ public struct StyleWalker: ~Copyable {
         matched.deallocate()
         freeTable.deallocate()
         freeDirect.deallocate()
-        freeRanks.deallocate()
         freeRows.deallocate()
-        freeKeep.deallocate()
-        freeValues.deallocate()
         noRanks.deallocate()
     }
 
@@ -1385,7 +1397,7 @@ public struct StyleWalker: ~Copyable {
             tables: tables, nodes: nodes, nodeClasses: nodeClasses, app: app,
             containerState: blocks + k * blockWords,
             classMask: n.classMask, subject: k)
-        var free = FreeEntry.empty
+        var free = 0
         if mode == .indexed {
             // The container's values where the property inherits and no container-free rule
             // sets it, else the value of that rule or the initial one: a select over the whole
@@ -1393,10 +1405,11 @@ public struct StyleWalker: ~Copyable {
             // (type, states) with the container-free rules (`matchFree`).
             // Most nodes: straight from `freeDirect`, without a call.
             let direct = Int(n.type) &<< 5 | Int(truncatingIfNeeded: n.states) &<< 1 | (n.inAnyState ? 1 : 0)
-            free = n.states < 16 && freeDirect[direct].type == n.type ? freeDirect[direct] : matchFree(n, m)
+            let known = n.states < 16 ? Int(freeDirect[direct]) : 0
+            free = known != 0 ? known - 1 : matchFree(n, m)
             StyleWalker.select(
-                row, parent: parent, keep: freeKeep + Int(free.ranks), otherwise: freeRows + Int(free.ranks),
-                count: width)
+                row, parent: parent, keep: freeRows + free + FreeRow.keep * stride,
+                otherwise: freeRows + free + FreeRow.values * stride, count: width)
         }
 
         if mode != .floor {
@@ -1408,10 +1421,10 @@ public struct StyleWalker: ~Copyable {
                     count += 1
                 }
             } else {
-                ranks = freeRanks + Int(free.ranks)
+                ranks = freeRows + free + FreeRow.ranks * stride
                 if tracksWinners {
-                    let values = freeValues + Int(free.start)
-                    for j in 0..<Int(free.count) { winners[Int(values[j].x)] = values[j].z }
+                    let orders = freeRows + free + FreeRow.orders * stride
+                    for p in 0..<width where ranks[p] >= 0 { winners[p] = orders[p] }
                 }
                 // The node's name's and classes' rules whose subject is `*` or a type the node is
                 // a kind of.
@@ -1467,16 +1480,17 @@ public struct StyleWalker: ~Copyable {
         }
     }
 
-    /// The entry of `freeTable` for `n`'s type and states: what the container-free rules that
-    /// match it set (tested with `m` and remembered the first time its type and states are met).
-    private mutating func matchFree(_ n: SelectorMap.Node, _ m: Matcher) -> FreeEntry {
+    /// The rows (an offset in `freeRows`) of the entry of `freeTable` for `n`'s type and states:
+    /// what the container-free rules that match it set (tested with `m` and remembered the first
+    /// time its type and states are met).
+    private mutating func matchFree(_ n: SelectorMap.Node, _ m: Matcher) -> Int {
         // Remembered in `freeDirect` too when in none of the first four states but those (the
         // caller looks there first).
         let direct = n.states < 16 ? Int(n.type) &<< 5 | Int(n.states) &<< 1 | (n.inAnyState ? 1 : 0) : -1
         var i = freeSlot(type: n.type, states: n.states, inAnyState: n.inAnyState)
         if freeTable[i].type == n.type {
-            if direct >= 0 { freeDirect[direct] = freeTable[i] }
-            return freeTable[i]
+            if direct >= 0 { freeDirect[direct] = freeTable[i].rows + 1 }
+            return Int(freeTable[i].rows)
         }
         var count = 0
         func test(_ b: SelectorMap.Bucket) {
@@ -1493,38 +1507,32 @@ public struct StyleWalker: ~Copyable {
         test(raw.freeUniversal)
         let found = UnsafeMutableBufferPointer(start: matched, count: count).map(\.x).sorted()
         // Cascade them among themselves: the last in rank order wins each property.
-        if (freeCount + 1) * stride > freeRankCapacity {
-            let bigger = max(freeRankCapacity * 2, (freeCount + 1) * stride)
-            StyleWalker.grow(&freeRanks, keeping: freeCount * stride, to: bigger)
-            StyleWalker.grow(&freeRows, keeping: freeCount * stride, to: bigger)
-            StyleWalker.grow(&freeKeep, keeping: freeCount * stride, to: bigger)
-            freeRankCapacity = bigger
+        let size = FreeRow.count * stride
+        if (freeCount + 1) * size > freeRowCapacity {
+            let bigger = max(freeRowCapacity * 2, (freeCount + 1) * size)
+            StyleWalker.grow(&freeRows, keeping: freeCount * size, to: bigger)
+            freeRowCapacity = bigger
         }
-        let ranks = freeRanks + freeCount * stride
+        let rows = freeCount * size
+        let ranks = freeRows + rows + FreeRow.ranks * stride
+        let values = freeRows + rows + FreeRow.values * stride
+        let keep = freeRows + rows + FreeRow.keep * stride
+        let orders = freeRows + rows + FreeRow.orders * stride
         ranks.initialize(repeating: -1, count: stride)
-        let slots = freeRows + freeCount * stride
-        slots.initialize(repeating: 0, count: stride)
-        for p in 0..<width { slots[p] = raw.initial[p] }
-        var values = [SIMD4<Int32>](repeating: SIMD4(0, 0, 0, 0), count: stride)
+        values.initialize(repeating: 0, count: stride)
+        orders.initialize(repeating: -1, count: stride)
+        for p in 0..<width { values[p] = raw.initial[p] }
         for rank in found {
             let r = raw.rules[Int(rank)]
             let start = Int(r.declarationStart)
             for d in start..<start + Int(r.declarationCount) {
                 let a = raw.declarations[d]
                 ranks[Int(a.x)] = rank
-                slots[Int(a.x)] = a.y
-                values[Int(a.x)] = SIMD4(a.x, a.y, r.order, 0)
+                values[Int(a.x)] = a.y
+                orders[Int(a.x)] = r.order
             }
         }
-        let set = (0..<width).filter { ranks[$0] >= 0 }
-        let keep = freeKeep + freeCount * stride
         for p in 0..<stride { keep[p] = p < width && raw.inheritMask[p] != 0 && ranks[p] < 0 ? -1 : 0 }
-        if freeValueCount + set.count > freeValueCapacity {
-            let bigger = max(freeValueCapacity * 2, freeValueCount + set.count)
-            StyleWalker.grow(&freeValues, keeping: freeValueCount, to: bigger)
-            freeValueCapacity = bigger
-        }
-        for (j, p) in set.enumerated() { freeValues[freeValueCount + j] = values[p] }
         if (freeCount + 1) * 2 > freeCapacity {
             let old = freeTable
             let oldCapacity = freeCapacity
@@ -1540,13 +1548,10 @@ public struct StyleWalker: ~Copyable {
             old.deallocate()
             i = freeSlot(type: n.type, states: n.states, inAnyState: n.inAnyState)
         }
-        freeTable[i] = FreeEntry(
-            states: n.states, type: n.type, inAnyState: n.inAnyState, start: Int32(freeValueCount),
-            count: Int32(set.count), ranks: Int32(freeCount * stride))
+        freeTable[i] = FreeEntry(states: n.states, type: n.type, inAnyState: n.inAnyState, rows: Int32(rows))
         freeCount += 1
-        freeValueCount += set.count
-        if direct >= 0 { freeDirect[direct] = freeTable[i] }
-        return freeTable[i]
+        if direct >= 0 { freeDirect[direct] = Int32(rows + 1) }
+        return rows
     }
 
     /// The entry of `freeTable` holding (type, states), or the empty one where it would go.
