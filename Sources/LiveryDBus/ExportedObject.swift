@@ -1,4 +1,5 @@
 import CDBus
+import Synchronization
 
 /// A named, typed argument of a method or signal, as listed in introspection data.
 public struct Argument: Sendable, Equatable {
@@ -27,8 +28,18 @@ public struct MethodInvocation: Sendable {
     public let path: ObjectPath
     /// The method name.
     public let member: String
-    /// The call's arguments, already checked against the method's input signature.
-    public let arguments: [DBusValue]
+    private let call: CallBody
+
+    /// The call's arguments, already checked against the method's input signature; read out of
+    /// the message the first time they are asked for.
+    public var arguments: [DBusValue] { call.arguments }
+
+    /// The call's body as marshalled on the wire (D-Bus specification, "Message Format": the
+    /// bytes after the header, in the sender's byte order; `[]` for no arguments). Equal bytes
+    /// are equal arguments, so a handler whose answer depends on its arguments alone can key a
+    /// cache on them without reading the arguments (`Resolve` does). A message from a sender
+    /// of the other byte order has other bytes for the same arguments.
+    public var marshalledBody: [UInt8] { call.body }
 
     /// Creates an invocation, as tests of handlers need.
     ///
@@ -37,7 +48,79 @@ public struct MethodInvocation: Sendable {
         self.sender = sender
         self.path = path
         self.member = member
-        self.arguments = arguments
+        self.call = CallBody(arguments: arguments)
+    }
+
+    /// The invocation of a received call (`message`, a method call libdbus has validated).
+    init(sender: String, path: ObjectPath, member: String, message: OpaquePointer) {
+        self.sender = sender
+        self.path = path
+        self.member = member
+        self.call = CallBody(message: message)
+    }
+}
+
+/// The body of a call: its arguments and its marshalled bytes, each computed once, when first
+/// asked for, from the received message (which it holds a reference to) or from given values.
+final class CallBody: @unchecked Sendable {
+    // Safe to share: the message is never changed, and the lazily computed values are only
+    // touched with `lock` held.
+    private let message: OpaquePointer?
+    private let lock = Mutex<(arguments: [DBusValue]?, body: [UInt8]?)>((nil, nil))
+
+    init(message: OpaquePointer) {
+        self.message = dbus_message_ref(message)
+    }
+
+    init(arguments: [DBusValue]) {
+        message = nil
+        lock.withLock { $0.arguments = arguments }
+    }
+
+    deinit { if let message { dbus_message_unref(message) } }
+
+    var arguments: [DBusValue] {
+        lock.withLock { state in
+            if let a = state.arguments { return a }
+            let a = message.map(Marshalling.read) ?? []
+            state.arguments = a
+            return a
+        }
+    }
+
+    var body: [UInt8] {
+        lock.withLock { state in
+            if let b = state.body { return b }
+            let b = message.map(CallBody.marshalledBody) ?? CallBody.marshalledBody(of: state.arguments ?? [])
+            state.body = b
+            return b
+        }
+    }
+
+    /// The body bytes of `message`: its wire form (`dbus_message_marshal`) past the header.
+    /// Message Format: bytes 4 ..< 8 of the header are the body's length, in the byte order
+    /// byte 0 names. Empty when out of memory (libdbus's only failure here).
+    static func marshalledBody(_ message: OpaquePointer) -> [UInt8] {
+        var buffer: UnsafeMutablePointer<CChar>?
+        var length: Int32 = 0
+        guard dbus_message_marshal(message, &buffer, &length) != 0, let buffer else { return [] }
+        defer { dbus_free(buffer) }
+        let bytes = UnsafeRawBufferPointer(start: buffer, count: Int(length))
+        guard bytes.count >= 16 else { return [] }
+        let word = UInt32(bytes[4]) | UInt32(bytes[5]) << 8 | UInt32(bytes[6]) << 16 | UInt32(bytes[7]) << 24
+        let bodyLength = Int(bytes[0] == UInt8(ascii: "l") ? word : word.byteSwapped)
+        return [UInt8](bytes[(bytes.count - bodyLength)...])
+    }
+
+    /// The body bytes `arguments` marshal to in a method call of this machine's byte order.
+    static func marshalledBody(of arguments: [DBusValue]) -> [UInt8] {
+        guard let message = dbus_message_new(CDBUS_MESSAGE_TYPE_METHOD_CALL) else { return [] }
+        defer { dbus_message_unref(message) }
+        guard (try? Marshalling.append(arguments, to: message)) != nil,
+            dbus_message_set_path(message, "/") != 0, dbus_message_set_member(message, "Call") != 0
+        else { return [] }
+        dbus_message_set_serial(message, 1)
+        return marshalledBody(message)
     }
 }
 

@@ -73,8 +73,7 @@ extension Connection {
         guard dbus_message_get_type(raw) == CDBUS_MESSAGE_TYPE_METHOD_CALL else {
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         }
-        let message = Message(raw)
-        let result = route(message)
+        let result = route(raw)
         if dbus_message_get_no_reply(raw) == 0 {
             reply(to: raw, with: result)
         }
@@ -119,10 +118,15 @@ extension Connection {
         MessageReference(message).send(on: self.raw)
     }
 
-    private func route(_ message: Message) -> Result<Answer, DBusError> {
-        let pathText = message.path ?? "/"
+    /// The answer to the method call `raw`. Its header fields are read as they are needed and
+    /// its arguments only when the handler asks for them (`MethodInvocation`), so that a
+    /// handler answering from a cache keyed by the body never reads them.
+    private func route(_ raw: OpaquePointer) -> Result<Answer, DBusError> {
+        func text(_ p: UnsafePointer<CChar>?) -> String? { p.map { String(cString: $0) } }
+        let pathText = text(dbus_message_get_path(raw)) ?? "/"
         let path = ObjectPath(unchecked: pathText)
-        let member = message.member ?? ""
+        let member = text(dbus_message_get_member(raw)) ?? ""
+        let signature = text(dbus_message_get_signature(raw)) ?? ""
         let object = state.withLock { $0.objects[path] }
         let own = object ?? []
         // The standard interfaces (and the object's children, which introspection lists) are
@@ -141,7 +145,7 @@ extension Connection {
 
         let interface: Interface
         let method: Method
-        if let name = message.interface {
+        if let name = text(dbus_message_get_interface(raw)) {
             guard
                 let found = own.first(where: { $0.name.rawValue == name })
                     ?? standard().first(where: { $0.name.rawValue == name })
@@ -153,7 +157,7 @@ extension Connection {
                 return .failure(
                     DBusError(
                         .unknownMethod,
-                        "No such method '\(member)' in interface '\(name)' at object path '\(pathText)' (signature '\(message.signature)')"
+                        "No such method '\(member)' in interface '\(name)' at object path '\(pathText)' (signature '\(signature)')"
                     ))
             }
             interface = found
@@ -167,21 +171,21 @@ extension Connection {
                 return .failure(
                     DBusError(
                         .unknownMethod,
-                        "No such method '\(member)' at object path '\(pathText)' (signature '\(message.signature)')"
+                        "No such method '\(member)' at object path '\(pathText)' (signature '\(signature)')"
                     ))
             }
             interface = found
             method = found.method(named: member)!
         }
 
-        if message.signature != method.inputSignature {
+        if signature != method.inputSignature {
             return .failure(
                 .invalidArgs(
-                    "Method '\(interface.name).\(method.name)' expects signature '\(method.inputSignature)' but got '\(message.signature)'"
+                    "Method '\(interface.name).\(method.name)' expects signature '\(method.inputSignature)' but got '\(signature)'"
                 ))
         }
         let invocation = MethodInvocation(
-            sender: message.sender ?? "", path: path, member: member, arguments: message.arguments)
+            sender: text(dbus_message_get_sender(raw)) ?? "", path: path, member: member, message: raw)
         if let prepared = method.preparedHandler {
             let p: PreparedValues
             do { p = try prepared(invocation) } catch { return .failure(DBusError.from(error)) }

@@ -95,13 +95,14 @@ public final class LiveryInterface: Sendable {
                     ],
                     outputs: [Argument("values", "a{sv}")]
                 ) { [replies] call in
+                    // One snapshot of the theme for the lookup and the store; the key is the
+                    // call's body, so a repeated call is answered before its arguments are read.
+                    let cascade = service.activeCascade
+                    let key = ReplyCache.Key(call.marshalledBody)
+                    if let hit = replies.lookup(cascade.generation, key) { return hit }
                     let app = try LiveryInterface.app(call.arguments[2])
                     let path = call.arguments[0].string ?? ""
                     let properties = call.arguments[1].stringArray ?? []
-                    // One snapshot of the theme for the lookup and the store.
-                    let cascade = service.activeCascade
-                    let key = ReplyCache.key(path, properties, app)
-                    if let hit = replies.lookup(cascade.generation, key) { return hit }
                     let values = try ThemeService.resolve(path, properties: properties, app: app, in: cascade)
                     let reply = try PreparedValues([LiveryInterface.dictionary(values)])
                     replies.store(cascade.generation, key, reply)
@@ -371,27 +372,37 @@ final class OwnerWatch: @unchecked Sendable {
     }
 }
 
-/// Replies to `Resolve` by (path, properties, app), marshalled once, for one theme generation at
-/// a time and bounded in size; a new generation empties it.
+/// Replies to `Resolve` by the call's marshalled body (its path, properties and options, so
+/// the application too), marshalled once, for one theme generation at a time and bounded in
+/// size; a new generation empties it.
 final class ReplyCache: @unchecked Sendable {
     // Safe to share: all state is only touched with `lock` held.
     private let lock = NSLock()
     /// Held, not just identified, so that a freed generation's address cannot be mistaken for a
     /// new one.
     private var generation: (AnyObject & Sendable)?
-    private var replies: [String: PreparedValues] = [:]
+    private var replies: [Key: PreparedValues] = [:]
     /// Entries kept at most before the cache starts over.
     static let capacity = 4096
+    /// Bodies longer than this are answered but not kept (a path of `Limits.pathBytes` and a
+    /// few properties fit): at most `capacity` × this many bytes of keys.
+    static let maximumKeyBytes = 4096
 
-    static func key(_ path: String, _ properties: [String], _ app: String?) -> String {
-        path + "\u{1}" + properties.joined(separator: "\u{1}") + "\u{2}" + (app ?? "")
+    /// A call's marshalled body (`MethodInvocation.marshalledBody`), hashed as one run of bytes.
+    struct Key: Hashable {
+        let bytes: [UInt8]
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+        func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
     }
 
-    func lookup(_ g: AnyObject & Sendable, _ key: String) -> PreparedValues? {
+    func lookup(_ g: AnyObject & Sendable, _ key: Key) -> PreparedValues? {
         lock.withLock { generation === g ? replies[key] : nil }
     }
 
-    func store(_ g: AnyObject & Sendable, _ key: String, _ reply: PreparedValues) {
+    func store(_ g: AnyObject & Sendable, _ key: Key, _ reply: PreparedValues) {
+        guard key.bytes.count <= ReplyCache.maximumKeyBytes else { return }
         lock.withLock {
             if generation !== g || replies.count >= ReplyCache.capacity {
                 replies.removeAll(keepingCapacity: true)

@@ -201,6 +201,44 @@ final class ExportedObjectTests: BusTestCase {
         XCTAssertTrue(client.uniqueName.hasPrefix(":"))
     }
 
+    func testHandlersSeeTheMarshalledBody() throws {
+        func bytes(_ reply: [DBusValue]) -> [UInt8] {
+            guard case .array(_, let items) = reply.first else { return [] }
+            return items.compactMap { if case .byte(let b) = $0 { b } else { nil } }
+        }
+        // `s` "A" (length, byte, NUL, 2 bytes of padding), an empty `as` (its length), an empty
+        // `a{sv}` (its length; dict entries align to 8, which offset 16 already is).
+        let reply = try callTest("Body", [.string("A"), .strings([]), .dict([:])])
+        XCTAssertEqual(bytes(reply), [1, 0, 0, 0, 65, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+        XCTAssertEqual(reply.last, .string("A"))
+        // From another client, and against the bytes of an invocation made from values.
+        let arguments: [DBusValue] = [
+            .string("Window/Button:highlighted"), .strings(["tint-color", "alpha"]),
+            .dict(["app": .string("org.example")]),
+        ]
+        let expected = MethodInvocation(
+            sender: "", path: Test.path, member: "Body", arguments: arguments
+        ).marshalledBody
+        XCTAssertEqual(bytes(try callTest("Body", arguments)), expected)
+        // s: 4 + 25 + NUL, pad to 32; as: length, "tint-color" (4 + 10 + NUL), pad to 52,
+        // "alpha" (4 + 5 + NUL) to 62; a{sv}: pad to 64, length, pad to 72 (dict entries align
+        // to 8), "app" (4 + 3 + NUL) to 80, variant signature `s` (3 bytes), pad to 84,
+        // "org.example" (4 + 11 + NUL): 100.
+        XCTAssertEqual(expected.count, 100)
+        let gdbus = try runTool(
+            "/usr/bin/gdbus",
+            [
+                "call", "--address", bus.address, "--dest", "org.livery.Test", "--object-path",
+                "/org/livery/Test",
+                "--method", "org.livery.Test1.Body", "Window/Button:highlighted", "['tint-color', 'alpha']",
+                "{'app': <'org.example'>}",
+            ])
+        XCTAssertEqual(gdbus.status, 0, gdbus.stderr)
+        XCTAssertTrue(
+            gdbus.stdout.hasPrefix("([byte 0x19, 0x00, 0x00, 0x00, 0x57, 0x69"), gdbus.stdout)
+        XCTAssertEqual(gdbus.stdout.components(separatedBy: "0x").count - 1, expected.count, gdbus.stdout)
+    }
+
     func testHandlerCanMakeABlockingCallOnTheLoopThread() throws {
         let id = try client.call(
             destination: .bus, path: ObjectPath("/org/freedesktop/DBus"), interface: .bus,

@@ -168,6 +168,16 @@ class BusTestCase: XCTestCase {
                     },
                     Method("Caller", outputs: [Argument("sender", .string)]) { call in [.string(call.sender)]
                     },
+                    Method(
+                        "Body",
+                        inputs: [
+                            Argument("path", "s"), Argument("properties", "as"), Argument("options", "a{sv}"),
+                        ],
+                        outputs: [Argument("body", "ay"), Argument("path", "s")]
+                    ) { call in
+                        // The body first, then an argument: read after the bytes, still right.
+                        [.array(element: "y", call.marshalledBody.map { .byte($0) }), call.arguments[0]]
+                    },
                     Method("BusId", outputs: [Argument("id", .string)]) { [weak connection] _ in
                         // A blocking call made from inside a handler, on the loop thread.
                         guard let connection else { return [] }
