@@ -732,4 +732,44 @@ final class CascadeEquivalenceTests: XCTestCase {
                 try XCTUnwrap(fast.push(node)).values, try XCTUnwrap(slow.push(node)).values, "\(node)")
         }
     }
+
+    /// Style sharing between siblings keys a node by its type, name, states and first 8
+    /// classes: a node with more than 8 classes is never shared, nor shared with, and siblings
+    /// whose classes differ only in count (a prefix) or past the fifth sibling (the ring holds
+    /// four) get their own values; alike siblings do share.
+    func testSiblingsShareOnlyWhatTheirKeysDecide() throws {
+        let c = try compileSheet(
+            (1...9).map { "Button.c\($0) { row-height: \($0); }" }.joined(separator: " ")
+                + " Button.c9 { tint-color: #ff0000; } Window Button.c1.c2 { alpha: 0.5; }")
+        func button(_ classes: [Int]) -> PathNode {
+            var b = PathNode(type: "Button")
+            b.classes = classes.map { "c\($0)" }
+            return b
+        }
+        let siblings: [[Int]] = [
+            Array(1...9), Array(1...8), Array(1...9), [1], [1, 2], [1], [3], [4], [5], [6], [1, 2], [1, 2],
+            [2, 1],
+        ]
+        var fast = StyleWalker(c)
+        var slow = StyleWalker(c, mode: .naive)
+        _ = fast.push(PathNode(type: "Window"))
+        _ = slow.push(PathNode(type: "Window"))
+        var values: [[Value]] = []
+        for classes in siblings {
+            let a = try XCTUnwrap(fast.push(button(classes)))
+            let b = try XCTUnwrap(slow.push(button(classes)))
+            XCTAssertEqual(a.values, b.values, "\(classes)")
+            values.append(a.values)
+            fast.pop()
+            slow.pop()
+        }
+        // The ninth class sets the tint; the eight-class sibling between two nine-class ones
+        // must not take either's row.
+        let tint = try XCTUnwrap(fast.propertyNames.firstIndex(of: "tint-color"))
+        XCTAssertEqual(values[0][tint], values[2][tint])
+        XCTAssertNotEqual(values[1][tint], values[0][tint])
+        let alpha = try XCTUnwrap(fast.propertyNames.firstIndex(of: "alpha"))
+        XCTAssertEqual(values[4][alpha], .number(0.5))
+        XCTAssertNotEqual(values[5][alpha], .number(0.5))
+    }
 }
