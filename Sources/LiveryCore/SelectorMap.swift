@@ -1009,6 +1009,7 @@ public struct StyleWalker: ~Copyable {
     /// cost more). A list of alike cells shares with the last; four cover alternations such as
     /// separators between items. Eight measured 3 % slower on workload (a), where siblings
     /// rarely share.
+    /// A power of two (the ring wraps by a mask).
     static let sharingCandidates = 4
     /// The matches of the node being pushed (`Candidate.match`; and `matchFree`'s scratch):
     /// room for every rule once, and for the slot past the last match that the collectors
@@ -1175,7 +1176,7 @@ public struct StyleWalker: ~Copyable {
     @inline(__always)
     private mutating func readyState(_ level: Int) {
         guard mode == .indexed && readyDepth < level else { return }
-        extendState(level - 1, nodes[level - 1])
+        extendState(level &- 1, nodes[level &- 1])
         readyDepth = level
     }
 
@@ -1271,9 +1272,9 @@ public struct StyleWalker: ~Copyable {
     private mutating func extendState(_ k: Int, _ n: SelectorMap.Node) {
         let rules = raw.containerRules
         let words = rules.stateWords
-        let above = blocks + k * blockWords
-        let here = blocks + (k + 1) * blockWords
-        let simple = rules.simple.base + Int(n.type) * words
+        let above = blocks + k &* blockWords
+        let here = blocks + (k &+ 1) &* blockWords
+        let simple = rules.simple.base + Int(n.type) &* words
         let child = rules.child.base
         // Per position, the prefixes that may extend here (position 0: all; position i: those
         // the container's state has at position i − 1) and end with a type alone the node is,
@@ -1283,8 +1284,8 @@ public struct StyleWalker: ~Copyable {
         for i in 1..<max(1, rules.positions) {
             let offset = Int(rules.offsets[i])
             // The same rules' bits at the position before.
-            let before = above + Int(rules.offsets[i - 1]) - offset
-            for w in offset..<offset + Int(rules.words[i]) {
+            let before = above + (Int(rules.offsets[i &- 1]) &- offset)
+            for w in offset..<offset &+ Int(rules.words[i]) {
                 here[w] = before[w] & simple[w] | above[w] & ~child[w]
             }
         }
@@ -1295,8 +1296,8 @@ public struct StyleWalker: ~Copyable {
         let states = n.states
         let type = Int(n.type)
         func gather(_ key: Int) {
-            let range = rules.typeRanges[Int(rules.keyBase[key]) + type]
-            for e in Int(range.start)..<Int(range.start + range.count) {
+            let range = rules.typeRanges[Int(rules.keyBase[key]) &+ type]
+            for e in Int(range.start)..<Int(range.start &+ range.count) {
                 let entry = rules.entries[e]
                 let bit = UInt64(truncatingIfNeeded: entry.bit)
                 let may = above[Int(entry.source)] &>> bit & 1
@@ -1313,14 +1314,14 @@ public struct StyleWalker: ~Copyable {
             }
         }
         if n.name >= 0 { gather(Int(n.name)) }
-        for j in Int(n.classStart)..<Int(n.classStart + n.classCount) {
-            gather(rules.nameCount + Int(nodeClasses[j]))
+        for j in Int(n.classStart)..<Int(n.classStart &+ n.classCount) {
+            gather(rules.nameCount &+ Int(nodeClasses[j]))
         }
         let stateKeys = rules.nameCount + rules.classCount
         var bits = n.states
         while bits != 0 {
-            gather(stateKeys + bits.trailingZeroBitCount)
-            bits &= bits - 1
+            gather(stateKeys &+ bits.trailingZeroBitCount)
+            bits &= bits &- 1
         }
         gather(rules.keyBase.count - 1)
         here[words] = ~0
@@ -1348,20 +1349,22 @@ public struct StyleWalker: ~Copyable {
             // container's values and the initial ones by the inherit mask (measured faster
             // than a copy and a reset: 28 → 34 M nodes/s on workload (a); 37 M without the
             // sharing ring's bookkeeping).
-            depth = k + 1
-            rowAt[k] = k * StyleWalker.sharingCandidates * stride
+            depth = k &+ 1
+            rowAt[k] = k &* StyleWalker.sharingCandidates &* stride
             StyleWalker.select(
-                rows + rowAt[k], parent: k == 0 ? raw.initial.base : rows + rowAt[k - 1],
+                rows + rowAt[k], parent: k == 0 ? raw.initial.base : rows + rowAt[k &- 1],
                 keep: raw.inheritMask.base,
                 otherwise: raw.initial.base, count: width)
             // No rule wins anything.
-            if tracksWinners { (winnerRows + k * stride).update(repeating: -1, count: width) }
+            if tracksWinners { (winnerRows + k &* stride).update(repeating: -1, count: width) }
             return
         }
+        // Levels are bounded by the buffers (`reserve`): the arithmetic on them wraps, without
+        // overflow checks.
         readyState(k)
-        shareValid[k + 1] = 0
-        shareNext[k + 1] = 0
-        depth = k + 1
+        shareValid[k &+ 1] = 0
+        shareNext[k &+ 1] = 0
+        depth = k &+ 1
         let s = StyleWalker.sharingCandidates
 
         let sharing = mode == .indexed && !tracksWinners && n.classCount <= 8 && hasSiblings
@@ -1379,14 +1382,14 @@ public struct StyleWalker: ~Copyable {
             lanes: SIMD16(
                 lowHalf: head,
                 highHalf: classes | ~((lane &- SIMD8(repeating: Int32(n.classCount))) &>> 31)))
-        let ring = shareKeys + k * s
+        let ring = shareKeys + k &* s
         var same: UInt32 = 0
         for i in 0..<s {
             same |= (all(ring[i].lanes .== key.lanes) ? 1 : 0) &<< UInt32(i)
         }
         same &= shareValid[k] & (sharing ? ~0 : 0)
         if same != 0 {
-            rowAt[k] = (k * s + same.trailingZeroBitCount) * stride
+            rowAt[k] = (k &* s &+ same.trailingZeroBitCount) &* stride
             return
         }
         // This node's row is the ring's next; its key is recorded there, and the slot is valid
@@ -1394,13 +1397,13 @@ public struct StyleWalker: ~Copyable {
         let slot = Int(shareNext[k])
         ring[slot] = key
         shareValid[k] = shareValid[k] & ~(1 &<< UInt32(slot)) | (sharing ? 1 &<< UInt32(slot) : 0)
-        shareNext[k] = Int32((slot + 1) % s)
-        rowAt[k] = (k * s + slot) * stride
+        shareNext[k] = Int32(truncatingIfNeeded: (slot &+ 1) & (s &- 1))
+        rowAt[k] = (k &* s &+ slot) &* stride
         let row = rows + rowAt[k]
 
-        let winners = winnerRows + k * stride
+        let winners = winnerRows + k &* stride
         if tracksWinners { winners.update(repeating: -1, count: width) }
-        let parent = k == 0 ? raw.initial.base : rows + rowAt[k - 1]
+        let parent = k == 0 ? raw.initial.base : rows + rowAt[k &- 1]
         if mode != .indexed {
             // The container's values where the property inherits, else the initial ones.
             StyleWalker.select(
@@ -1408,7 +1411,7 @@ public struct StyleWalker: ~Copyable {
         }
         let m = Matcher(
             tables: tables, nodes: nodes, nodeClasses: nodeClasses, app: app,
-            containerState: blocks + k * blockWords,
+            containerState: blocks + k &* blockWords,
             classMask: n.classMask, subject: k)
         var free = 0
         if mode == .indexed {
@@ -1421,8 +1424,8 @@ public struct StyleWalker: ~Copyable {
             let known = n.states < 16 ? Int(freeDirect[direct]) : 0
             free = known != 0 ? known - 1 : matchFree(n, m)
             StyleWalker.select(
-                row, parent: parent, keep: freeRows + free + FreeRow.keep * stride,
-                otherwise: freeRows + free + FreeRow.values * stride, count: width)
+                row, parent: parent, keep: freeRows + (free &+ FreeRow.keep &* stride),
+                otherwise: freeRows + (free &+ FreeRow.values &* stride), count: width)
         }
 
         if mode != .floor {
@@ -1434,7 +1437,7 @@ public struct StyleWalker: ~Copyable {
                     count += 1
                 }
             } else {
-                ranks = freeRows + free + FreeRow.ranks * stride
+                ranks = freeRows + (free &+ FreeRow.ranks &* stride)
                 if tracksWinners {
                     let orders = freeRows + free + FreeRow.orders * stride
                     for p in 0..<width where ranks[p] >= 0 { winners[p] = orders[p] }
@@ -1443,11 +1446,11 @@ public struct StyleWalker: ~Copyable {
                 // a kind of.
                 let type = Int(n.type)
                 if n.name >= 0 {
-                    m.collect(raw.keyedRanges[Int(raw.nameBase[Int(n.name)]) + type], into: matched, &count)
+                    m.collect(raw.keyedRanges[Int(raw.nameBase[Int(n.name)]) &+ type], into: matched, &count)
                 }
-                for j in Int(n.classStart)..<Int(n.classStart + n.classCount) {
+                for j in Int(n.classStart)..<Int(n.classStart &+ n.classCount) {
                     let base = Int(raw.classBase[Int(nodeClasses[j])])
-                    m.collect(raw.keyedRanges[base + type], into: matched, &count)
+                    m.collect(raw.keyedRanges[base &+ type], into: matched, &count)
                 }
                 m.collectChunks(raw.typeChunks[type], into: matched, &count)
                 // Buckets are each in rank order; together they need one sort, small as a rule
@@ -1459,13 +1462,13 @@ public struct StyleWalker: ~Copyable {
                     var i = 1
                     while i < count {
                         let v = matched[i]
-                        var j = i - 1
+                        var j = i &- 1
                         while j >= 0 && matched[j].x > v.x {
-                            matched[j + 1] = matched[j]
-                            j -= 1
+                            matched[j &+ 1] = matched[j]
+                            j &-= 1
                         }
-                        matched[j + 1] = v
-                        i += 1
+                        matched[j &+ 1] = v
+                        i &+= 1
                     }
                 }
             }
@@ -1476,7 +1479,7 @@ public struct StyleWalker: ~Copyable {
                 var d = Int(match.y)
                 let end = Int(match.z)
                 repeat {
-                    for g in d..<d + 4 {
+                    for g in d..<d &+ 4 {
                         let a = raw.declarations[g]
                         let p = Int(a.x)
                         // Written where the rule's rank is higher, else to the scratch slot (a
@@ -1487,7 +1490,7 @@ public struct StyleWalker: ~Copyable {
                         row[to] = a.y
                         if tracksWinners { winners[to] = raw.rules[Int(rank)].order }
                     }
-                    d += 4
+                    d &+= 4
                 } while d < end
             }
         }
@@ -1606,10 +1609,10 @@ public struct StyleWalker: ~Copyable {
         ) {
             let node = nodes[subject]
             var i = Int(bucket.start)
-            let end = i + Int(bucket.count)
+            let end = i &+ Int(bucket.count)
             while i < end {
                 let c = raw.candidates[i]
-                i += 1
+                i &+= 1
                 // The subject's classes and states and the containers' bit (its bucket decided
                 // the name, its range the type), combined without branches (which would
                 // mispredict often).
@@ -1624,10 +1627,10 @@ public struct StyleWalker: ~Copyable {
                 // rule count, and `matched` has a slot past that.
                 let exact = c.exact ? 1 : 0
                 matched[count] = c.match
-                count += pass & exact
+                count &+= pass & exact
                 if pass & (exact ^ 1) != 0 && subjectMatches(c.rank) {
                     matched[count] = c.match
-                    count += 1
+                    count &+= 1
                 }
             }
         }
@@ -1643,8 +1646,8 @@ public struct StyleWalker: ~Copyable {
         ) {
             let states = nodes[subject].states
             let slots = raw.segmentSlots
-            for chunk in Int(chunks.start)..<Int(chunks.start + chunks.count) {
-                let segments = raw.segments.base + chunk * slots
+            for chunk in Int(chunks.start)..<Int(chunks.start &+ chunks.count) {
+                let segments = raw.segments.base + chunk &* slots
                 var bits: UInt64 = 0
                 for s in 0..<slots {
                     let g = segments[s]
@@ -1652,7 +1655,7 @@ public struct StyleWalker: ~Copyable {
                     // ends with its all-ones word, so the next is always there).
                     let w = Int(g.start &>> 6)
                     let b = UInt64(truncatingIfNeeded: g.start & 63)
-                    let run = containerState[w] &>> b | (containerState[w + 1] &<< 1) &<< (63 &- b)
+                    let run = containerState[w] &>> b | (containerState[w &+ 1] &<< 1) &<< (63 &- b)
                     bits |= (run & g.mask) &<< UInt64(truncatingIfNeeded: g.shift)
                 }
                 let first = Int(raw.chunkFirst[chunk])
@@ -1663,21 +1666,21 @@ public struct StyleWalker: ~Copyable {
                 // are set varies from node to node); `chunkMatches` is padded so that reading
                 // past a chunk's last candidate stays in bounds.
                 for _ in 0..<SelectorMap.Raw.unrolled {
-                    let j = first + exact.trailingZeroBitCount
+                    let j = first &+ exact.trailingZeroBitCount
                     let some = exact != 0 ? 1 : 0
                     exact &= exact &- 1
                     matched[count] = raw.chunkMatches[j]
-                    count += some
+                    count &+= some
                 }
                 while exact != 0 {
-                    let j = first + exact.trailingZeroBitCount
+                    let j = first &+ exact.trailingZeroBitCount
                     exact &= exact &- 1
                     matched[count] = raw.chunkMatches[j]
-                    count += 1
+                    count &+= 1
                 }
                 var others = bits & inexact
                 while others != 0 {
-                    let j = first + others.trailingZeroBitCount
+                    let j = first &+ others.trailingZeroBitCount
                     others &= others &- 1
                     let required = raw.chunkStates[j]
                     if required & states == required && subjectMatches(raw.chunkMatches[j].x) {
