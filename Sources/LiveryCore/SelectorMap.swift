@@ -1071,6 +1071,9 @@ public struct StyleWalker: ~Copyable {
     /// most 8) padded with −1.
     struct ShareKey {
         var lanes: SIMD16<Int32>
+
+        /// No node's key (a type of −1).
+        static let none = ShareKey(lanes: SIMD16(repeating: -1))
     }
 
     /// - Parameters:
@@ -1107,7 +1110,9 @@ public struct StyleWalker: ~Copyable {
         shareValid.initialize(repeating: 0, count: levels + 1)
         shareNext = .allocate(capacity: levels + 1)
         shareNext.initialize(repeating: 0, count: levels + 1)
+        // Every slot is compared before the validity mask is applied: all are initialised.
         shareKeys = .allocate(capacity: (levels + 1) * StyleWalker.sharingCandidates)
+        shareKeys.initialize(repeating: ShareKey.none, count: (levels + 1) * StyleWalker.sharingCandidates)
         matched = .allocate(capacity: raw.rules.count + SelectorMap.Raw.unrolled + 1)
         freeTable = .allocate(capacity: freeCapacity)
         freeDirect = .allocate(capacity: max(1, raw.typeCount) << 5)
@@ -1254,6 +1259,7 @@ public struct StyleWalker: ~Copyable {
         StyleWalker.grow(&shareValid, keeping: old + 1, to: new + 1)
         StyleWalker.grow(&shareNext, keeping: old + 1, to: new + 1)
         StyleWalker.grow(&shareKeys, keeping: (old + 1) * s, to: (new + 1) * s)
+        (shareKeys + (old + 1) * s).initialize(repeating: ShareKey.none, count: (new - old) * s)
         capacity = new
     }
 

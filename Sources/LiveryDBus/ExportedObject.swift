@@ -34,11 +34,11 @@ public struct MethodInvocation: Sendable {
     /// the message the first time they are asked for.
     public var arguments: [DBusValue] { call.arguments }
 
-    /// The call's body as marshalled on the wire (D-Bus specification, "Message Format": the
-    /// bytes after the header, in the sender's byte order; `[]` for no arguments). Equal bytes
-    /// are equal arguments, so a handler whose answer depends on its arguments alone can key a
-    /// cache on them without reading the arguments (`Resolve` does). A message from a sender
-    /// of the other byte order has other bytes for the same arguments.
+    /// The call's body as marshalled (D-Bus specification, "Message Format": the bytes after
+    /// the header; `[]` for no arguments), in this machine's byte order: a call from a sender
+    /// of the other order is swapped when it is received. Equal bytes are equal arguments, so
+    /// a handler whose answer depends on its arguments alone can key a cache on them without
+    /// reading the arguments (`Resolve` does).
     public var marshalledBody: [UInt8] { call.body }
 
     /// Creates an invocation, as tests of handlers need.
@@ -63,13 +63,21 @@ public struct MethodInvocation: Sendable {
 /// The body of a call: its arguments and its marshalled bytes, each computed once, when first
 /// asked for, from the received message (which it holds a reference to) or from given values.
 final class CallBody: @unchecked Sendable {
-    // Safe to share: the message is never changed, and the lazily computed values are only
-    // touched with `lock` held.
+    // Safe to share: the message is never changed after `init` (which puts it in this
+    // machine's byte order), and the lazily computed values are only touched with `lock` held.
     private let message: OpaquePointer?
     private let lock = Mutex<(arguments: [DBusValue]?, body: [UInt8]?)>((nil, nil))
 
+    /// Holds `message`, a received call, on the thread that dispatches it. libdbus swaps a
+    /// message of the other byte order in place, header and body, the first time an iterator
+    /// is made on it (`dbus_message_iter_init`): done here, before the handler can hand the
+    /// invocation to another thread, since the dispatching thread goes on to read the
+    /// message's header for the reply (reading the arguments later on another thread raced
+    /// with it and lost replies to big-endian callers).
     init(message: OpaquePointer) {
         self.message = dbus_message_ref(message)
+        var iter = DBusMessageIter()
+        _ = dbus_message_iter_init(message, &iter)
     }
 
     init(arguments: [DBusValue]) {

@@ -239,6 +239,34 @@ final class ExportedObjectTests: BusTestCase {
         XCTAssertEqual(gdbus.stdout.components(separatedBy: "0x").count - 1, expected.count, gdbus.stdout)
     }
 
+    /// A big-endian call (Gio can send one) is swapped to this machine's order when it is
+    /// received, on the dispatching thread: its body bytes equal a little-endian call's, read
+    /// before or after its arguments. (Left to the first read of the arguments, the swap
+    /// happened in place on whatever thread read them, racing with the reply.)
+    func testCallsOfTheOtherByteOrderAreReadInThisMachinesOrder() throws {
+        let script = """
+            import sys, gi
+            gi.require_version('Gio', '2.0')
+            from gi.repository import Gio, GLib
+            flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
+            c = Gio.DBusConnection.new_for_address_sync(sys.argv[1], flags, None, None)
+            for order in (Gio.DBusMessageByteOrder.BIG_ENDIAN, Gio.DBusMessageByteOrder.LITTLE_ENDIAN):
+                msg = Gio.DBusMessage.new_method_call("org.livery.Test", "/org/livery/Test", "org.livery.Test1", "Body")
+                msg.set_body(GLib.Variant("(sasa{sv})", ("AB", ["tint-color"], {"app": GLib.Variant("s", "x")})))
+                msg.set_byte_order(order)
+                r, _ = c.send_message_with_reply_sync(msg, Gio.DBusSendMessageFlags.NONE, 5000, None)
+                body, path = r.get_body().unpack()
+                print(bytes(body).hex(), path)
+            """
+        let out = try runTool("/usr/bin/python3", ["-c", script, bus.address])
+        XCTAssertEqual(out.status, 0, out.stderr)
+        let expected = MethodInvocation(
+            sender: "", path: Test.path, member: "Body",
+            arguments: [.string("AB"), .strings(["tint-color"]), .dict(["app": .string("x")])]
+        ).marshalledBody.map { String(format: "%02x", $0) }.joined()
+        XCTAssertEqual(out.stdout, "\(expected) AB\n\(expected) AB\n")
+    }
+
     func testHandlerCanMakeABlockingCallOnTheLoopThread() throws {
         let id = try client.call(
             destination: .bus, path: ObjectPath("/org/freedesktop/DBus"), interface: .bus,
