@@ -772,4 +772,51 @@ final class CascadeEquivalenceTests: XCTestCase {
         XCTAssertEqual(values[4][alpha], .number(0.5))
         XCTAssertNotEqual(values[5][alpha], .number(0.5))
     }
+
+    /// A node's `.class` rules are found by per-type masks of them when a type has at most 64
+    /// (`SelectorMap.Raw.classMasks`), else by the class buckets: both as the naive walker has
+    /// them, with classes past the 64 a mask holds, subjects of two classes, `*` subjects,
+    /// states and containers.
+    func testClassRulesByMaskAndByBucketMatchTheNaiveWalker() throws {
+        var r = Random(state: 6_464)
+        let pool = (0..<90).map { "k\($0)" }
+        var sheet = ""
+        // 100 class rules with a Button subject (past 64: buckets), 30 with a Label subject and
+        // 10 with `*` (at most 64 for a Label: masks).
+        for (type, count) in [("Button", 100), ("Label", 30), ("*", 10)] {
+            for _ in 0..<count {
+                var subject = type + "." + r.pick(pool)
+                if r.chance(0.3) { subject += "." + r.pick(pool) }
+                if r.chance(0.2) { subject += ":" + r.pick(["highlighted", "selected"]) }
+                let selector =
+                    r.chance(0.4) ? r.pick(["Window ", "View > ", "Window View "]) + subject : subject
+                sheet += "\(selector) { row-height: \(r.below(99)); alpha: 0.\(r.below(9)); }\n"
+            }
+        }
+        let c = try compileSheet(sheet)
+        let raw = c.map.raw
+        XCTAssertFalse(raw.classFits[Int(try XCTUnwrap(c.map.typeIDs["Button"]))])
+        XCTAssertTrue(raw.classFits[Int(try XCTUnwrap(c.map.typeIDs["Label"]))])
+        var tree: [(node: PathNode, depth: Int)] = []
+        var depth = 0
+        for _ in 0..<1_500 {
+            depth = depth > 0 && r.chance(0.3) ? 1 + r.below(depth) : min(depth + 1, 12)
+            var node = PathNode(type: depth == 1 ? "Window" : r.pick(["Button", "Label", "View", "Button"]))
+            node.classes = (0..<r.below(5)).map { _ in r.pick(pool) }
+            if r.chance(0.3) { node.states = [r.pick(["highlighted", "selected"])] }
+            tree.append((node, depth))
+        }
+        let forest = try XCTUnwrap(StyleForest([tree], for: c))
+        let expected = try naiveValues(c, [tree])
+        let got = forestValues(c, forest)
+        XCTAssertEqual(got.count, 1_500)
+        var differing = 0
+        for k in 0..<min(got.count, expected.count) where got[k] != expected[k] { differing += 1 }
+        XCTAssertEqual(differing, 0)
+        // Enough of them were styled by a class rule for the comparison to mean something.
+        let rowHeight = try XCTUnwrap(StyleWalker(c).propertyNames.firstIndex(of: "row-height"))
+        var floor = StyleWalker(c, mode: .floor)
+        let initial = try XCTUnwrap(floor.push(PathNode(type: "Label"))).values[rowHeight]
+        XCTAssertGreaterThan(got.filter { $0[rowHeight] != initial }.count, 300)
+    }
 }
