@@ -3,6 +3,9 @@ SHELL := /bin/bash
 PREFIX ?= $(HOME)/.local
 BINDIR ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share
+# systemd's user unit search path has $(PREFIX)/share/systemd/user for ~/.local, /usr/local and
+# /usr alike (`systemd-analyze --user unit-paths`); ~/.local/lib/systemd/user is not on it.
+SYSTEMD_USER_DIR ?= $(DATADIR)/systemd/user
 SWIFT ?= $(shell command -v swift || echo /opt/swift/usr/bin/swift)
 CONFIG ?= debug
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -50,20 +53,20 @@ test: deps-test
 install: CONFIG = release
 install: build
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/livery/themes \
-	  $(DESTDIR)$(DATADIR)/dbus-1/services $(DESTDIR)$(PREFIX)/lib/systemd/user
+	  $(DESTDIR)$(DATADIR)/dbus-1/services $(DESTDIR)$(SYSTEMD_USER_DIR)
 	install -m 755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/liveryd" $(DESTDIR)$(BINDIR)/liveryd
 	install -m 755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/livery" $(DESTDIR)$(BINDIR)/livery
 	cp -R themes/. $(DESTDIR)$(DATADIR)/livery/themes/
 	install -d $(DESTDIR)$(DATADIR)/doc/livery $(DESTDIR)$(DATADIR)/xdg-desktop-portal/portals
 	install -m 644 README.md systemd/portals.conf $(DESTDIR)$(DATADIR)/doc/livery/
 	install -m 644 systemd/livery.portal $(DESTDIR)$(DATADIR)/xdg-desktop-portal/portals/livery.portal
-	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DATADIR@|$(DATADIR)|g' systemd/livery.service > $(DESTDIR)$(PREFIX)/lib/systemd/user/livery.service
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DATADIR@|$(DATADIR)|g' systemd/livery.service > $(DESTDIR)$(SYSTEMD_USER_DIR)/livery.service
 	sed 's|@BINDIR@|$(BINDIR)|g' systemd/org.livery.Livery1.service > $(DESTDIR)$(DATADIR)/dbus-1/services/org.livery.Livery1.service
 	@echo "installed to $(DESTDIR)$(PREFIX)"
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/liveryd $(DESTDIR)$(BINDIR)/livery \
-	  $(DESTDIR)$(PREFIX)/lib/systemd/user/livery.service \
+	  $(DESTDIR)$(SYSTEMD_USER_DIR)/livery.service \
 	  $(DESTDIR)$(DATADIR)/dbus-1/services/org.livery.Livery1.service \
 	  $(DESTDIR)$(DATADIR)/xdg-desktop-portal/portals/livery.portal
 	rm -rf $(DESTDIR)$(DATADIR)/livery/themes $(DESTDIR)$(DATADIR)/doc/livery

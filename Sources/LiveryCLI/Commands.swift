@@ -49,7 +49,7 @@ let generalUsage = """
     Options:
       --address ADDR   use the bus at ADDR instead of the session bus
       --system         use the system bus
-      --json           print data as JSON (list, get, resolve, watch, status)
+      --json           print data as JSON (list, get, resolve, explain, watch, status)
       --app ID         resolve as application ID (its @app blocks apply)
       -h, --help       show help (livery COMMAND --help for a command)
       --version        print the version

@@ -339,7 +339,7 @@ private struct Cursor {
             case .delim("."), .delim(":"):
                 next()
                 guard case .ident(let n) = peek.kind, !peek.spaceBefore else {
-                    error("expected a name after '\(describe(t))'", at: peek)
+                    error("expected a name after \(describe(t))", at: peek)
                     return nil
                 }
                 if t.kind == .delim(".") { c.classes.append(n) } else { c.states.append(n) }

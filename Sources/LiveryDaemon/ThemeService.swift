@@ -538,12 +538,21 @@ public final class ThemeService: @unchecked Sendable {
         return out
     }
 
-    /// A digest of everything in a compiled theme that can change a resolved value.
+    /// A digest of everything in a compiled theme that can change what the daemon answers: the
+    /// metadata, each rule's selector, layer, application and declarations with where they are
+    /// written (`Explain` reports those), and the types the schema has with their supertypes
+    /// and parts (`@component` declarations change which rules match, with no rule changed).
     static func fingerprint(_ theme: CompiledTheme) -> String {
         var s = "\(theme.metadata)"
         for r in theme.rules {
             s += "|\(r.selector.text)@\(r.layer)\(r.app ?? "")"
-            for d in r.declarations { s += ";\(d.property)=\(d.value)" }
+            if let at = r.selector.compounds.first?.location { s += "@\(at)" }
+            for d in r.declarations { s += ";\(d.property)=\(d.value)@\(d.location)" }
+        }
+        for name in theme.schema.types.keys.sorted() {
+            let type = theme.schema.types[name]!
+            s += "|\(name):\(type.superType ?? "")"
+            for part in type.parts { s += ",\(part.name)=\(part.type)" }
         }
         return s
     }

@@ -51,6 +51,15 @@ final class DiagnosticTests: XCTestCase {
         XCTAssertEqual(lines[2], "  ^")
     }
 
+    /// A `.` or `:` without a name after it is quoted once, as `#` and every other token are.
+    func testMissingClassOrStateNameIsQuotedOnce() throws {
+        for (css, token) in [("Button: { alpha: 1; }\n", ":"), ("Button. { alpha: 1; }\n", ".")] {
+            let d = try diagnostics(of: css)
+            XCTAssertTrue(
+                d.contains { $0.message == "expected a name after '\(token)'" }, "\(d.map(\.message))")
+        }
+    }
+
     func testColourSyntaxes() throws {
         let c = try compileSheet(
             """

@@ -148,6 +148,38 @@ final class ThemeServiceTests: XCTestCase {
         XCTAssertEqual(s.problems, [])
     }
 
+    /// Edits that change no rule still change what the daemon answers: a `@component`'s
+    /// supertype (which rules match it) and where rules are written (what `Explain` reports).
+    /// Both used to be missed by the reload, which compared rules only, until the theme was
+    /// switched away and back.
+    func testReloadPicksUpComponentAndLocationOnlyEdits() throws {
+        let scratch = try Scratch()
+        try scratch.write(
+            "comp/theme.css",
+            "@component ColorWell : Control { part dot: View; }\nControl { tint-color: #ff0000; }\n")
+        try scratch.write("mine/theme.css", "Button { tint-color: #010203; }\n")
+        let s = try scratch.service()
+        _ = try s.setTheme("comp")
+        func tint() throws -> String {
+            try s.resolve("Window/ColorWell", properties: ["tint-color"], app: nil)[0].value.description
+        }
+        XCTAssertEqual(try tint(), "#ff0000ff")
+        try scratch.write(
+            "comp/theme.css",
+            "@component ColorWell : View { part dot: View; }\nControl { tint-color: #ff0000; }\n")
+        XCTAssertEqual(s.reload(), ThemeService.Change(theme: "comp", serial: 2))
+        XCTAssertNotEqual(try tint(), "#ff0000ff")
+        // The same rule two lines lower.
+        _ = try s.setTheme("mine")
+        func origin() throws -> Int? {
+            try s.explain("Window/Button", property: "tint-color", app: nil).candidates.last?.location.line
+        }
+        XCTAssertEqual(try origin(), 1)
+        try scratch.write("mine/theme.css", "\n\nButton { tint-color: #010203; }\n")
+        XCTAssertEqual(s.reload(), ThemeService.Change(theme: "mine", serial: 4))
+        XCTAssertEqual(try origin(), 3)
+    }
+
     func testShadowedThemesAreLoggedOnceNotOnEveryReload() throws {
         let scratch = try Scratch()
         // `forest` here shadows the shipped one (the scratch directory comes first).
