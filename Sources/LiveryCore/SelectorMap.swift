@@ -1331,15 +1331,37 @@ public struct StyleWalker: ~Copyable {
         // Per position, the prefixes that may extend here (position 0: all; position i: those
         // the container's state has at position i − 1) and end with a type alone the node is,
         // and, for a descendant combinator, those the container's state has.
+        // Two words at a time, as SIMD2 loads and stores (LLVM leaves these loops scalar, since
+        // the pointers may alias: +1.5–2 % on workload (a); four at a time, no gain on baseline
+        // x86-64), and an odd last word alone.
+        typealias Pair = SIMD2<UInt64>
+        let to = UnsafeMutableRawPointer(here)
+        let from = UnsafeRawPointer(above)
+        let types = UnsafeRawPointer(simple)
+        let children = UnsafeRawPointer(child)
+        func pair(_ p: UnsafeRawPointer, _ word: Int) -> Pair {
+            p.loadUnaligned(fromByteOffset: word &* 8, as: Pair.self)
+        }
         let first = rules.positions > 0 ? Int(rules.words[0]) : 0
-        for w in 0..<first { here[w] = simple[w] | above[w] & ~child[w] }
+        var w = 0
+        while w &+ 2 <= first {
+            let v = pair(types, w) | pair(from, w) & ~pair(children, w)
+            to.storeBytes(of: v, toByteOffset: w &* 8, as: Pair.self)
+            w &+= 2
+        }
+        if w < first { here[w] = simple[w] | above[w] & ~child[w] }
         for i in 1..<max(1, rules.positions) {
             let offset = Int(rules.offsets[i])
+            let end = offset &+ Int(rules.words[i])
             // The same rules' bits at the position before.
-            let before = above + (Int(rules.offsets[i &- 1]) &- offset)
-            for w in offset..<offset &+ Int(rules.words[i]) {
-                here[w] = before[w] & simple[w] | above[w] & ~child[w]
+            let shift = Int(rules.offsets[i &- 1]) &- offset
+            var w = offset
+            while w &+ 2 <= end {
+                let v = pair(from, w &+ shift) & pair(types, w) | pair(from, w) & ~pair(children, w)
+                to.storeBytes(of: v, toByteOffset: w &* 8, as: Pair.self)
+                w &+= 2
             }
+            if w < end { here[w] = above[w &+ shift] & simple[w] | above[w] & ~child[w] }
         }
         // The other compounds: each whose prefix may extend here, tested by its masks,
         // states and name without a branch (whether one matches is hard to predict); the few
