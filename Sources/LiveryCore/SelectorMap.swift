@@ -1050,13 +1050,13 @@ public struct StyleWalker: ~Copyable {
     var shareValid: UnsafeMutablePointer<UInt32>
     var shareNext: UnsafeMutablePointer<Int32>
     var shareKeys: UnsafeMutablePointer<ShareKey>
-    /// Children remembered per level: the last four siblings, all compared at once (a short
-    /// list compared directly, as Servo's style sharing cache is: hashing every node would
-    /// cost more). A list of alike cells shares with the last; four cover alternations such as
-    /// separators between items. Eight measured 3 % slower on workload (a), where siblings
-    /// rarely share.
-    /// A power of two (the ring wraps by a mask).
-    static let sharingCandidates = 4
+    /// Children remembered per level: the last two siblings, compared at once (a short list
+    /// compared directly, as Servo's style sharing cache is: hashing every node would cost
+    /// more). A list of alike cells shares with the last; an alternation of two kinds (cells
+    /// and separators) with the one before. On workload (a), where siblings rarely share, four
+    /// measured 3.5 % slower and eight 3 % slower still. A power of two (the ring wraps by a
+    /// mask).
+    static let sharingCandidates = 2
     /// The matches of the node being pushed (`Candidate.match`; and `matchFree`'s scratch):
     /// room for every rule once, and for the slot past the last match that the collectors
     /// write without a branch when a candidate does not match (a heap overflow when the

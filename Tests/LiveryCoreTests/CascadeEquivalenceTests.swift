@@ -735,8 +735,8 @@ final class CascadeEquivalenceTests: XCTestCase {
 
     /// Style sharing between siblings keys a node by its type, name, states and first 8
     /// classes: a node with more than 8 classes is never shared, nor shared with, and siblings
-    /// whose classes differ only in count (a prefix) or past the fifth sibling (the ring holds
-    /// four) get their own values; alike siblings do share.
+    /// whose classes differ only in count (a prefix), or that come back after the ring (the
+    /// last two siblings) has moved on, get their own values; alike siblings do share.
     func testSiblingsShareOnlyWhatTheirKeysDecide() throws {
         let c = try compileSheet(
             (1...9).map { "Button.c\($0) { row-height: \($0); }" }.joined(separator: " ")
