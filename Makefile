@@ -5,6 +5,7 @@ BINDIR ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share
 # systemd's user unit search path has $(PREFIX)/share/systemd/user for ~/.local, /usr/local and
 # /usr alike (`systemd-analyze --user unit-paths`); ~/.local/lib/systemd/user is not on it.
+# uninstall also removes a unit an older version installed in $(PREFIX)/lib/systemd/user.
 SYSTEMD_USER_DIR ?= $(DATADIR)/systemd/user
 SWIFT ?= $(shell command -v swift || echo /opt/swift/usr/bin/swift)
 CONFIG ?= debug
@@ -66,7 +67,7 @@ install: build
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/liveryd $(DESTDIR)$(BINDIR)/livery \
-	  $(DESTDIR)$(SYSTEMD_USER_DIR)/livery.service \
+	  $(DESTDIR)$(SYSTEMD_USER_DIR)/livery.service $(DESTDIR)$(PREFIX)/lib/systemd/user/livery.service \
 	  $(DESTDIR)$(DATADIR)/dbus-1/services/org.livery.Livery1.service \
 	  $(DESTDIR)$(DATADIR)/xdg-desktop-portal/portals/livery.portal
 	rm -rf $(DESTDIR)$(DATADIR)/livery/themes $(DESTDIR)$(DATADIR)/doc/livery

@@ -291,7 +291,7 @@ private struct Cursor {
             if !compounds.isEmpty {
                 if pending == nil {
                     guard t.spaceBefore else {
-                        error("unexpected '\(describe(t))' in selector", at: t)
+                        error("unexpected \(describe(t)) in selector", at: t)
                         return nil
                     }
                     pending = .descendant

@@ -51,13 +51,17 @@ final class DiagnosticTests: XCTestCase {
         XCTAssertEqual(lines[2], "  ^")
     }
 
-    /// A `.` or `:` without a name after it is quoted once, as `#` and every other token are.
+    /// A `.` or `:` without a name after it, and an unexpected token in a selector, are quoted
+    /// once, as every token is.
     func testMissingClassOrStateNameIsQuotedOnce() throws {
         for (css, token) in [("Button: { alpha: 1; }\n", ":"), ("Button. { alpha: 1; }\n", ".")] {
             let d = try diagnostics(of: css)
             XCTAssertTrue(
                 d.contains { $0.message == "expected a name after '\(token)'" }, "\(d.map(\.message))")
         }
+        // An unexpected token in a selector likewise.
+        let d = try diagnostics(of: "Button* { alpha: 1; }\n")
+        XCTAssertTrue(d.contains { $0.message == "unexpected '*' in selector" }, "\(d.map(\.message))")
     }
 
     func testColourSyntaxes() throws {
