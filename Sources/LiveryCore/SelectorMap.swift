@@ -532,15 +532,14 @@ final class SelectorMap: @unchecked Sendable {
         let classBase: Frozen<Int32>
         let keyedRanges: Frozen<Bucket>
         /// The `.class` candidates again, found as the chunks find theirs, for each node type
-        /// with at most 64 of them (`classFits`): its list (`classCandidates` from
-        /// `classFirst[type]`: the candidates of each class's range for the type, class after
+        /// with at most 64 of them: its list (`classCandidates` from `classFirst[type]`, −1 for
+        /// a type with more: the candidates of each class's range for the type, class after
         /// class) and per class a word of bits of that list (`classMasks[type * classCount +
         /// class]`). A node ORs its classes' words and visits the set bits: one load a class,
         /// from a table by type, instead of a chain of loads (its block of ranges, the type's
         /// range) and a loop over each class's bucket (+2–4 % on workload (a), 2 % fewer
         /// instructions). A type with more uses the buckets.
         let classCount: Int
-        let classFits: Frozen<Bool>
         let classFirst: Frozen<Int32>
         let classMasks: Frozen<UInt64>
         let classCandidates: Frozen<SelectorMap.Candidate>
@@ -715,17 +714,15 @@ final class SelectorMap: @unchecked Sendable {
             // The class lists and masks, per node type, from the buckets just laid out.
             let classes = classBases.count
             classCount = classes
-            var fits = [Bool](repeating: false, count: m.typeCount)
-            var first = [Int32](repeating: 0, count: m.typeCount)
+            var first = [Int32](repeating: -1, count: m.typeCount)
             var masks = [UInt64](repeating: 0, count: m.typeCount * classes)
             var listed: [SelectorMap.Candidate] = []
             for t in 0..<m.typeCount {
-                first[t] = Int32(listed.count)
                 let ranges = classBases.map { base in
                     base == 0 ? Bucket(start: 0, count: 0) : keyedRanges[Int(base) + t]
                 }
                 guard ranges.reduce(0, { $0 + Int($1.count) }) <= 64 else { continue }
-                fits[t] = true
+                first[t] = Int32(listed.count)
                 for (c, range) in ranges.enumerated() {
                     for i in Int(range.start)..<Int(range.start + range.count) {
                         masks[t * classes + c] |= 1 << UInt64(listed.count - Int(first[t]))
@@ -733,7 +730,6 @@ final class SelectorMap: @unchecked Sendable {
                     }
                 }
             }
-            classFits = Frozen(fits)
             classFirst = Frozen(first)
             classMasks = Frozen(masks)
             classCandidates = Frozen(listed)
@@ -761,7 +757,6 @@ final class SelectorMap: @unchecked Sendable {
             candidates.free()
             nameBase.free()
             classBase.free()
-            classFits.free()
             classFirst.free()
             classMasks.free()
             classCandidates.free()
@@ -1521,15 +1516,15 @@ public struct StyleWalker: ~Copyable {
                 if n.name >= 0 {
                     m.collect(raw.keyedRanges[Int(raw.nameBase[Int(n.name)]) &+ type], into: matched, &count)
                 }
-                if raw.classFits[type] {
+                let first = Int(raw.classFirst[type])
+                if first >= 0 {
                     // Its classes' words of candidates (`Raw.classMasks`) ORed, then the set
                     // bits, each tested as a bucket's candidate is.
-                    let row = raw.classMasks.base + type &* raw.classCount
+                    let masks = raw.classMasks.base + type &* raw.classCount
                     var bits: UInt64 = 0
                     for j in Int(n.classStart)..<Int(n.classStart &+ n.classCount) {
-                        bits |= row[Int(nodeClasses[j])]
+                        bits |= masks[Int(nodeClasses[j])]
                     }
-                    let first = Int(raw.classFirst[type])
                     while bits != 0 {
                         let c = raw.classCandidates[first &+ bits.trailingZeroBitCount]
                         bits &= bits &- 1

@@ -105,19 +105,15 @@ final class CallBody: @unchecked Sendable {
         }
     }
 
-    /// The body bytes of `message`: its wire form (`dbus_message_marshal`) past the header.
-    /// Message Format: bytes 4 ..< 8 of the header are the body's length, in the byte order
-    /// byte 0 names. Empty when out of memory (libdbus's only failure here).
+    /// The body bytes of `message`: its wire form (`dbus_message_marshal`) past the header
+    /// (`MessageReference.bodyOffset`). Empty when out of memory (libdbus's only failure here).
     static func marshalledBody(_ message: OpaquePointer) -> [UInt8] {
         var buffer: UnsafeMutablePointer<CChar>?
         var length: Int32 = 0
         guard dbus_message_marshal(message, &buffer, &length) != 0, let buffer else { return [] }
         defer { dbus_free(buffer) }
         let bytes = UnsafeRawBufferPointer(start: buffer, count: Int(length))
-        guard bytes.count >= 16 else { return [] }
-        let word = UInt32(bytes[4]) | UInt32(bytes[5]) << 8 | UInt32(bytes[6]) << 16 | UInt32(bytes[7]) << 24
-        let bodyLength = Int(bytes[0] == UInt8(ascii: "l") ? word : word.byteSwapped)
-        return [UInt8](bytes[(bytes.count - bodyLength)...])
+        return [UInt8](bytes[MessageReference.bodyOffset(bytes)...])
     }
 
     /// The body bytes `arguments` marshal to in a method call of this machine's byte order.

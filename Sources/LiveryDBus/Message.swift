@@ -118,11 +118,8 @@ public final class FanOutSignal: @unchecked Sendable {
             throw DBusError(.noMemory, "cannot marshal a signal")
         }
         bytes = wire
-        // Message Format: byte 0 the endianness, bytes 4..7 the body length; the body follows
-        // the header, which is padded to 8.
         littleEndian = bytes[0] == UInt8(ascii: "l")
-        let word = UInt32(bytes[4]) | UInt32(bytes[5]) << 8 | UInt32(bytes[6]) << 16 | UInt32(bytes[7]) << 24
-        bodyOffset = bytes.count - Int(littleEndian ? word : word.byteSwapped)
+        bodyOffset = wire.withUnsafeBytes(MessageReference.bodyOffset)
     }
 
     /// A new message with `first` as its first argument, addressed to `destination`.
@@ -214,6 +211,15 @@ final class MessageReference {
         guard dbus_message_marshal(raw, &buffer, &length) != 0, let buffer else { return nil }
         defer { dbus_free(buffer) }
         return [UInt8](UnsafeRawBufferPointer(start: buffer, count: Int(length)))
+    }
+
+    /// Where the body starts in a message's wire bytes (`dbus_message_marshal`). Message Format:
+    /// byte 0 is the byte order, bytes 4 ..< 8 the body's length in it; the body ends the
+    /// message, after a header padded to 8. The whole length for fewer than 16 bytes (no body).
+    static func bodyOffset(_ wire: UnsafeRawBufferPointer) -> Int {
+        guard wire.count >= 16 else { return wire.count }
+        let word = UInt32(wire[4]) | UInt32(wire[5]) << 8 | UInt32(wire[6]) << 16 | UInt32(wire[7]) << 24
+        return wire.count - Int(wire[0] == UInt8(ascii: "l") ? word : word.byteSwapped)
     }
 
     /// The message read into a ``Message``.

@@ -795,8 +795,8 @@ final class CascadeEquivalenceTests: XCTestCase {
         }
         let c = try compileSheet(sheet)
         let raw = c.map.raw
-        XCTAssertFalse(raw.classFits[Int(try XCTUnwrap(c.map.typeIDs["Button"]))])
-        XCTAssertTrue(raw.classFits[Int(try XCTUnwrap(c.map.typeIDs["Label"]))])
+        XCTAssertFalse(raw.classFirst[Int(try XCTUnwrap(c.map.typeIDs["Button"]))] >= 0)
+        XCTAssertTrue(raw.classFirst[Int(try XCTUnwrap(c.map.typeIDs["Label"]))] >= 0)
         var tree: [(node: PathNode, depth: Int)] = []
         var depth = 0
         for _ in 0..<1_500 {
