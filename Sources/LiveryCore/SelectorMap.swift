@@ -789,8 +789,14 @@ final class SelectorMap: @unchecked Sendable {
         var states: UInt64
         /// In some state other than `normal`.
         var inAnyState: Bool
+        /// At most one of its classes has an id of 64 or more (`highClass`), so that its class
+        /// mask and that class say which classes it has: what style sharing compares
+        /// (`StyleWalker.ShareKey`).
+        var shareable = true
         var classStart: Int32
         var classCount: Int32
+        /// Its class with an id of 64 or more, if it has one (−1 if not).
+        var highClass: Int32 = -1
         /// The bits of the types it is a kind of, and of its classes (ids below 64).
         var kinds: UInt64 = 0
         var classMask: UInt64 = 0
@@ -978,7 +984,12 @@ extension SelectorMap {
             if !seen {
                 classes[Int(n.classCount)] = id
                 n.classCount += 1
-                if id < 64 { n.classMask |= 1 << UInt64(id) }
+                if id < 64 {
+                    n.classMask |= 1 << UInt64(id)
+                } else {
+                    n.shareable = n.highClass < 0
+                    n.highClass = id
+                }
             }
         }
         n.kinds = raw.kindMasks[Int(type)]
@@ -1034,10 +1045,8 @@ public struct StyleWalker: ~Copyable {
     /// for a root), one more than nodes (`SelectorMap.ContainerRules`).
     var blocks: UnsafeMutablePointer<UInt64>
     let blockWords: Int
-    /// The classes of the nodes on the stack, with `classSlack` slots of room past
-    /// `nodeClassCapacity` (a sharing key reads 8 lanes from a node's first class).
+    /// The classes of the nodes on the stack.
     var nodeClasses: UnsafeMutablePointer<Int32>
-    static let classSlack = 8
     var nodeClassCount = 0
     var nodeClassCapacity = 64
     /// Style sharing, per level: the ring of rows (`shareValid` a bit for each slot whose row
@@ -1108,14 +1117,16 @@ public struct StyleWalker: ~Copyable {
         static let count = 4
     }
 
-    /// What decides a node's style among its siblings, as 16 lanes compared at once: type,
-    /// name, states (low and high word), `inAnyState` (1 or 0), three 0s, then the classes (at
-    /// most 8) padded with −1.
+    /// What decides a node's style among its siblings, as 8 lanes compared at once: type,
+    /// name, states (low and high word), the class mask (low and high word), the class count
+    /// and `inAnyState` (`count << 1 | inAnyState`), and the class with an id of 64 or more
+    /// (−1 for none). For a `SelectorMap.Node.shareable` node (the only ones compared) that
+    /// says which classes it has: they are distinct, so the mask and that class are all of them.
     struct ShareKey {
-        var lanes: SIMD16<Int32>
+        var lanes: SIMD8<Int32>
 
         /// No node's key (a type of −1).
-        static let none = ShareKey(lanes: SIMD16(repeating: -1))
+        static let none = ShareKey(lanes: SIMD8(repeating: -1))
     }
 
     /// - Parameters:
@@ -1146,8 +1157,7 @@ public struct StyleWalker: ~Copyable {
         blocks = .allocate(capacity: (levels + 1) * blockWords)
         blocks.initialize(repeating: 0, count: blockWords)
         blocks[blockWords - 1] = ~0
-        nodeClasses = .allocate(capacity: nodeClassCapacity + StyleWalker.classSlack)
-        nodeClasses.initialize(repeating: -1, count: nodeClassCapacity + StyleWalker.classSlack)
+        nodeClasses = .allocate(capacity: nodeClassCapacity)
         shareValid = .allocate(capacity: levels + 1)
         shareValid.initialize(repeating: 0, count: levels + 1)
         shareNext = .allocate(capacity: levels + 1)
@@ -1287,9 +1297,7 @@ public struct StyleWalker: ~Copyable {
     private mutating func reserve(_ levels: Int, classes: Int) {
         if nodeClassCount + classes > nodeClassCapacity {
             let bigger = max(nodeClassCapacity * 2, nodeClassCount + classes)
-            StyleWalker.grow(&nodeClasses, keeping: nodeClassCount, to: bigger + StyleWalker.classSlack)
-            (nodeClasses + nodeClassCount).initialize(
-                repeating: -1, count: bigger + StyleWalker.classSlack - nodeClassCount)
+            StyleWalker.grow(&nodeClasses, keeping: nodeClassCount, to: bigger)
             nodeClassCapacity = bigger
         }
         guard levels + 1 > capacity else { return }
@@ -1440,21 +1448,16 @@ public struct StyleWalker: ~Copyable {
         depth = k &+ 1
         let s = StyleWalker.sharingCandidates
 
-        let sharing = mode == .indexed && !tracksWinners && n.classCount <= 8 && hasSiblings
+        let sharing = mode == .indexed && !tracksWinners && n.shareable && hasSiblings
         // The key, and the ring's slots holding the same key, found without a branch per slot
-        // or per class (which slots match, and how many classes a node has, vary from node to
-        // node and mispredict): every slot is compared, and the valid ones kept by a mask.
-        // `nodeClasses` has 8 slots of room past the classes (`reserve`), so the 8 lanes read
-        // are in bounds; those past the node's classes are replaced by −1.
-        let classes = UnsafeRawPointer(nodeClasses + Int(n.classStart)).loadUnaligned(as: SIMD8<Int32>.self)
-        let lane = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
-        let head = SIMD8<Int32>(
-            n.type, n.name, Int32(truncatingIfNeeded: n.states), Int32(truncatingIfNeeded: n.states &>> 32),
-            n.inAnyState ? 1 : 0, 0, 0, 0)
+        // (which slots match varies from node to node and mispredicts): every slot is
+        // compared, and the valid ones kept by a mask.
         let key = ShareKey(
-            lanes: SIMD16(
-                lowHalf: head,
-                highHalf: classes | ~((lane &- SIMD8(repeating: Int32(n.classCount))) &>> 31)))
+            lanes: SIMD8(
+                n.type, n.name, Int32(truncatingIfNeeded: n.states),
+                Int32(truncatingIfNeeded: n.states &>> 32),
+                Int32(truncatingIfNeeded: n.classMask), Int32(truncatingIfNeeded: n.classMask &>> 32),
+                n.classCount &<< 1 | (n.inAnyState ? 1 : 0), n.highClass))
         let ring = shareKeys + k &* s
         var same: UInt32 = 0
         for i in 0..<s {
@@ -1566,27 +1569,34 @@ public struct StyleWalker: ~Copyable {
                     }
                 }
             }
-            // In rank order; a value set by a container-free rule of higher rank stays.
-            for i in 0..<count {
-                let match = matched[i]
-                let rank = match.x
-                var d = Int(match.y)
-                let end = Int(match.z)
-                repeat {
-                    for g in d..<d &+ 4 {
-                        let a = raw.declarations[g]
-                        let p = Int(a.x)
-                        // Written where the rule's rank is higher, else to the scratch slot (a
-                        // select of the address: no branch, and no read of the old value, whose
-                        // reads and writes would chain one declaration to the next).
-                        let wins = Int(truncatingIfNeeded: (ranks[p] &- rank) &>> 31)
-                        let to = width ^ (p ^ width) & wins
-                        row[to] = a.y
-                        if tracksWinners { winners[to] = raw.rules[Int(rank)].order }
-                    }
-                    d &+= 4
-                } while d < end
+            // In rank order; a value set by a container-free rule of higher rank stays. Two
+            // copies of the loop, so that the one without winners tests nothing per declaration.
+            let declarations = raw.declarations.base
+            let scratch = width
+            @inline(__always)
+            func apply(tracking: Bool) {
+                for i in 0..<count {
+                    let match = matched[i]
+                    let rank = match.x
+                    var d = Int(match.y)
+                    let end = Int(match.z)
+                    repeat {
+                        for g in d..<d &+ 4 {
+                            let a = declarations[g]
+                            let p = Int(a.x)
+                            // Written where the rule's rank is higher, else to the scratch slot
+                            // (a select of the address: no branch, and no read of the old value,
+                            // whose reads and writes would chain one declaration to the next).
+                            let wins = Int(truncatingIfNeeded: (ranks[p] &- rank) &>> 31)
+                            let to = scratch ^ (p ^ scratch) & wins
+                            row[to] = a.y
+                            if tracking { winners[to] = raw.rules[Int(rank)].order }
+                        }
+                        d &+= 4
+                    } while d < end
+                }
             }
+            if tracksWinners { apply(tracking: true) } else { apply(tracking: false) }
         }
     }
 

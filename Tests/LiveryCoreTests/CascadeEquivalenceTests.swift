@@ -733,44 +733,62 @@ final class CascadeEquivalenceTests: XCTestCase {
         }
     }
 
-    /// Style sharing between siblings keys a node by its type, name, states and first 8
-    /// classes: a node with more than 8 classes is never shared, nor shared with, and siblings
-    /// whose classes differ only in count (a prefix), or that come back after the ring (the
-    /// last two siblings) has moved on, get their own values; alike siblings do share.
+    /// Style sharing between siblings keys a node by its type, name, states and classes, the
+    /// classes as a mask of the ids below 64 and the one class past them a node may have: a
+    /// node with two classes past 64 is never shared, nor shared with; siblings whose classes
+    /// differ only past 64, or in one class below, or that come back after the ring (the last
+    /// two siblings) has moved on, get their own values; alike siblings share one row, and
+    /// so do siblings that list the same classes in another order.
     func testSiblingsShareOnlyWhatTheirKeysDecide() throws {
+        // Class ids follow first appearance: c0 … c69 are ids 0 … 69.
         let c = try compileSheet(
-            (1...9).map { "Button.c\($0) { row-height: \($0); }" }.joined(separator: " ")
-                + " Button.c9 { tint-color: #ff0000; } Window Button.c1.c2 { alpha: 0.5; }")
+            (0..<70).map { "Button.c\($0) { row-height: \($0); }" }.joined(separator: " ")
+                + " Button.c65 { tint-color: #ff0000; } Button.c66 { tint-color: #0000ff; }"
+                + " Window Button.c1.c2 { alpha: 0.5; }")
         func button(_ classes: [Int]) -> PathNode {
             var b = PathNode(type: "Button")
             b.classes = classes.map { "c\($0)" }
             return b
         }
         let siblings: [[Int]] = [
-            Array(1...9), Array(1...8), Array(1...9), [1], [1, 2], [1], [3], [4], [5], [6], [1, 2], [1, 2],
-            [2, 1],
+            [65, 66], [65, 66], [66, 67], [65], [65], [66], [65], [1, 65], [2, 65], [1], [1, 2], [1],
+            [3], [4], [1, 2], [2, 1],
         ]
         var fast = StyleWalker(c)
         var slow = StyleWalker(c, mode: .naive)
         _ = fast.push(PathNode(type: "Window"))
         _ = slow.push(PathNode(type: "Window"))
         var values: [[Value]] = []
+        var rows: [UnsafePointer<Int32>?] = []
         for classes in siblings {
             let a = try XCTUnwrap(fast.push(button(classes)))
             let b = try XCTUnwrap(slow.push(button(classes)))
             XCTAssertEqual(a.values, b.values, "\(classes)")
             values.append(a.values)
+            rows.append(fast.topSlots.baseAddress)
             fast.pop()
             slow.pop()
         }
-        // The ninth class sets the tint; the eight-class sibling between two nine-class ones
-        // must not take either's row.
         let tint = try XCTUnwrap(fast.propertyNames.firstIndex(of: "tint-color"))
-        XCTAssertEqual(values[0][tint], values[2][tint])
-        XCTAssertNotEqual(values[1][tint], values[0][tint])
+        let height = try XCTUnwrap(fast.propertyNames.firstIndex(of: "row-height"))
         let alpha = try XCTUnwrap(fast.propertyNames.firstIndex(of: "alpha"))
-        XCTAssertEqual(values[4][alpha], .number(0.5))
-        XCTAssertNotEqual(values[5][alpha], .number(0.5))
+        XCTAssertEqual(values[0][tint], values[1][tint])
+        XCTAssertNotEqual(values[2][height], values[1][height])  // 67 after 66
+        XCTAssertEqual(values[2][height], .length(67))
+        XCTAssertEqual(values[3][tint], values[4][tint])
+        XCTAssertNotEqual(values[5][tint], values[4][tint])  // c66 (blue) after c65 (red)
+        XCTAssertEqual(values[8][height], .length(65))  // c2 c65 after c1 c65: c65's rule is last
+        XCTAssertEqual(values[10][alpha], .number(0.5))
+        XCTAssertNotEqual(values[11][alpha], .number(0.5))  // c1 after c1 c2
+        XCTAssertEqual(values[15][alpha], .number(0.5))
+        // Which siblings shared a row: two classes past 64 never; alike ones, the same classes
+        // in another order, and [65] again after [66] (the sibling before the last) do.
+        XCTAssertNotEqual(rows[1], rows[0])
+        XCTAssertEqual(rows[4], rows[3])
+        XCTAssertEqual(rows[6], rows[4])
+        XCTAssertNotEqual(rows[8], rows[7])
+        XCTAssertNotEqual(rows[11], rows[10])
+        XCTAssertEqual(rows[15], rows[14])
     }
 
     /// A node's `.class` rules are found by per-type masks of them when a type has at most 64
