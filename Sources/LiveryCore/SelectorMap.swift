@@ -302,7 +302,7 @@ final class SelectorMap: @unchecked Sendable {
                 }
             }
         }
-        let stateWords = longer.reduce(0) { $0 + ($1 + 63) / 64 }
+        let stateWords = longer.reduce(0) { $0 + (($1 + 63) / 64 + 1) / 2 * 2 }
         return listings * 48 + (subjectKeys.count + containerKeys.count) * t * 8 + t * t + t * 1_280
             + t * stateWords * 8 + t * typeAlone + t * 256 + t * classNames.count * 8 + t * 64 * 48
     }
@@ -345,8 +345,9 @@ final class SelectorMap: @unchecked Sendable {
     ///
     /// Rules are numbered by compound count, most first, so that position `i` (a selector's
     /// compound `i` from the left, before its subject) exists for a prefix of the numbers, and
-    /// its bits are `words[i]` words from `offsets[i]` of the state's `stateWords`, followed by
-    /// one word of all ones (the bit of every candidate without containers): `blockWords` words
+    /// its bits are `words[i]` words from `offsets[i]` of the state's `stateWords` (an even
+    /// number of words a position, the last perhaps unused), followed by two words of all ones
+    /// (the first holds the bit of every candidate without containers): `blockWords` words
     /// (`StyleWalker.blocks`). Among rules of one compound count, those of one type bucket
     /// (`Built.byType`, `Built.universal`) are numbered together, so that a type bucket's
     /// container bits are a few runs of consecutive bits (`Raw.typeChunks`).
@@ -374,6 +375,12 @@ final class SelectorMap: @unchecked Sendable {
         let offsets: Frozen<Int32>
         let stateWords: Int
         let blockWords: Int
+        /// Per pair of words of the state (`stateWords / 2`), where the pair its bits extend
+        /// starts in the container's state: the same rules' words at the position before, and
+        /// for position 0 the all-ones words. `StyleWalker.extendState` computes the whole state
+        /// in one loop of the same length for every node (a loop per position mispredicted its
+        /// exit as the lengths alternated, and left an odd last word to a scalar step).
+        let pairSources: Frozen<Int32>
         /// Per rule, the bit of a container state its candidates test (see `bit(ofRank:)`).
         let bits: Frozen<Int32>
         /// A bitset of `stateWords` words: the bits whose compound is followed by `>`.
@@ -410,12 +417,21 @@ final class SelectorMap: @unchecked Sendable {
             var total = 0
             for i in 0..<positions {
                 let count = numbered.prefix { Int(m.rules[$0].compoundCount) - 2 >= i }.count
+                // Whole pairs of words (`pairSources`).
+                let pairs = ((count + 63) / 64 + 1) / 2
                 offsets.append(Int32(total))
-                words.append(Int32((count + 63) / 64))
-                total += (count + 63) / 64
+                words.append(Int32(pairs * 2))
+                total += pairs * 2
             }
             stateWords = total
-            blockWords = total + 1
+            blockWords = total + 2
+            var sources: [Int32] = []
+            for i in 0..<positions {
+                for w in stride(from: Int(offsets[i]), to: Int(offsets[i] + words[i]), by: 2) {
+                    sources.append(Int32(i == 0 ? total : w + Int(offsets[i - 1]) - Int(offsets[i])))
+                }
+            }
+            pairSources = Frozen(sources)
             var bits = [Int32](repeating: Int32(total * 64), count: m.rules.count)
             nameCount = m.nameIDs.count
             classCount = m.classIDs.count
@@ -485,6 +501,7 @@ final class SelectorMap: @unchecked Sendable {
         func free() {
             words.free()
             offsets.free()
+            pairSources.free()
             bits.free()
             child.free()
             simple.free()
@@ -1087,11 +1104,13 @@ public struct StyleWalker: ~Copyable {
     var freeDirect: UnsafeMutablePointer<Int32>
     var freeCapacity = 16
     var freeCount = 0
-    /// Per entry `FreeRow.count` rows of `stride` from its `rows`: each property's winning rank
-    /// among the entry's rules (−1 where none set it); the template of a node's row — where the
-    /// keep row is −1 (the property inherits and no container-free rule sets it) the
-    /// container's value, else the value row's (the winning rule's value, or the initial one);
-    /// and the winning rule's source order (for `tracksWinners`).
+    /// Per entry `FreeRow.count` rows of `stride` from its `rows`: the template of a node's
+    /// row — −1 where the property inherits and no container-free rule sets it (the node takes
+    /// its container's value), else the winning rule's value or the initial one; each
+    /// property's winning rank among the entry's rules (−1 where none set it); and the winning
+    /// rule's source order (for `tracksWinners`). The template is one row, not a mask and a
+    /// row of values, so that a node reads 256 bytes of it rather than 512: with 242 entries on
+    /// workload (a), 1 KB each, the two rows missed the L1 cache 5.6 times a node.
     var freeRows: UnsafeMutablePointer<Int32>
     var freeRowCapacity: Int
     /// A row of `stride` −1s: the ranks to beat when no rule was applied before (naive mode).
@@ -1110,11 +1129,10 @@ public struct StyleWalker: ~Copyable {
 
     /// The rows of an entry of `freeTable`, in `stride`s from its `rows`.
     enum FreeRow {
-        static let ranks = 0
-        static let values = 1
-        static let keep = 2
-        static let orders = 3
-        static let count = 4
+        static let template = 0
+        static let ranks = 1
+        static let orders = 2
+        static let count = 3
     }
 
     /// What decides a node's style among its siblings, as 8 lanes compared at once: type,
@@ -1155,8 +1173,8 @@ public struct StyleWalker: ~Copyable {
         winnerRows = .allocate(capacity: levels * stride)
         blockWords = raw.containerRules.blockWords
         blocks = .allocate(capacity: (levels + 1) * blockWords)
-        blocks.initialize(repeating: 0, count: blockWords)
-        blocks[blockWords - 1] = ~0
+        blocks.initialize(repeating: 0, count: blockWords - 2)
+        (blocks + blockWords - 2).initialize(repeating: ~0, count: 2)
         nodeClasses = .allocate(capacity: nodeClassCapacity)
         shareValid = .allocate(capacity: levels + 1)
         shareValid.initialize(repeating: 0, count: levels + 1)
@@ -1334,41 +1352,25 @@ public struct StyleWalker: ~Copyable {
         let above = blocks + k &* blockWords
         let here = blocks + (k &+ 1) &* blockWords
         let simple = rules.simple.base + Int(n.type) &* words
-        let child = rules.child.base
-        // Per position, the prefixes that may extend here (position 0: all; position i: those
-        // the container's state has at position i − 1) and end with a type alone the node is,
-        // and, for a descendant combinator, those the container's state has.
-        // Two words at a time, as SIMD2 loads and stores (LLVM leaves these loops scalar, since
-        // the pointers may alias: +1.5–2 % on workload (a); four at a time, no gain on baseline
-        // x86-64), and an odd last word alone.
+        // Per pair of words: the prefixes that may extend here (those the container's state has
+        // at the position before; all, at position 0) and end with a type alone the node is,
+        // and, for a descendant combinator, those the container's state has. As SIMD2 loads and
+        // stores (LLVM leaves this loop scalar, since the pointers may alias: +1.5–2 % on
+        // workload (a); four words at a time, no gain on baseline x86-64).
         typealias Pair = SIMD2<UInt64>
         let to = UnsafeMutableRawPointer(here)
         let from = UnsafeRawPointer(above)
         let types = UnsafeRawPointer(simple)
-        let children = UnsafeRawPointer(child)
+        let children = UnsafeRawPointer(rules.child.base)
         func pair(_ p: UnsafeRawPointer, _ word: Int) -> Pair {
             p.loadUnaligned(fromByteOffset: word &* 8, as: Pair.self)
         }
-        let first = rules.positions > 0 ? Int(rules.words[0]) : 0
+        let sources = rules.pairSources.base
         var w = 0
-        while w &+ 2 <= first {
-            let v = pair(types, w) | pair(from, w) & ~pair(children, w)
+        for j in 0..<words / 2 {
+            let v = pair(from, Int(sources[j])) & pair(types, w) | pair(from, w) & ~pair(children, w)
             to.storeBytes(of: v, toByteOffset: w &* 8, as: Pair.self)
             w &+= 2
-        }
-        if w < first { here[w] = simple[w] | above[w] & ~child[w] }
-        for i in 1..<max(1, rules.positions) {
-            let offset = Int(rules.offsets[i])
-            let end = offset &+ Int(rules.words[i])
-            // The same rules' bits at the position before.
-            let shift = Int(rules.offsets[i &- 1]) &- offset
-            var w = offset
-            while w &+ 2 <= end {
-                let v = pair(from, w &+ shift) & pair(types, w) | pair(from, w) & ~pair(children, w)
-                to.storeBytes(of: v, toByteOffset: w &* 8, as: Pair.self)
-                w &+= 2
-            }
-            if w < end { here[w] = above[w &+ shift] & simple[w] | above[w] & ~child[w] }
         }
         // The other compounds: each whose prefix may extend here, tested by its masks,
         // states and name without a branch (whether one matches is hard to predict); the few
@@ -1406,6 +1408,7 @@ public struct StyleWalker: ~Copyable {
         }
         gather(rules.keyBase.count - 1)
         here[words] = ~0
+        here[words &+ 1] = ~0
     }
 
     /// `row[p] = keep[p] == −1 ? parent[p] : otherwise[p]` for `p < count`, as a select without a
@@ -1418,6 +1421,21 @@ public struct StyleWalker: ~Copyable {
         for p in 0..<count {
             let kept = keep[p]
             row[p] = parent[p] & kept | otherwise[p] & ~kept
+        }
+    }
+
+    /// `row[p] = template[p] == −1 ? parent[p] : template[p]` for `p < count` (the template's
+    /// slots are −1 or value slots, never another negative), as a select without a branch by
+    /// the slot's sign (a loop the compiler vectorises).
+    @inline(__always)
+    private static func inherit(
+        _ row: UnsafeMutablePointer<Int32>, parent: UnsafePointer<Int32>, template: UnsafePointer<Int32>,
+        count: Int
+    ) {
+        for p in 0..<count {
+            let t = template[p]
+            let kept = t &>> 31
+            row[p] = parent[p] & kept | t & ~kept
         }
     }
 
@@ -1547,9 +1565,9 @@ public struct StyleWalker: ~Copyable {
                 // collection rather than before, so that the select's independent work overlaps
                 // the chains of loads the buckets start (class, bucket, candidate): +3–5 % on
                 // workload (a); after the sort it measured slower.
-                StyleWalker.select(
-                    row, parent: parent, keep: freeRows + (free &+ FreeRow.keep &* stride),
-                    otherwise: freeRows + (free &+ FreeRow.values &* stride), count: width)
+                StyleWalker.inherit(
+                    row, parent: parent, template: freeRows + (free &+ FreeRow.template &* stride),
+                    count: width)
                 // Buckets are each in rank order; together they need one sort, small as a rule
                 // (an insertion sort), but a sheet can make any number of rules match a node.
                 if count > 32 {
@@ -1635,8 +1653,7 @@ public struct StyleWalker: ~Copyable {
         }
         let rows = freeCount * size
         let ranks = freeRows + rows + FreeRow.ranks * stride
-        let values = freeRows + rows + FreeRow.values * stride
-        let keep = freeRows + rows + FreeRow.keep * stride
+        let values = freeRows + rows + FreeRow.template * stride
         let orders = freeRows + rows + FreeRow.orders * stride
         ranks.initialize(repeating: -1, count: stride)
         values.initialize(repeating: 0, count: stride)
@@ -1652,7 +1669,7 @@ public struct StyleWalker: ~Copyable {
                 orders[Int(a.x)] = r.order
             }
         }
-        for p in 0..<stride { keep[p] = p < width && raw.inheritMask[p] != 0 && ranks[p] < 0 ? -1 : 0 }
+        for p in 0..<width where raw.inheritMask[p] != 0 && ranks[p] < 0 { values[p] = -1 }
         if (freeCount + 1) * 2 > freeCapacity {
             let old = freeTable
             let oldCapacity = freeCapacity
