@@ -1366,12 +1366,21 @@ public struct StyleWalker: ~Copyable {
             p.loadUnaligned(fromByteOffset: word &* 8, as: Pair.self)
         }
         let sources = rules.pairSources.base
-        var w = 0
-        for j in 0..<words / 2 {
+        @inline(__always)
+        func extend(_ j: Int) {
+            let w = j &* 2
             let v = pair(from, Int(sources[j])) & pair(types, w) | pair(from, w) & ~pair(children, w)
             to.storeBytes(of: v, toByteOffset: w &* 8, as: Pair.self)
-            w &+= 2
         }
+        // Two pairs an iteration (LLVM does not unroll it).
+        let pairs = words / 2
+        var j = 0
+        while j &+ 2 <= pairs {
+            extend(j)
+            extend(j &+ 1)
+            j &+= 2
+        }
+        if j < pairs { extend(j) }
         // The other compounds: each whose prefix may extend here, tested by its masks,
         // states and name without a branch (whether one matches is hard to predict); the few
         // the masks cannot decide, in full.
@@ -1380,8 +1389,12 @@ public struct StyleWalker: ~Copyable {
         let type = Int(n.type)
         func gather(_ key: Int) {
             let range = rules.typeRanges[Int(rules.keyBase[key]) &+ type]
-            for e in Int(range.start)..<Int(range.start &+ range.count) {
-                let entry = rules.entries[e]
+            // By pointer: no index scaled by the entry's size, and no check of the range.
+            var e = rules.entries.base + Int(range.start)
+            let end = e + Int(range.count)
+            while e < end {
+                let entry = e.pointee
+                e += 1
                 let bit = UInt64(truncatingIfNeeded: entry.bit)
                 let may = above[Int(entry.source)] &>> bit & 1
                 // The key decided the name (the node's) and the range the type (one the node is
