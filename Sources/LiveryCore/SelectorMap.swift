@@ -1051,10 +1051,10 @@ public struct StyleWalker: ~Copyable {
     /// Levels the buffers hold.
     var capacity = 0
     var nodes: UnsafeMutablePointer<SelectorMap.Node>
-    /// Per level, a ring of `sharingCandidates` rows of `stride` slots: the styles of the
-    /// level's last few nodes (siblings), so that a sibling with the same key shares its row
-    /// without a copy. `rows + rowAt[k]` is the style of node `k` (`rows + rowAt[k] ..< +
-    /// width`); offsets, not pointers, since `rows` moves when it grows.
+    /// Per level, a row of `stride` slots: the style of the level's node, kept after it is
+    /// popped, so that a next sibling with the same key (`shareKeys`) shares it without a
+    /// copy. `rows + rowAt[k]` is the style of node `k` (`rows + rowAt[k] ..< + width`);
+    /// offsets, not pointers, since `rows` moves when it grows.
     var rows: UnsafeMutablePointer<Int32>
     var rowAt: UnsafeMutablePointer<Int>
     var winnerRows: UnsafeMutablePointer<Int32>
@@ -1066,18 +1066,15 @@ public struct StyleWalker: ~Copyable {
     var nodeClasses: UnsafeMutablePointer<Int32>
     var nodeClassCount = 0
     var nodeClassCapacity = 64
-    /// Style sharing, per level: the ring of rows (`shareValid` a bit for each slot whose row
-    /// may be shared, `shareNext` the next slot) and the key of the node whose style each holds.
-    var shareValid: UnsafeMutablePointer<UInt32>
-    var shareNext: UnsafeMutablePointer<Int32>
+    /// Style sharing, per level: the key of the node whose style the level's row holds, or
+    /// `ShareKey.none` when it may not be shared (no node yet, winners tracked, a node that
+    /// is not `SelectorMap.Node.shareable` or has no siblings). A node is compared with its
+    /// last sibling only, as a list of alike cells needs: remembering the last two (so that
+    /// an alternation of two kinds shares too) measured 2 % slower on workload (a), where
+    /// siblings rarely share, and the last four or eight slower still.
     var shareKeys: UnsafeMutablePointer<ShareKey>
-    /// Children remembered per level: the last two siblings, compared at once (a short list
-    /// compared directly, as Servo's style sharing cache is: hashing every node would cost
-    /// more). A list of alike cells shares with the last; an alternation of two kinds (cells
-    /// and separators) with the one before. On workload (a), where siblings rarely share, four
-    /// measured 3.5 % slower and eight 3 % slower still. A power of two (the ring wraps by a
-    /// mask).
-    static let sharingCandidates = 2
+    /// How many nodes took their last sibling's style (for tests).
+    var sharedNodes = 0
     /// The matches of the node being pushed (`Candidate.match`; and `matchFree`'s scratch):
     /// room for every rule once, and for the slot past the last match that the collectors
     /// write without a branch when a candidate does not match (a heap overflow when the
@@ -1144,7 +1141,7 @@ public struct StyleWalker: ~Copyable {
         var lanes: SIMD8<Int32>
 
         /// No node's key (a type of −1).
-        static let none = ShareKey(lanes: SIMD8(repeating: -1))
+        static var none: ShareKey { ShareKey(lanes: SIMD8(repeating: -1)) }
     }
 
     /// - Parameters:
@@ -1168,7 +1165,7 @@ public struct StyleWalker: ~Copyable {
         let levels = 16
         capacity = levels
         nodes = .allocate(capacity: levels)
-        rows = .allocate(capacity: levels * StyleWalker.sharingCandidates * stride)
+        rows = .allocate(capacity: levels * stride)
         rowAt = .allocate(capacity: levels)
         winnerRows = .allocate(capacity: levels * stride)
         blockWords = raw.containerRules.blockWords
@@ -1176,13 +1173,9 @@ public struct StyleWalker: ~Copyable {
         blocks.initialize(repeating: 0, count: blockWords - 2)
         (blocks + blockWords - 2).initialize(repeating: ~0, count: 2)
         nodeClasses = .allocate(capacity: nodeClassCapacity)
-        shareValid = .allocate(capacity: levels + 1)
-        shareValid.initialize(repeating: 0, count: levels + 1)
-        shareNext = .allocate(capacity: levels + 1)
-        shareNext.initialize(repeating: 0, count: levels + 1)
         // Every slot is compared before the validity mask is applied: all are initialised.
-        shareKeys = .allocate(capacity: (levels + 1) * StyleWalker.sharingCandidates)
-        shareKeys.initialize(repeating: ShareKey.none, count: (levels + 1) * StyleWalker.sharingCandidates)
+        shareKeys = .allocate(capacity: levels + 1)
+        shareKeys.initialize(repeating: ShareKey.none, count: levels + 1)
         // One slot before the list holds a rank below every rule's: the insertion sort's
         // sentinel, so that its inner loop tests one condition (+0–2 % on workload (a)).
         matched = .allocate(capacity: raw.rules.count + SelectorMap.Raw.unrolled + 2) + 1
@@ -1208,8 +1201,6 @@ public struct StyleWalker: ~Copyable {
         winnerRows.deallocate()
         blocks.deallocate()
         nodeClasses.deallocate()
-        shareValid.deallocate()
-        shareNext.deallocate()
         shareKeys.deallocate()
         (matched - 1).deallocate()
         freeTable.deallocate()
@@ -1321,16 +1312,13 @@ public struct StyleWalker: ~Copyable {
         guard levels + 1 > capacity else { return }
         let old = capacity
         let new = max(capacity * 2, levels + 1)
-        let s = StyleWalker.sharingCandidates
         StyleWalker.grow(&nodes, keeping: old, to: new)
-        StyleWalker.grow(&rows, keeping: old * s * stride, to: new * s * stride)
+        StyleWalker.grow(&rows, keeping: old * stride, to: new * stride)
         StyleWalker.grow(&rowAt, keeping: old, to: new)
         StyleWalker.grow(&winnerRows, keeping: old * stride, to: new * stride)
         StyleWalker.grow(&blocks, keeping: (old + 1) * blockWords, to: (new + 1) * blockWords)
-        StyleWalker.grow(&shareValid, keeping: old + 1, to: new + 1)
-        StyleWalker.grow(&shareNext, keeping: old + 1, to: new + 1)
-        StyleWalker.grow(&shareKeys, keeping: (old + 1) * s, to: (new + 1) * s)
-        (shareKeys + (old + 1) * s).initialize(repeating: ShareKey.none, count: (new - old) * s)
+        StyleWalker.grow(&shareKeys, keeping: old + 1, to: new + 1)
+        (shareKeys + old + 1).initialize(repeating: ShareKey.none, count: new - old)
         capacity = new
     }
 
@@ -1462,7 +1450,7 @@ public struct StyleWalker: ~Copyable {
             // than a copy and a reset: 28 → 34 M nodes/s on workload (a); 37 M without the
             // sharing ring's bookkeeping).
             depth = k &+ 1
-            rowAt[k] = k &* StyleWalker.sharingCandidates &* stride
+            rowAt[k] = k &* stride
             StyleWalker.select(
                 rows + rowAt[k], parent: k == 0 ? raw.initial.base : rows + rowAt[k &- 1],
                 keep: raw.inheritMask.base,
@@ -1474,38 +1462,28 @@ public struct StyleWalker: ~Copyable {
         // Levels are bounded by the buffers (`reserve`): the arithmetic on them wraps, without
         // overflow checks.
         readyState(k)
-        shareValid[k &+ 1] = 0
-        shareNext[k &+ 1] = 0
+        shareKeys[k &+ 1] = ShareKey.none
         depth = k &+ 1
-        let s = StyleWalker.sharingCandidates
+        rowAt[k] = k &* stride
 
+        // The node's key, compared with its last sibling's; recorded in its place when the
+        // node may be shared, else `ShareKey.none` (the row it stood for is about to change).
         let sharing = mode == .indexed && !tracksWinners && n.shareable && hasSiblings
-        // The key, and the ring's slots holding the same key, found without a branch per slot
-        // (which slots match varies from node to node and mispredicts): every slot is
-        // compared, and the valid ones kept by a mask.
         let key = ShareKey(
             lanes: SIMD8(
                 n.type, n.name, Int32(truncatingIfNeeded: n.states),
                 Int32(truncatingIfNeeded: n.states &>> 32),
                 Int32(truncatingIfNeeded: n.classMask), Int32(truncatingIfNeeded: n.classMask &>> 32),
                 n.classCount &<< 1 | (n.inAnyState ? 1 : 0), n.highClass))
-        let ring = shareKeys + k &* s
-        var same: UInt32 = 0
-        for i in 0..<s {
-            same |= (all(ring[i].lanes .== key.lanes) ? 1 : 0) &<< UInt32(i)
-        }
-        same &= shareValid[k] & (sharing ? ~0 : 0)
-        if same != 0 {
-            rowAt[k] = (k &* s &+ same.trailingZeroBitCount) &* stride
+        // Equal only to a key recorded for a shareable sibling (one recorded for a node that
+        // may not be shared is `none`, whose type, −1, no node has; a node that may not be
+        // shared has a key no shareable node has, or none before it): no test of `sharing`,
+        // whose branch would mispredict.
+        if all(shareKeys[k].lanes .== key.lanes) {
+            sharedNodes &+= 1
             return
         }
-        // This node's row is the ring's next; its key is recorded there, and the slot is valid
-        // only when the node may be shared (the row a key stood for is about to change).
-        let slot = Int(shareNext[k])
-        ring[slot] = key
-        shareValid[k] = shareValid[k] & ~(1 &<< UInt32(slot)) | (sharing ? 1 &<< UInt32(slot) : 0)
-        shareNext[k] = Int32(truncatingIfNeeded: (slot &+ 1) & (s &- 1))
-        rowAt[k] = (k &* s &+ slot) &* stride
+        shareKeys[k] = ShareKey(lanes: key.lanes | SIMD8(repeating: sharing ? 0 : -1))
         let row = rows + rowAt[k]
 
         let winners = winnerRows + k &* stride
@@ -1892,15 +1870,13 @@ public struct StyleWalker: ~Copyable {
         for node in path {
             guard let n = stacked(node) else { continue }
             nodes[depth] = n
-            shareValid[depth + 1] = 0
-            shareNext[depth + 1] = 0
+            shareKeys[depth + 1] = ShareKey.none
             depth += 1
         }
         guard depth > 0 else { return }
-        // The last node's row is its level's first, and no sibling is there to share with.
-        shareValid[depth - 1] = 0
-        shareNext[depth - 1] = 1
-        rowAt[depth - 1] = (depth - 1) * StyleWalker.sharingCandidates * stride
+        // The last node's row is its level's, and no sibling is there to share with.
+        shareKeys[depth - 1] = ShareKey.none
+        rowAt[depth - 1] = (depth - 1) * stride
         let row = rows + rowAt[depth - 1]
         style.slots.withUnsafeBufferPointer { row.update(from: $0.baseAddress!, count: width) }
         state.withUnsafeBufferPointer {
