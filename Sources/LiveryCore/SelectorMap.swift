@@ -1018,10 +1018,10 @@ extension SelectorMap {
 /// style, its containers' state (`SelectorMap.ContainerRules`) and the rules that match it.
 ///
 /// Everything lives in flat buffers allocated once and grown with the depth: the node stack,
-/// the container states, and per level a ring of rows of property slots, one per recent node of
-/// that level (a node's row starts as its container's values where a property inherits, and a
-/// template kept per (type, states) elsewhere): siblings with the same type, name, classes and
-/// states share one row, since the sheet language has no sibling combinators, so such nodes
+/// the container states, and per level a row of property slots (a node's row starts as its
+/// container's values where a property inherits, and a template kept per (type, states)
+/// elsewhere): a node with the same type, name, classes and states as its last sibling keeps
+/// the sibling's row, since the sheet language has no sibling combinators, so such nodes
 /// match the same rules (Servo's and Blink's "style sharing"). The table of container-free
 /// results and templates (`freeTable`) grows with the (type, states) pairs met. Noncopyable,
 /// because it owns those buffers.
@@ -1106,8 +1106,9 @@ public struct StyleWalker: ~Copyable {
     /// its container's value), else the winning rule's value or the initial one; each
     /// property's winning rank among the entry's rules (−1 where none set it); and the winning
     /// rule's source order (for `tracksWinners`). The template is one row, not a mask and a
-    /// row of values, so that a node reads 256 bytes of it rather than 512: with 242 entries on
-    /// workload (a), 1 KB each, the two rows missed the L1 cache 5.6 times a node.
+    /// row of values, so that a node reads 256 bytes of it rather than 512 (by callgrind's
+    /// cache model the two rows missed the L1 cache 5.6 times a node on workload (a), with 242
+    /// entries; the time did not change measurably, the misses being hits in L2).
     var freeRows: UnsafeMutablePointer<Int32>
     var freeRowCapacity: Int
     /// A row of `stride` −1s: the ranks to beat when no rule was applied before (naive mode).
@@ -1448,7 +1449,7 @@ public struct StyleWalker: ~Copyable {
             // Walking and inheriting only: one row per level, made as a select between the
             // container's values and the initial ones by the inherit mask (measured faster
             // than a copy and a reset: 28 → 34 M nodes/s on workload (a); 37 M without the
-            // sharing ring's bookkeeping).
+            // bookkeeping of style sharing).
             depth = k &+ 1
             rowAt[k] = k &* stride
             StyleWalker.select(
