@@ -358,7 +358,7 @@ final class SelectorMap: @unchecked Sendable {
         /// full), and where its bit is in a container state: bit `bit` of word `word`, set
         /// when the compound matches and bit `bit` of word `source` of the container's state is
         /// set (the selector's prefix before the compound matched above; for the first compound
-        /// `source` is the all-ones word).
+        /// `source` is the first all-ones word).
         struct Entry {
             var classMask: UInt64
             var states: UInt64
@@ -495,7 +495,7 @@ final class SelectorMap: @unchecked Sendable {
 
         /// The bit a candidate of rule `rank` tests in its node's container's state: its
         /// compound before the subject matched there (`>`) or there or above (descendant); for
-        /// a rule without containers, a bit of the last word, all ones.
+        /// a rule without containers, a bit of the first of the two all-ones words.
         func bit(ofRank rank: Int) -> Int32 { bits[rank] }
 
         func free() {
@@ -808,7 +808,8 @@ final class SelectorMap: @unchecked Sendable {
         var inAnyState: Bool
         /// At most one of its classes has an id of 64 or more (`highClass`), so that its class
         /// mask and that class say which classes it has: what style sharing compares
-        /// (`StyleWalker.ShareKey`).
+        /// (`StyleWalker.ShareKey`). Derivable (`classCount` is the mask's population count, plus
+        /// one for `highClass`), but kept: baseline x86-64 has no population count instruction.
         var shareable = true
         var classStart: Int32
         var classCount: Int32
@@ -1042,9 +1043,13 @@ public struct StyleWalker: ~Copyable {
     /// Slots per row of `rows` and `winnerRows`: the properties and one scratch slot that
     /// padding declarations write (`Raw.declarations`).
     let stride: Int
-    /// Records the winning rule of every property (for cross-checks); off by default, and set
-    /// before the first push.
-    public var tracksWinners = false
+    /// Records the winning rule of every property (for cross-checks); off by default. Switching
+    /// it forgets the sharing keys recorded so far, so that no node shares a row whose winners
+    /// were not recorded (a walk that switched it on between two alike siblings read the
+    /// second's winners from memory never written).
+    public var tracksWinners = false {
+        didSet { shareKeys.update(repeating: ShareKey.none, count: capacity + 1) }
+    }
 
     /// Nodes on the stack.
     public private(set) var depth = 0
@@ -1053,10 +1058,8 @@ public struct StyleWalker: ~Copyable {
     var nodes: UnsafeMutablePointer<SelectorMap.Node>
     /// Per level, a row of `stride` slots: the style of the level's node, kept after it is
     /// popped, so that a next sibling with the same key (`shareKeys`) shares it without a
-    /// copy. `rows + rowAt[k]` is the style of node `k` (`rows + rowAt[k] ..< + width`);
-    /// offsets, not pointers, since `rows` moves when it grows.
+    /// copy: `row(k) ..< row(k) + width` is the style of node `k`.
     var rows: UnsafeMutablePointer<Int32>
-    var rowAt: UnsafeMutablePointer<Int>
     var winnerRows: UnsafeMutablePointer<Int32>
     /// `blocks + k * blockWords`: the container state of node `k`'s containers (block 0: none,
     /// for a root), one more than nodes (`SelectorMap.ContainerRules`).
@@ -1082,7 +1085,8 @@ public struct StyleWalker: ~Copyable {
     /// sentinel (rank `Int32.min`), the allocation starting one slot before.
     var matched: UnsafeMutablePointer<SIMD4<Int32>>
     /// Whether the node being pushed may have siblings (`StyleForest.Entry.hasSiblings`; always
-    /// when pushed from a path): when not, style sharing is skipped, having nobody to serve.
+    /// when pushed from a path): when not, its key is not recorded, there being no sibling to
+    /// serve.
     var hasSiblings = true
     /// The container states `blocks` holds for levels `0 ... readyDepth`: a node's state for its
     /// children is computed when its first child is pushed (leaves never need one).
@@ -1167,14 +1171,13 @@ public struct StyleWalker: ~Copyable {
         capacity = levels
         nodes = .allocate(capacity: levels)
         rows = .allocate(capacity: levels * stride)
-        rowAt = .allocate(capacity: levels)
         winnerRows = .allocate(capacity: levels * stride)
         blockWords = raw.containerRules.blockWords
         blocks = .allocate(capacity: (levels + 1) * blockWords)
         blocks.initialize(repeating: 0, count: blockWords - 2)
         (blocks + blockWords - 2).initialize(repeating: ~0, count: 2)
         nodeClasses = .allocate(capacity: nodeClassCapacity)
-        // Every slot is compared before the validity mask is applied: all are initialised.
+        // Every level's key is compared before any is recorded: all are initialised.
         shareKeys = .allocate(capacity: levels + 1)
         shareKeys.initialize(repeating: ShareKey.none, count: levels + 1)
         // One slot before the list holds a rank below every rule's: the insertion sort's
@@ -1198,7 +1201,6 @@ public struct StyleWalker: ~Copyable {
         tables.deallocate()
         nodes.deallocate()
         rows.deallocate()
-        rowAt.deallocate()
         winnerRows.deallocate()
         blocks.deallocate()
         nodeClasses.deallocate()
@@ -1213,11 +1215,15 @@ public struct StyleWalker: ~Copyable {
     /// Property names in the order of `ComputedStyle.slots`.
     public var propertyNames: [String] { map.propertyNames }
 
+    /// The row of level `k` (`rows`).
+    @inline(__always)
+    func row(_ k: Int) -> UnsafeMutablePointer<Int32> { rows + k &* stride }
+
     /// The style of the node on top of the stack.
     public var top: ComputedStyle? {
         guard depth > 0 else { return nil }
         return ComputedStyle(
-            slots: ContiguousArray(UnsafeBufferPointer(start: rows + rowAt[depth - 1], count: width)),
+            slots: ContiguousArray(UnsafeBufferPointer(start: row(depth - 1), count: width)),
             table: map.table,
             winners: tracksWinners
                 ? ContiguousArray(UnsafeBufferPointer(start: winnerRows + (depth - 1) * stride, count: width))
@@ -1231,7 +1237,7 @@ public struct StyleWalker: ~Copyable {
     /// next push or pop; empty when the stack is.
     public var topSlots: UnsafeBufferPointer<Int32> {
         UnsafeBufferPointer(
-            start: depth > 0 ? rows + rowAt[depth - 1] : rows, count: depth > 0 ? width : 0)
+            start: depth > 0 ? row(depth - 1) : rows, count: depth > 0 ? width : 0)
     }
 
     /// The container state for the children of the node on top of the stack (computed now if
@@ -1295,7 +1301,7 @@ public struct StyleWalker: ~Copyable {
                     nodeClassCount += Int(n.classCount)
                     hasSiblings = e.hasSiblings
                     pushInterned(n)
-                    visit(i, UnsafeBufferPointer(start: rows + rowAt[depth - 1], count: width))
+                    visit(i, UnsafeBufferPointer(start: row(depth &- 1), count: width))
                 }
             }
         }
@@ -1315,7 +1321,6 @@ public struct StyleWalker: ~Copyable {
         let new = max(capacity * 2, levels + 1)
         StyleWalker.grow(&nodes, keeping: old, to: new)
         StyleWalker.grow(&rows, keeping: old * stride, to: new * stride)
-        StyleWalker.grow(&rowAt, keeping: old, to: new)
         StyleWalker.grow(&winnerRows, keeping: old * stride, to: new * stride)
         StyleWalker.grow(&blocks, keeping: (old + 1) * blockWords, to: (new + 1) * blockWords)
         StyleWalker.grow(&shareKeys, keeping: old + 1, to: new + 1)
@@ -1451,9 +1456,8 @@ public struct StyleWalker: ~Copyable {
             // than a copy and a reset: 28 → 34 M nodes/s on workload (a); 37 M without the
             // bookkeeping of style sharing).
             depth = k &+ 1
-            rowAt[k] = k &* stride
             StyleWalker.select(
-                rows + rowAt[k], parent: k == 0 ? raw.initial.base : rows + rowAt[k &- 1],
+                row(k), parent: k == 0 ? raw.initial.base : row(k &- 1),
                 keep: raw.inheritMask.base,
                 otherwise: raw.initial.base, count: width)
             // No rule wins anything.
@@ -1465,7 +1469,6 @@ public struct StyleWalker: ~Copyable {
         readyState(k)
         shareKeys[k &+ 1] = ShareKey.none
         depth = k &+ 1
-        rowAt[k] = k &* stride
 
         // The node's key, compared with its last sibling's; recorded in its place when the
         // node may be shared, else `ShareKey.none` (the row it stood for is about to change).
@@ -1476,20 +1479,24 @@ public struct StyleWalker: ~Copyable {
                 Int32(truncatingIfNeeded: n.states &>> 32),
                 Int32(truncatingIfNeeded: n.classMask), Int32(truncatingIfNeeded: n.classMask &>> 32),
                 n.classCount &<< 1 | (n.inAnyState ? 1 : 0), n.highClass))
-        // Equal only to a key recorded for a shareable sibling (one recorded for a node that
-        // may not be shared is `none`, whose type, −1, no node has; a node that may not be
-        // shared has a key no shareable node has, or none before it): no test of `sharing`,
-        // whose branch would mispredict.
+        // Equal only to a key recorded for a shareable node with the style this node would get,
+        // so no test of `sharing` (whose branch would mispredict): a key recorded for a node
+        // that may not be shared is `none`, whose type (−1) no node has; none is recorded in
+        // another mode or while winners are tracked (switching `tracksWinners` forgets them);
+        // a node that is not `shareable` has a class count no shareable node with its mask
+        // has; an only child finds its level's key reset by its container's push. At level 0 an
+        // earlier walk's last root may have left its key and row: a root alike it has its style,
+        // which depends on nothing else.
         if all(shareKeys[k].lanes .== key.lanes) {
             sharedNodes &+= 1
             return
         }
         shareKeys[k] = ShareKey(lanes: key.lanes | SIMD8(repeating: sharing ? 0 : -1))
-        let row = rows + rowAt[k]
+        let row = self.row(k)
 
         let winners = winnerRows + k &* stride
         if tracksWinners { winners.update(repeating: -1, count: width) }
-        let parent = k == 0 ? raw.initial.base : rows + rowAt[k &- 1]
+        let parent = k == 0 ? raw.initial.base : self.row(k &- 1)
         if mode != .indexed {
             // The container's values where the property inherits, else the initial ones.
             StyleWalker.select(
@@ -1648,9 +1655,9 @@ public struct StyleWalker: ~Copyable {
         let values = freeRows + rows + FreeRow.template * stride
         let orders = freeRows + rows + FreeRow.orders * stride
         ranks.initialize(repeating: -1, count: stride)
-        values.initialize(repeating: 0, count: stride)
+        values.initialize(from: raw.initial.base, count: width)
+        values[width] = 0
         orders.initialize(repeating: -1, count: stride)
-        for p in 0..<width { values[p] = raw.initial[p] }
         for rank in found {
             let r = raw.rules[Int(rank)]
             let start = Int(r.declarationStart)
@@ -1774,7 +1781,7 @@ public struct StyleWalker: ~Copyable {
                 for s in 0..<slots {
                     let g = segments[s]
                     // Bits `start ..< start + 64` of the state: a word and the next (the state
-                    // ends with its all-ones word, so the next is always there).
+                    // ends with two all-ones words, so the next is always there).
                     let w = Int(g.start &>> 6)
                     let b = UInt64(truncatingIfNeeded: g.start & 63)
                     let run = containerState[w] &>> b | (containerState[w &+ 1] &<< 1) &<< (63 &- b)
@@ -1871,14 +1878,13 @@ public struct StyleWalker: ~Copyable {
         for node in path {
             guard let n = stacked(node) else { continue }
             nodes[depth] = n
-            shareKeys[depth + 1] = ShareKey.none
             depth += 1
         }
         guard depth > 0 else { return }
-        // The last node's row is its level's, and no sibling is there to share with.
-        shareKeys[depth - 1] = ShareKey.none
-        rowAt[depth - 1] = (depth - 1) * stride
-        let row = rows + rowAt[depth - 1]
+        // Only the last node has a row (its level's): no level's key may stand for a row, at
+        // any level a later push can reach (a key left by an earlier walk included).
+        shareKeys.update(repeating: ShareKey.none, count: depth + 1)
+        let row = self.row(depth - 1)
         style.slots.withUnsafeBufferPointer { row.update(from: $0.baseAddress!, count: width) }
         state.withUnsafeBufferPointer {
             (blocks + depth * blockWords).update(from: $0.baseAddress!, count: blockWords)

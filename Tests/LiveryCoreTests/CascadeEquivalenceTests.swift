@@ -159,8 +159,8 @@ final class CascadeEquivalenceTests: XCTestCase {
     }
 
     /// Interned forests styled in one call (`StyleWalker.resolve`), deeper than the walker's
-    /// first buffers (40 levels) and with nodes of up to 10 classes (past what style sharing
-    /// compares): every node gets the values the naive walker computes node by node.
+    /// first buffers (40 levels) and with nodes of up to 10 classes: every node gets the values
+    /// the naive walker computes node by node.
     func testForestResolveMatchesNaiveWalkerOnDeepTrees() throws {
         var r = Random(state: 4_242)
         var checked = 0
@@ -389,8 +389,9 @@ final class CascadeEquivalenceTests: XCTestCase {
     }
 
     /// Long selectors (up to 9 compounds, so that the container states span several words per
-    /// position), wide and deep forests whose siblings have up to 12 classes (past the 8 that
-    /// style sharing keys), the winners tracked (`tracksWinners`), deep paths through the prefix
+    /// position), wide and deep forests whose siblings have up to 12 classes (and runs of
+    /// siblings alike but for their last class, which style sharing must tell apart), the
+    /// winners tracked (`tracksWinners`), deep paths through the prefix
     /// cache, and a theme without rules with containers: all as the naive walker has them.
     func testLongSelectorsManyClassesWinnersAndDeepPathsMatchTheNaiveWalker() throws {
         var r = Random(state: 9_009)
@@ -413,13 +414,13 @@ final class CascadeEquivalenceTests: XCTestCase {
             var tree: [(node: PathNode, depth: Int)] = []
             var depth = 0
             for _ in 0..<400 {
-                // Runs of siblings that differ only in classes past the eighth.
+                // Runs of siblings that differ only in their last class.
                 depth = depth > 0 && r.chance(0.35) ? 1 + r.below(depth) : min(depth + 1, 30)
                 var node = PathNode(type: r.pick(types))
                 node.classes = r.chance(0.5) ? pool.filter { _ in r.chance(0.8) } : [r.pick(pool)]
                 if r.chance(0.2) { node.states = [r.pick(states)] }
                 tree.append((node, depth))
-                if r.chance(0.3) && node.classes.count > 8 {
+                if r.chance(0.3) && node.classes.count > 1 {
                     var twin = node
                     twin.classes.removeLast()
                     tree.append((twin, depth))
