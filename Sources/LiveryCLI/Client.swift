@@ -13,10 +13,14 @@ public struct Output: Sendable {
     public var isTerminal: Bool
 
     /// The process's standard output and error, colour decided by `NO_COLOR`, `TERM` and isatty.
+    /// Everything written to standard error passes `printable` (keeping its lines): its
+    /// messages quote paths, theme ids and sheet lines that a caller or a theme controls, and
+    /// the client writes no escape sequence there itself.
     public static let standard = Output(
         out: { s in
             FileHandle.standardOutput.write(Data(s.utf8))
-        }, err: { FileHandle.standardError.write(Data($0.utf8)) }, isTerminal: Output.colourTerminal())
+        }, err: { FileHandle.standardError.write(Data(printable($0, keepingLines: true).utf8)) },
+        isTerminal: Output.colourTerminal())
 
     /// Whether stdout is a terminal that takes colour: not with `NO_COLOR` set
     /// (no-color.org) or `TERM=dumb`.
@@ -504,11 +508,15 @@ struct Client {
 }
 
 /// Text from a theme made safe for a terminal: control characters (an escape sequence in a
-/// theme's name could recolour or retitle the terminal) become U+FFFD.
-func printable(_ s: String) -> String {
+/// theme's name could recolour or retitle the terminal) become U+FFFD, but for line feeds and
+/// tabs when `keepingLines` (text of several lines).
+func printable(_ s: String, keepingLines: Bool = false) -> String {
     String(
         String.UnicodeScalarView(
-            s.unicodeScalars.map { $0.properties.generalCategory == .control ? "\u{FFFD}" : $0 }))
+            s.unicodeScalars.map {
+                $0.properties.generalCategory == .control && !(keepingLines && ($0 == "\n" || $0 == "\t"))
+                    ? "\u{FFFD}" : $0
+            }))
 }
 
 /// A flag set from the loop thread and read after it stops.
