@@ -41,12 +41,16 @@ final class SecondInstanceTests: EndToEndTestCase {
         XCTAssertTrue(first.isRunning, "the first liveryd died: \(first.stderr)")
         XCTAssertEqual(try owner(), firstOwner)
 
-        // A `livery watch` that has heard one change is surely listening.
+        // A `livery watch` that has heard one change is surely listening. Every try switches
+        // the theme (choosing by what the watch printed set the same theme again and again, no
+        // change to hear, when it was not yet listening at the first switch: flaky under load).
         let watch = try background(Locations.livery, ["--address", address, "watch"])
+        var switches = 0
         XCTAssertTrue(
             try waitUntil {
-                try setTheme(watch.stdout.contains("crimson") ? "forest" : "crimson")
-                return watch.stdout.contains("ThemeChanged") || !watch.isRunning
+                switches += 1
+                try setTheme(switches % 2 == 1 ? "crimson" : "forest")
+                return waitUntil(timeout: 0.5) { watch.stdout.contains("ThemeChanged") } || !watch.isRunning
             }, "watch heard nothing: \(watch.stderr)")
         try setTheme("forest")
 
