@@ -139,6 +139,68 @@ public enum ThemeCompiler {
         "reduced-motion",
     ]
 
+    /// For each palette colour, the longest chain of references from it to colours without
+    /// references (0 for a literal colour; a reference to a name not defined counts nothing),
+    /// found by a depth-first walk with its own stack, so that a chain of any length costs no
+    /// recursion. Colours on a cycle of references, or reaching one, are left out.
+    static func chainLengths(_ definitions: [String: PaletteDefinition]) -> [String: Int] {
+        func references(_ nodes: [ValueNode], into out: inout [String]) {
+            for n in nodes {
+                switch n.kind {
+                case .reference(let r): out.append(r)
+                case .function(_, let arguments): for a in arguments { references(a, into: &out) }
+                default: break
+                }
+            }
+        }
+        func references(of name: String) -> [String] {
+            var out: [String] = []
+            references(definitions[name]?.value ?? [], into: &out)
+            return out.filter { definitions[$0] != nil }
+        }
+        var lengths: [String: Int] = [:]
+        var cyclic: Set<String> = []
+        for root in definitions.keys.sorted() where lengths[root] == nil && !cyclic.contains(root) {
+            // Each frame: a colour, its references, the next to visit, the longest so far, and
+            // whether one of them is on or reaches a cycle.
+            var stack: [(name: String, references: [String], next: Int, longest: Int, cycle: Bool)] = [
+                (root, references(of: root), 0, 0, false)
+            ]
+            var onStack: Set<String> = [root]
+            while let top = stack.last {
+                let i = stack.count - 1
+                if top.next < top.references.count {
+                    let r = top.references[top.next]
+                    stack[i].next += 1
+                    if onStack.contains(r) || cyclic.contains(r) {
+                        stack[i].cycle = true
+                    } else if let length = lengths[r] {
+                        stack[i].longest = max(top.longest, length + 1)
+                    } else {
+                        stack.append((r, references(of: r), 0, 0, false))
+                        onStack.insert(r)
+                    }
+                    continue
+                }
+                stack.removeLast()
+                onStack.remove(top.name)
+                if top.cycle {
+                    cyclic.insert(top.name)
+                } else {
+                    lengths[top.name] = top.longest
+                }
+                if !stack.isEmpty {
+                    if top.cycle {
+                        stack[stack.count - 1].cycle = true
+                    } else {
+                        stack[stack.count - 1].longest = max(stack[stack.count - 1].longest, top.longest + 1)
+                    }
+                }
+            }
+        }
+        return lengths
+    }
+
     /// Compiles a theme.
     /// - Parameters:
     ///   - chain: the theme's sources, root ancestor first, the theme itself last.
@@ -162,6 +224,23 @@ public enum ThemeCompiler {
         var visiting: [String] = []
         var failed: Set<String> = []
         let names = Array(definitions.keys)
+        // The longest chain of references from each colour to literal ones, counted over the
+        // definitions' text without recursion (`chainLengths`): more than 64 is an error at the
+        // colour 65 references away, whatever the names; the colours are then evaluated
+        // shortest chain first, so that every reference an evaluation follows is already
+        // known, and the recursion stays shallow. Colours on a cycle, or reaching one, have no
+        // length and are evaluated last, where the cycle is reported.
+        let lengths = chainLengths(definitions)
+        for name in names.sorted() {
+            guard let length = lengths[name], length > 64 else { continue }
+            failed.insert(name)
+            if length == 65, let d = definitions[name] {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, "palette colour '@\(name)' is reached through more than 64 references",
+                        at: d.location, sourceLine: d.sourceLine))
+            }
+        }
         func evaluate(_ name: String) -> RGBA? {
             if let c = palette[name] { return c }
             guard let d = definitions[name], !failed.contains(name) else { return nil }
@@ -177,7 +256,8 @@ public enum ThemeCompiler {
                 failed.insert(name)
                 return nil
             }
-            // Each reference is a level of recursion: keep chains short enough for any stack.
+            // Only a walk into a cycle recurses deeper than a level: keep it short enough for
+            // any stack.
             guard visiting.count < 64 else {
                 diagnostics.append(
                     Diagnostic(
@@ -200,7 +280,9 @@ public enum ThemeCompiler {
             if let result { palette[name] = result } else { failed.insert(name) }
             return result
         }
-        for name in names.sorted() { _ = evaluate(name) }
+        for name in names.sorted(by: { (lengths[$0] ?? .max, $0) < (lengths[$1] ?? .max, $1) }) {
+            _ = evaluate(name)
+        }
         // Unknown references inside palette definitions are reported once there; rules that use
         // a failed colour get their own error only when the name is unknown.
         let lookup: (String) -> RGBA? = { palette[$0] }

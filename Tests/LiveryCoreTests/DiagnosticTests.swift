@@ -182,6 +182,42 @@ final class HostileInputTests: XCTestCase {
         )
     }
 
+    /// The limit is on a chain's length, whatever the colours' names: 64 references from a
+    /// colour to a literal one are accepted and 65 refused, with the names running with the
+    /// chain or against it (colours are evaluated in name order, and an evaluation depth was
+    /// measured instead: a newcomer's 99-long chain passed, a 66-long one named the other way
+    /// was refused at the wrong colour); the one error is at the colour 65 references away.
+    func testPaletteChainLimitIsTheChainsLength() throws {
+        for references in [64, 65] {
+            for against in [false, true] {
+                // Colour i refers to colour i − 1; colour 0 is a literal.
+                func name(_ i: Int) -> String { String(format: "c%03d", against ? 999 - i : i) }
+                var css = "@define-color \(name(0)) #123456;\n"
+                for i in 1...references { css += "@define-color \(name(i)) @\(name(i - 1));\n" }
+                css += "Button { tint-color: @\(name(references)); }\n"
+                let d = try diagnostics(of: css).filter { $0.severity == .error }
+                if references == 64 {
+                    XCTAssertEqual(d.map(\.message), [], "against: \(against)")
+                } else {
+                    XCTAssertEqual(
+                        d.map(\.message),
+                        ["palette colour '@\(name(65))' is reached through more than 64 references"],
+                        "against: \(against)")
+                }
+            }
+        }
+        // A chain and a cycle of 2,000 colours: refused, no recursion that deep.
+        var css = "@define-color k0 #123456;\n"
+        for i in 1..<2_000 { css += "@define-color k\(i) @k\(i - 1);\n" }
+        css += "@define-color z0 @z1999;\n"
+        for i in 1..<2_000 { css += "@define-color z\(i) @z\(i - 1);\n" }
+        let d = try diagnostics(of: css).filter { $0.severity == .error }
+        XCTAssertEqual(
+            d.map(\.message).filter { $0.contains("@k") },
+            ["palette colour '@k65' is reached through more than 64 references"])
+        XCTAssertFalse(d.filter { $0.message.contains("@z") }.isEmpty)
+    }
+
     func testYAMLAliasBombIsRefusedQuickly() throws {
         var yaml = "a0: &a0 [\"x\", \"x\", \"x\", \"x\", \"x\", \"x\", \"x\", \"x\", \"x\", \"x\"]\n"
         for i in 1...9 {
