@@ -4,7 +4,8 @@ public enum Lint {
     /// Finds, in the theme's own sheet (the last of `chain`):
     /// - rules that can never win: every property they set is set again, later, by a rule with the
     ///   same selector in the same layer (or twice in the same rule);
-    /// - `@define-color` names that nothing in the chain refers to.
+    /// - `@define-color` names that nothing in the chain refers to (but for a base16 or base24
+    ///   scheme's slots, and the mapping theme's: data, not a mistake).
     /// - Parameter chain: The theme's sources, root ancestor first, the theme itself last.
     /// - Returns: warnings, sorted by position.
     public static func warnings(chain: [ThemeSource]) -> [Diagnostic] {
@@ -72,7 +73,13 @@ public enum Lint {
             source.sheet.palette.forEach { collect($0.value) }
             source.sheet.rules.forEach { $0.declarations.forEach { collect($0.value) } }
         }
-        for d in own.sheet.palette where !used.contains(d.name) {
+        // A scheme's palette is its data, and the mapping theme defines every slot for schemes
+        // to override: which slots show is the mapping's choice, not a mistake in either.
+        let slots = Set(Base16Format.slots)
+        func isData(_ name: String) -> Bool {
+            own.format != "native" || (own.id == Base16Format.mappingTheme && slots.contains(name))
+        }
+        for d in own.sheet.palette where !used.contains(d.name) && !isData(d.name) {
             out.append(
                 Diagnostic(
                     .warning, "palette colour '@\(d.name)' is never used", at: d.location,

@@ -59,4 +59,23 @@ final class LintTests: XCTestCase {
             ),
             ["1:15: palette colour '@a' is never used"])
     }
+
+    /// A base16 or base24 scheme's palette is its data, and the mapping theme defines every
+    /// slot for schemes to override: which slots show is the mapping's choice, so neither warns
+    /// of a slot nothing uses (every shipped scheme warned of `@base07`). A native theme does.
+    func testSchemeSlotsAreNotReportedUnused() throws {
+        let scheme = Base16Format().read(
+            repositoryRoot.appendingPathComponent("themes/monokai.yaml"), id: "monokai")
+        XCTAssertEqual(scheme.format, "base16")
+        XCTAssertFalse(scheme.sheet.palette.isEmpty)
+        let mapping = ThemeSource(
+            id: Base16Format.mappingTheme, format: "native", path: "m",
+            sheet: SheetParser().parse(
+                "@define-color base07 #f8f8f8;\n@define-color extra #111;", file: "m.css"))
+        XCTAssertEqual(Lint.warnings(chain: [mapping, scheme]).map(\.message), [])
+        XCTAssertEqual(
+            Lint.warnings(chain: [mapping]).map(\.message), ["palette colour '@extra' is never used"])
+        XCTAssertEqual(
+            warnings("@define-color base07 #f8f8f8;"), ["1:15: palette colour '@base07' is never used"])
+    }
 }
