@@ -185,16 +185,27 @@ public struct Schema: Sendable {
     public mutating func extend(with components: [ComponentDeclaration]) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for c in components {
-            func err(_ m: String) {
-                diagnostics.append(Diagnostic(.error, m, at: c.location, sourceLine: c.sourceLine))
+            // At the token an error is about, when the parser recorded where it is.
+            func err(_ m: String, _ place: (location: SourceLocation, sourceLine: String)? = nil) {
+                let (at, line) = place ?? (c.location, c.sourceLine)
+                diagnostics.append(Diagnostic(.error, m, at: at, sourceLine: line))
             }
             if types[c.name] != nil {
                 err("component '\(c.name)' is already defined")
                 continue
             }
             var ok = true
-            for name in [c.superType] + c.parts.map(\.type) where types[name] == nil {
-                err("unknown type '\(name)'\(didYouMean(name, types.keys))")
+            for (i, name) in ([c.superType] + c.parts.map(\.type)).enumerated() where types[name] == nil {
+                err(
+                    "unknown type '\(name)'\(didYouMean(name, types.keys))",
+                    i < c.typePlaces.count ? c.typePlaces[i] : nil)
+                ok = false
+            }
+            var named: Set<String> = []
+            for (i, part) in c.parts.enumerated() where !named.insert(part.name).inserted {
+                err(
+                    "part '\(part.name)' is named twice in '@component \(c.name)'",
+                    i < c.partPlaces.count ? c.partPlaces[i] : nil)
                 ok = false
             }
             guard ok else { continue }

@@ -82,6 +82,11 @@ public struct ComponentDeclaration: Sendable {
     public var location: SourceLocation
     /// The text of that line for carets: tabs as spaces, empty when too long to show.
     public var sourceLine: String
+    /// Where the supertype and each part's type are written, in the order of
+    /// `[superType] + parts' types`, with their lines (for errors about them).
+    public var typePlaces: [(location: SourceLocation, sourceLine: String)] = []
+    /// Where each part's name is written, with its line.
+    public var partPlaces: [(location: SourceLocation, sourceLine: String)] = []
 }
 
 /// One component value of a declaration, before it is typed by the schema.

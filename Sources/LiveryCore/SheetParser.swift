@@ -508,6 +508,11 @@ private struct Cursor {
             skipStatement()
             return
         }
+        func place(_ t: Token) -> (location: SourceLocation, sourceLine: String) {
+            (location(t), lexer.sourceLine(t.line))
+        }
+        var typePlaces = [place(tokens[index + 1])]
+        var partPlaces: [(location: SourceLocation, sourceLine: String)] = []
         next()
         next()
         var parts: [(String, String)] = []
@@ -518,6 +523,8 @@ private struct Cursor {
                     tokens[index + 2].kind == .delim(":"), case .ident(let partType) = tokens[index + 3].kind
                 {
                     parts.append((partName, partType))
+                    partPlaces.append(place(tokens[index + 1]))
+                    typePlaces.append(place(tokens[index + 3]))
                     index += 4
                     expectSemicolon()
                 } else {
@@ -533,7 +540,7 @@ private struct Cursor {
         sheet.components.append(
             ComponentDeclaration(
                 name: name, superType: superType, parts: parts, location: location(t),
-                sourceLine: lexer.sourceLine(t.line)))
+                sourceLine: lexer.sourceLine(t.line), typePlaces: typePlaces, partPlaces: partPlaces))
     }
 
     func describe(_ t: Token) -> String {

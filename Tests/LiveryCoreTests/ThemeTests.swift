@@ -131,6 +131,26 @@ final class ThemeTests: XCTestCase {
         XCTAssertEqual(try resolved(c, "Window/ColorWell", "border-width"), "3")
         XCTAssertEqual(try resolved(c, "Window/ColorWell/View#swatch", "background-color"), "#abcdefff")
     }
+
+    /// An unknown supertype or part type is reported where it is written, and a part named
+    /// twice is an error at the second (a newcomer's trial found the first two pointing at the
+    /// component's name, and the third accepted).
+    func testComponentErrorsPointAtTheirToken() throws {
+        let d = try diagnostics(
+            of: """
+                @component Foo : Nope {
+                    part p: Nada;
+                    part p: Label;
+                }
+                """)
+        XCTAssertEqual(
+            d.map { "\($0.location.line):\($0.location.column): \($0.message)" },
+            [
+                "1:18: unknown type 'Nope'",
+                "2:13: unknown type 'Nada'",
+                "3:10: part 'p' is named twice in '@component Foo'",
+            ])
+    }
 }
 
 final class SchemeCheckTests: XCTestCase {
