@@ -59,15 +59,7 @@ public enum Lint {
 
         // Unused palette names: references anywhere in the chain count.
         var used: Set<String> = []
-        func collect(_ nodes: [ValueNode]) {
-            for n in nodes {
-                switch n.kind {
-                case .reference(let name): used.insert(name)
-                case .function(_, let args): args.forEach(collect)
-                default: break
-                }
-            }
-        }
+        func collect(_ nodes: [ValueNode]) { ValueNode.forEachReference(in: nodes) { used.insert($0) } }
         for source in chain {
             source.sheet.metadata.forEach { collect($0.value) }
             source.sheet.palette.forEach { collect($0.value) }

@@ -12,10 +12,11 @@ private let nameHashSeed = UInt64.random(in: .min ... .max)
 /// FxHash do), far cheaper on short names than the standard library's SipHash. Names are
 /// equal as Swift strings are, by canonical equivalence (`é` written as one scalar or as `e`
 /// and a combining accent): a name past ASCII is hashed by the standard library (after
-/// Foundation's NFC, for a name whose NFC form is ASCII), so that equal names hash alike. The hash starts from a seed drawn once per process, so a theme
-/// cannot be written with names that all collide; lookups of strings a caller chooses cannot
-/// degrade it either, since only the theme's own names are inserted, once. The keys are held
-/// in buffers of the table's own, read without reference counting or bounds checks.
+/// Foundation's NFC, for a name whose NFC form is ASCII), so that equal names hash alike. The
+/// hash starts from a seed drawn once per process, so a theme cannot be written with names that
+/// all collide; lookups of strings a caller chooses cannot degrade it either, since only the
+/// theme's own names are inserted, once. The keys are held in buffers of the table's own, read
+/// without reference counting or bounds checks.
 final class NameTable<Value>: @unchecked Sendable {
     // Safe to share: nothing changes after init.
     /// Per slot: 0 when empty, else 1 + the index of its key in `keys` and `values`.

@@ -302,7 +302,7 @@ final class SelectorMap: @unchecked Sendable {
                 }
             }
         }
-        let stateWords = longer.reduce(0) { $0 + (($1 + 63) / 64 + 1) / 2 * 2 }
+        let stateWords = longer.reduce(0) { $0 + ContainerRules.words(forPrefixes: $1) }
         return listings * 48 + (subjectKeys.count + containerKeys.count) * t * 8 + t * t + t * 1_280
             + t * stateWords * 8 + t * typeAlone + t * 256 + t * classNames.count * 8 + t * 64 * 48
     }
@@ -417,11 +417,10 @@ final class SelectorMap: @unchecked Sendable {
             var total = 0
             for i in 0..<positions {
                 let count = numbered.prefix { Int(m.rules[$0].compoundCount) - 2 >= i }.count
-                // Whole pairs of words (`pairSources`).
-                let pairs = ((count + 63) / 64 + 1) / 2
+                let positionWords = ContainerRules.words(forPrefixes: count)
                 offsets.append(Int32(total))
-                words.append(Int32(pairs * 2))
-                total += pairs * 2
+                words.append(Int32(positionWords))
+                total += positionWords
             }
             stateWords = total
             blockWords = total + 2
@@ -493,6 +492,10 @@ final class SelectorMap: @unchecked Sendable {
             entries = Frozen(all)
         }
 
+        /// The words a position with `count` prefixes takes: a bit each, in whole pairs of words
+        /// (`pairSources`).
+        static func words(forPrefixes count: Int) -> Int { ((count + 63) / 64 + 1) / 2 * 2 }
+
         /// The bit a candidate of rule `rank` tests in its node's container's state: its
         /// compound before the subject matched there (`>`) or there or above (descendant); for
         /// a rule without containers, a bit of the first of the two all-ones words.
@@ -562,10 +565,10 @@ final class SelectorMap: @unchecked Sendable {
         let classCandidates: Frozen<SelectorMap.Candidate>
         /// Per node type, the rules with containers whose subject is a type the node is a kind of
         /// or `*` (with states, `:normal` or an `@app`: `Built.byType` along the type's chain,
-        /// and `Built.universal`), as a range of chunks: chunk `i` is up to 64 candidates from `chunkFirst[i]` of `chunkMatches` and
-        /// `chunkStates` (each candidate's match, `Candidate.match`, and required states; both
-        /// padded with 64 entries, so that reading up to 64 past a chunk's first stays in
-        /// bounds), in the order of their
+        /// and `Built.universal`), as a range of chunks: chunk `i` is up to 64 candidates from
+        /// `chunkFirst[i]` of `chunkMatches` and `chunkStates` (each candidate's match,
+        /// `Candidate.match`, and required states; both padded with 64 entries, so that reading
+        /// up to 64 past a chunk's first stays in bounds), in the order of their
         /// container bits, with `chunkInexact[i]` the bits of those whose subject needs a full
         /// test (see `Candidate.exact`), and `segmentSlots` segments from `segments[i * segmentSlots]`
         /// say where those bits are in a container state (runs of consecutive bits; unused
@@ -1129,6 +1132,19 @@ public struct StyleWalker: ~Copyable {
         static let empty = FreeEntry(states: 0, type: -1, inAnyState: false, rows: 0)
     }
 
+    /// Row `row` (a `FreeRow`) of the entry of `freeTable` whose rows start at `entry`.
+    @inline(__always)
+    func freeRow(_ entry: Int, _ row: Int) -> UnsafeMutablePointer<Int32> {
+        freeRows + (entry &+ row &* stride)
+    }
+
+    /// The slot of `freeDirect` for `n`'s type and states, when they are among the first four
+    /// (`n.states < 16`; the caller checks).
+    @inline(__always)
+    func freeDirectSlot(_ n: SelectorMap.Node) -> Int {
+        Int(n.type) &<< 5 | Int(truncatingIfNeeded: n.states) &<< 1 | (n.inAnyState ? 1 : 0)
+    }
+
     /// The rows of an entry of `freeTable`, in `stride`s from its `rows`.
     enum FreeRow {
         static let template = 0
@@ -1512,8 +1528,7 @@ public struct StyleWalker: ~Copyable {
             // The entry of the container-free rules for the node's type and states (most
             // nodes: straight from `freeDirect`, without a call); its template row is applied
             // below, after the other matches are collected.
-            let direct = Int(n.type) &<< 5 | Int(truncatingIfNeeded: n.states) &<< 1 | (n.inAnyState ? 1 : 0)
-            let known = n.states < 16 ? Int(freeDirect[direct]) : 0
+            let known = n.states < 16 ? Int(freeDirect[freeDirectSlot(n)]) : 0
             free = known != 0 ? known - 1 : matchFree(n, m)
         }
 
@@ -1526,9 +1541,9 @@ public struct StyleWalker: ~Copyable {
                     count += 1
                 }
             } else {
-                ranks = freeRows + (free &+ FreeRow.ranks &* stride)
+                ranks = freeRow(free, FreeRow.ranks)
                 if tracksWinners {
-                    let orders = freeRows + free + FreeRow.orders * stride
+                    let orders = freeRow(free, FreeRow.orders)
                     for p in 0..<width where ranks[p] >= 0 { winners[p] = orders[p] }
                 }
                 // The node's name's and classes' rules whose subject is `*` or a type the node is
@@ -1566,7 +1581,7 @@ public struct StyleWalker: ~Copyable {
                 // the chains of loads the buckets start (class, bucket, candidate): +3–5 % on
                 // workload (a); after the sort it measured slower.
                 StyleWalker.inherit(
-                    row, parent: parent, template: freeRows + (free &+ FreeRow.template &* stride),
+                    row, parent: parent, template: freeRow(free, FreeRow.template),
                     count: width)
                 // Buckets are each in rank order; together they need one sort, small as a rule
                 // (an insertion sort), but a sheet can make any number of rules match a node.
@@ -1624,7 +1639,7 @@ public struct StyleWalker: ~Copyable {
     private mutating func matchFree(_ n: SelectorMap.Node, _ m: Matcher) -> Int {
         // Remembered in `freeDirect` too when in none of the first four states but those (the
         // caller looks there first).
-        let direct = n.states < 16 ? Int(n.type) &<< 5 | Int(n.states) &<< 1 | (n.inAnyState ? 1 : 0) : -1
+        let direct = n.states < 16 ? freeDirectSlot(n) : -1
         var i = freeSlot(type: n.type, states: n.states, inAnyState: n.inAnyState)
         if freeTable[i].type == n.type {
             if direct >= 0 { freeDirect[direct] = freeTable[i].rows + 1 }
@@ -1652,9 +1667,9 @@ public struct StyleWalker: ~Copyable {
             freeRowCapacity = bigger
         }
         let rows = freeCount * size
-        let ranks = freeRows + rows + FreeRow.ranks * stride
-        let values = freeRows + rows + FreeRow.template * stride
-        let orders = freeRows + rows + FreeRow.orders * stride
+        let ranks = freeRow(rows, FreeRow.ranks)
+        let values = freeRow(rows, FreeRow.template)
+        let orders = freeRow(rows, FreeRow.orders)
         ranks.initialize(repeating: -1, count: stride)
         values.initialize(from: raw.initial.base, count: width)
         values[width] = 0

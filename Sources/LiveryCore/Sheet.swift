@@ -114,6 +114,20 @@ public struct ValueNode: Sendable {
     public var location: SourceLocation
 }
 
+extension ValueNode {
+    /// Calls `body` with each palette name (`@name`) `nodes` refer to, in order, inside function
+    /// arguments too.
+    static func forEachReference(in nodes: [ValueNode], _ body: (String) -> Void) {
+        for n in nodes {
+            switch n.kind {
+            case .reference(let name): body(name)
+            case .function(_, let arguments): for a in arguments { forEachReference(in: a, body) }
+            default: break
+            }
+        }
+    }
+}
+
 /// How two compound selectors relate (CSS Selectors 4 §16).
 public enum Combinator: Sendable, Hashable {
     /// Whitespace: the left compound matches any container of the right one.

@@ -144,19 +144,12 @@ public enum ThemeCompiler {
     /// found by a depth-first walk with its own stack, so that a chain of any length costs no
     /// recursion. Colours on a cycle of references, or reaching one, are left out.
     static func chainLengths(_ definitions: [String: PaletteDefinition]) -> [String: Int] {
-        func references(_ nodes: [ValueNode], into out: inout [String]) {
-            for n in nodes {
-                switch n.kind {
-                case .reference(let r): out.append(r)
-                case .function(_, let arguments): for a in arguments { references(a, into: &out) }
-                default: break
-                }
-            }
-        }
         func references(of name: String) -> [String] {
             var out: [String] = []
-            references(definitions[name]?.value ?? [], into: &out)
-            return out.filter { definitions[$0] != nil }
+            ValueNode.forEachReference(in: definitions[name]?.value ?? []) {
+                if definitions[$0] != nil { out.append($0) }
+            }
+            return out
         }
         var lengths: [String: Int] = [:]
         var cyclic: Set<String> = []

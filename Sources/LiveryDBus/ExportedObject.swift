@@ -105,26 +105,19 @@ final class CallBody: @unchecked Sendable {
         }
     }
 
-    /// The body bytes of `message`: its wire form (`dbus_message_marshal`) past the header
-    /// (`MessageReference.bodyOffset`). Empty when out of memory (libdbus's only failure here).
+    /// The body bytes of `message`: its wire form past the header. Empty when out of memory
+    /// (libdbus's only failure here).
     static func marshalledBody(_ message: OpaquePointer) -> [UInt8] {
-        var buffer: UnsafeMutablePointer<CChar>?
-        var length: Int32 = 0
-        guard dbus_message_marshal(message, &buffer, &length) != 0, let buffer else { return [] }
-        defer { dbus_free(buffer) }
-        let bytes = UnsafeRawBufferPointer(start: buffer, count: Int(length))
-        return [UInt8](bytes[MessageReference.bodyOffset(bytes)...])
+        MessageReference.wire(message).map(MessageReference.body) ?? []
     }
 
     /// The body bytes `arguments` marshal to in a method call of this machine's byte order.
     static func marshalledBody(of arguments: [DBusValue]) -> [UInt8] {
-        guard let message = dbus_message_new(CDBUS_MESSAGE_TYPE_METHOD_CALL) else { return [] }
-        defer { dbus_message_unref(message) }
-        guard (try? Marshalling.append(arguments, to: message)) != nil,
-            dbus_message_set_path(message, "/") != 0, dbus_message_set_member(message, "Call") != 0
-        else { return [] }
-        dbus_message_set_serial(message, 1)
-        return marshalledBody(message)
+        let call = try? MessageReference.make(
+            CDBUS_MESSAGE_TYPE_METHOD_CALL, path: ObjectPath(unchecked: "/"),
+            interface: InterfaceName(unchecked: "org.livery.Call"), member: MemberName(unchecked: "Call"),
+            destination: nil, arguments: arguments)
+        return call?.marshalled(serial: 1).map(MessageReference.body) ?? []
     }
 }
 

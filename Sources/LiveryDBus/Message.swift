@@ -206,11 +206,22 @@ final class MessageReference {
     /// of memory.
     func marshalled(serial: UInt32) -> [UInt8]? {
         dbus_message_set_serial(raw, serial)
+        return MessageReference.wire(raw)
+    }
+
+    /// The wire bytes of `message` as it stands (`dbus_message_marshal`), or nil when out of
+    /// memory.
+    static func wire(_ message: OpaquePointer) -> [UInt8]? {
         var buffer: UnsafeMutablePointer<CChar>?
         var length: Int32 = 0
-        guard dbus_message_marshal(raw, &buffer, &length) != 0, let buffer else { return nil }
+        guard dbus_message_marshal(message, &buffer, &length) != 0, let buffer else { return nil }
         defer { dbus_free(buffer) }
         return [UInt8](UnsafeRawBufferPointer(start: buffer, count: Int(length)))
+    }
+
+    /// The body of wire bytes `wire` (from `bodyOffset` on).
+    static func body(of wire: [UInt8]) -> [UInt8] {
+        Array(wire[wire.withUnsafeBytes(bodyOffset)...])
     }
 
     /// Where the body starts in a message's wire bytes (`dbus_message_marshal`). Message Format:
