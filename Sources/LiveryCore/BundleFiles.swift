@@ -95,7 +95,7 @@ public enum BundleFiles {
 
     /// Reads an `@import`ed sheet inside the bundle `root`.
     static func importer(root: String) -> SheetParser.Importer {
-        { path, from in
+        SheetParser.Importer(label: label) { path, from in
             let base = (from as NSString).deletingLastPathComponent
             let relative: String
             if let realBase = realPath(base), let realRoot = realPath(root), realBase.hasPrefix(realRoot) {
@@ -115,9 +115,15 @@ public enum BundleFiles {
                 guard let data = FileManager.default.contents(atPath: real),
                     let text = String(data: data, encoding: .utf8)
                 else { return .failure(SheetParser.ImportError("'\(path)' is not readable UTF-8 text")) }
-                return .success((file: (base as NSString).appendingPathComponent(path), text: text))
+                return .success((file: label(path, from), text: text))
             }
         }
+    }
+
+    /// The label of a file `@import`ed as `path` from the file labelled `from`: the path as
+    /// written, relative to the importing file's directory.
+    @Sendable static func label(_ path: String, _ from: String) -> String {
+        ((from as NSString).deletingLastPathComponent as NSString).appendingPathComponent(path)
     }
 
     static func realPath(_ p: String) -> String? {

@@ -102,3 +102,101 @@ func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
 func didYouMean(_ word: String, _ candidates: some Sequence<String>) -> String {
     suggestion(for: word, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
 }
+
+extension Diagnostic {
+    /// Most diagnostics kept for one file, in the order they are found; the rest are counted and
+    /// reported as one "N more" line (`DiagnosticLog`), as compilers stop at an error limit. A
+    /// file of nothing but errors (a 4 MiB sheet of `}`) then costs memory and time linear in
+    /// its size, and "did you mean" is computed for the kept ones only.
+    public static let maximumPerFile = 100
+}
+
+/// Diagnostics in the order they are found, keeping at most `Diagnostic.maximumPerFile` for each
+/// file and counting the rest.
+struct DiagnosticLog {
+    /// The diagnostics kept, in the order added.
+    private(set) var kept: [Diagnostic] = []
+    /// Per file, how many were found past the limit and not kept.
+    private(set) var omitted: [String: Int] = [:]
+    private var keptPerFile: [String: Int] = [:]
+
+    /// Whether a diagnostic in `file` would be kept: callers skip costly messages ("did you
+    /// mean") when it would not.
+    func accepts(_ file: String) -> Bool { keptPerFile[file, default: 0] < Diagnostic.maximumPerFile }
+
+    /// Keeps `d`, or counts it when its file has its fill.
+    mutating func append(_ d: Diagnostic) {
+        let file = d.location.file
+        if accepts(file) {
+            kept.append(d)
+            keptPerFile[file, default: 0] += 1
+        } else {
+            omitted[file, default: 0] += 1
+        }
+    }
+
+    /// Keeps each of `ds` in order, as `append` does.
+    mutating func append(contentsOf ds: some Sequence<Diagnostic>) { for d in ds { append(d) } }
+
+    /// Adds what another log kept and counted.
+    mutating func merge(kept ds: [Diagnostic], omitted counts: [String: Int]) {
+        append(contentsOf: ds)
+        for (file, n) in counts { omitted[file, default: 0] += n }
+    }
+
+    /// A diagnostic whose message is only built when it is kept.
+    mutating func add(
+        _ severity: Diagnostic.Severity, _ message: @autoclosure () -> String, at location: SourceLocation,
+        sourceLine: String = ""
+    ) {
+        guard accepts(location.file) else {
+            omitted[location.file, default: 0] += 1
+            return
+        }
+        append(Diagnostic(severity, message(), at: location, sourceLine: sourceLine))
+    }
+
+    /// Whether any diagnostic found, kept or not, is an error (one not kept is counted only when
+    /// its file already has errors, so any count means an error).
+    var hasErrors: Bool { !omitted.isEmpty || kept.contains { $0.severity == .error } }
+
+    /// `ds` (deduplicated and sorted by file and position) with at most
+    /// `Diagnostic.maximumPerFile` a file, each file's kept ones followed by one error at the
+    /// last one's position saying how many more were found (those past the limit here and those
+    /// `omitted` counted while collecting).
+    static func limited(_ ds: [Diagnostic], omitted: [String: Int]) -> [Diagnostic] {
+        var more = omitted
+        var out: [Diagnostic] = []
+        var shown = 0
+        var current: SourceLocation?
+        func summarize() {
+            guard let at = current, let n = more.removeValue(forKey: at.file), n > 0 else { return }
+            out.append(
+                Diagnostic(
+                    .error,
+                    "\(n) more \(n == 1 ? "problem" : "problems") in this file not shown (the first \(Diagnostic.maximumPerFile) are)",
+                    at: at))
+        }
+        for d in ds {
+            if d.location.file != current?.file {
+                summarize()
+                shown = 0
+            }
+            if shown < Diagnostic.maximumPerFile {
+                out.append(d)
+                shown += 1
+                current = d.location
+            } else {
+                more[d.location.file, default: 0] += 1
+            }
+        }
+        summarize()
+        for (file, n) in more.sorted(by: { $0.key < $1.key }) where n > 0 {
+            out.append(
+                Diagnostic(
+                    .error, "\(n) more \(n == 1 ? "problem" : "problems") in this file not shown",
+                    at: SourceLocation(file: file, line: 1, column: 1)))
+        }
+        return out
+    }
+}

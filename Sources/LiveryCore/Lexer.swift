@@ -26,17 +26,24 @@ struct Token: Sendable {
 struct Lexer {
     let file: String
     let scalars: [Unicode.Scalar]
-    let lines: [Substring]
+    /// Each line as diagnostics show it (`sourceLine`), made once: every declaration, selector
+    /// and diagnostic on a line shares this one copy of its text, so that what a sheet's syntax
+    /// tree holds of its source stays linear in the file's size.
+    let lines: [String]
     private var i = 0
     private var line = 1
     private var column = 1
-    private(set) var diagnostics: [Diagnostic] = []
+    private(set) var diagnostics = DiagnosticLog()
 
     init(text: String, file: String) {
         self.file = file
         self.scalars = Array(text.unicodeScalars)
         self.lines = text.split(
-            omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }
+        ).map { line in
+            let line = line.last == "\r" ? line.dropLast() : line
+            return line.utf8.count > Lexer.maximumShownLine ? "" : String(line)
+        }
     }
 
     /// Longest source line copied into diagnostics; a longer line (a minified sheet) is left out,
@@ -47,9 +54,7 @@ struct Lexer {
     /// the end, without a trailing carriage return, empty when too long to show.
     func sourceLine(_ n: Int) -> String {
         guard !lines.isEmpty else { return "" }
-        var line = lines[min(max(n, 1), lines.count) - 1]
-        if line.last == "\r" { line = line.dropLast() }
-        return line.utf8.count > Lexer.maximumShownLine ? "" : String(line)
+        return lines[min(max(n, 1), lines.count) - 1]
     }
 
     private func peek(_ k: Int = 0) -> Unicode.Scalar? { i + k < scalars.count ? scalars[i + k] : nil }
@@ -65,10 +70,9 @@ struct Lexer {
     }
 
     private mutating func error(_ message: String, line: Int, column: Int) {
-        diagnostics.append(
-            Diagnostic(
-                .error, message, at: SourceLocation(file: file, line: line, column: column),
-                sourceLine: sourceLine(line)))
+        diagnostics.add(
+            .error, message, at: SourceLocation(file: file, line: line, column: column),
+            sourceLine: sourceLine(line))
     }
 
     static func isNameStart(_ c: Unicode.Scalar) -> Bool {

@@ -12,48 +12,83 @@ public enum Lint {
         guard let own = chain.last else { return [] }
         var out: [Diagnostic] = []
 
-        // Shadowed rules: key each declaration by (layer, app, selector, property).
+        // Shadowed rules, by (app, selector): the properties later rules with that selector set,
+        // and where the latest sets each. A block's declarations are looked at once for the
+        // block and once for each of its selectors that another block also lists; a copy of a
+        // selector earlier in its own list never wins, whatever it sets. What is left is
+        // bounded by `work`, past which the check stops with a warning saying so.
         struct Key: Hashable {
             var app: String?
             var selector: String
-            var property: String
         }
-        var lastSetter: [Key: SourceLocation] = [:]
-        for rule in own.sheet.rules.reversed() {
-            // Later selectors of a list first: `Button, Button` — the first never wins.
-            let ownDeclarations = Set(rule.declarations.map(\.location))
-            for selector in rule.selectors.reversed() {
-                var shadowedBy: [SourceLocation] = []
-                var seenInRule: Set<String> = []
-                for d in rule.declarations.reversed() {
-                    let key = Key(app: rule.app, selector: selector.text, property: d.property)
-                    if !seenInRule.insert(d.property).inserted {
+        let texts = own.sheet.rules.map { $0.selectors.map(\.text) }
+        var blocksListing: [Key: Int] = [:]
+        for (rule, selectorTexts) in zip(own.sheet.rules, texts) {
+            for text in Set(selectorTexts) { blocksListing[Key(app: rule.app, selector: text), default: 0] += 1 }
+        }
+        var work = 1_000_000 + 16 * own.sheet.rules.reduce(0) { $0 + $1.selectors.count + $1.declarations.count }
+        var laterSetters: [Key: [String: SourceLocation]] = [:]
+        rules: for (rule, selectorTexts) in zip(own.sheet.rules, texts).reversed() {
+            var properties: [String] = []  // distinct, last declaration first
+            var seenInRule: Set<String> = []
+            for d in rule.declarations.reversed() {
+                if seenInRule.insert(d.property).inserted {
+                    properties.append(d.property)
+                } else {
+                    out.append(
+                        Diagnostic(
+                            .warning, "'\(d.property)' is set again later in the same rule; this one never wins",
+                            at: d.location, sourceLine: d.sourceLine))
+                }
+            }
+            var listedLater: Set<String> = []
+            for (selector, text) in zip(rule.selectors, selectorTexts).reversed() {
+                let key = Key(app: rule.app, selector: text)
+                let later = laterSetters[key]
+                let c = selector.compounds[0]
+                if !listedLater.insert(text).inserted {
+                    guard !properties.isEmpty else { continue }
+                    // Cite a later rule's declaration when there is one.
+                    work -= properties.count
+                    let cited = later.flatMap { l in properties.lazy.compactMap { l[$0] }.first }
+                    let message =
+                        cited.map {
+                            "rule '\(text)' can never win: every property it sets is set again by a later rule with the same selector (\($0.line):\($0.column))"
+                        } ?? "rule '\(text)' can never win: the same selector is listed again later in this rule"
+                    out.append(Diagnostic(.warning, message, at: c.location, sourceLine: c.sourceLine))
+                    continue
+                }
+                if let later, !properties.isEmpty, later.count >= properties.count {
+                    work -= properties.count
+                    if properties.allSatisfy({ later[$0] != nil }) {
+                        let at = later[properties[0]]!
                         out.append(
                             Diagnostic(
                                 .warning,
-                                "'\(d.property)' is set again later in the same rule; this one never wins",
-                                at: d.location, sourceLine: d.sourceLine))
-                        continue
+                                "rule '\(text)' can never win: every property it sets is set again by a later rule with the same selector (\(at.line):\(at.column))",
+                                at: c.location, sourceLine: c.sourceLine))
                     }
-                    if let later = lastSetter[key] { shadowedBy.append(later) }
                 }
-                if !rule.declarations.isEmpty
-                    && shadowedBy.count == Set(rule.declarations.map(\.property)).count
-                {
-                    let c = selector.compounds[0]
-                    // Cite a later rule's declaration when there is one (not this rule's own).
-                    let later = shadowedBy.first { !ownDeclarations.contains($0) }
-                    let message =
-                        later.map {
-                            "rule '\(selector.text)' can never win: every property it sets is set again by a later rule with the same selector (\($0.line):\($0.column))"
-                        }
-                        ?? "rule '\(selector.text)' can never win: the same selector is listed again later in this rule"
-                    out.append(Diagnostic(.warning, message, at: c.location, sourceLine: c.sourceLine))
+            }
+            // Record this block for the earlier blocks that list the same selectors.
+            for text in listedLater {
+                let key = Key(app: rule.app, selector: text)
+                blocksListing[key]! -= 1
+                guard blocksListing[key]! > 0 else { continue }
+                work -= rule.declarations.count
+                var setters = laterSetters.removeValue(forKey: key) ?? [:]
+                for d in rule.declarations.reversed() where setters[d.property] == nil {
+                    setters[d.property] = d.location
                 }
-                for d in rule.declarations {
-                    let key = Key(app: rule.app, selector: selector.text, property: d.property)
-                    if lastSetter[key] == nil { lastSetter[key] = d.location }
-                }
+                laterSetters[key] = setters
+            }
+            if work < 0, let first = rule.selectors.first?.compounds.first {
+                out.append(
+                    Diagnostic(
+                        .warning,
+                        "rules from here up were not checked for rules that can never win: too many selectors share too many declarations",
+                        at: first.location, sourceLine: first.sourceLine))
+                break rules
             }
         }
 

@@ -179,6 +179,11 @@ public struct Schema: Sendable {
         }
     }
 
+    /// Most types in a chain from a component type to its root (`chain(of:)`): each type keeps
+    /// its chain, so a sheet of components each deriving from the last would otherwise take
+    /// memory quadratic in its size.
+    public static let maximumDepth = 64
+
     /// Adds the types of `@component` declarations (DESIGN §3).
     /// - Parameter components: The declarations of a sheet; a faulty one is skipped, not added.
     /// - Returns: diagnostics for unknown supertypes or part types and for redefinitions.
@@ -196,9 +201,16 @@ public struct Schema: Sendable {
             }
             var ok = true
             for (i, name) in ([c.superType] + c.parts.map(\.type)).enumerated() where types[name] == nil {
+                // "Did you mean" compares with every type: for the first errors only, so that a
+                // sheet of misspelt supertypes costs time linear in its size.
+                let hint = diagnostics.count < Diagnostic.maximumPerFile ? didYouMean(name, types.keys) : ""
+                err("unknown type '\(name)'\(hint)", i < c.typePlaces.count ? c.typePlaces[i] : nil)
+                ok = false
+            }
+            if ok, let chain = chains[c.superType], chain.count >= Schema.maximumDepth {
                 err(
-                    "unknown type '\(name)'\(didYouMean(name, types.keys))",
-                    i < c.typePlaces.count ? c.typePlaces[i] : nil)
+                    "'\(c.superType)' is already \(chain.count) types deep; a component's chain of supertypes has at most \(Schema.maximumDepth)",
+                    c.typePlaces.first)
                 ok = false
             }
             var named: Set<String> = []

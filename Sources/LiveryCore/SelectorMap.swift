@@ -173,7 +173,22 @@ final class SelectorMap: @unchecked Sendable {
         var universal = ContiguousArray<Candidate>()
         var freeByType: [Int32: ContiguousArray<Candidate>] = [:]
         var freeUniversal = ContiguousArray<Candidate>()
-        for (rank, r) in theme.rules.sorted(by: Cascade.precedes).enumerated() {
+        // The rules of one block share its declarations: stored once, at the first of them.
+        var blockStarts: [Int: Int32] = [:]
+        // A selector listed twice in one block (`Button, Button { … }`) sets the same values at
+        // two ranks; only the higher can win, so the lower is left out of the index: a node
+        // matching a list of S copies then applies one block, not S.
+        struct Listing: Hashable {
+            var block: Int
+            var selector: String
+        }
+        let ranked = theme.rules.sorted(by: Cascade.precedes)
+        var seenListings = Set<Listing>()
+        var kept = [Bool](repeating: true, count: ranked.count)
+        for i in ranked.indices.reversed() {
+            kept[i] = seenListings.insert(Listing(block: ranked[i].block, selector: ranked[i].selector.text)).inserted
+        }
+        for (rank, r) in zip(ranked.indices, ranked).filter({ kept[$0.0] }).map(\.1).enumerated() {
             let compoundStart = Int32(compounds.count)
             for (i, c) in r.selector.compounds.enumerated() {
                 let classStart = Int32(classList.count)
@@ -197,10 +212,16 @@ final class SelectorMap: @unchecked Sendable {
                     && !compound.normal && own.allSatisfy { $0 < 64 }
                 compounds.append(compound)
             }
-            let declStart = Int32(declProps.count)
-            for d in r.declarations {
-                declProps.append(Int32(pindex[d.property]!))
-                declValues.append(intern(d.value))
+            let declStart: Int32
+            if let start = blockStarts[r.block] {
+                declStart = start
+            } else {
+                declStart = Int32(declProps.count)
+                blockStarts[r.block] = declStart
+                for d in r.declarations {
+                    declProps.append(Int32(pindex[d.property]!))
+                    declValues.append(intern(d.value))
+                }
             }
             rules.append(
                 Rule(
@@ -610,11 +631,20 @@ final class SelectorMap: @unchecked Sendable {
             // to slot `propertyCount` (one past a row's properties, a scratch slot every row
             // has), so that applying a rule is whole groups of four writes, with no branch on
             // its declaration count.
+            // Rules that share declarations (one block's selectors) share the padded copy.
             var rules = m.rules
             var padded: [SIMD2<Int32>] = []
+            // Keyed by start and count: a block without declarations starts where the next begins.
+            var paddedStarts: [SIMD2<Int32>: Int32] = [:]
             for i in rules.indices {
                 let start = Int(rules[i].declarationStart)
                 let count = Int(rules[i].declarationCount)
+                let key = SIMD2(Int32(start), Int32(count))
+                if let shared = paddedStarts[key] {
+                    rules[i].declarationStart = shared
+                    continue
+                }
+                paddedStarts[key] = Int32(padded.count)
                 rules[i].declarationStart = Int32(padded.count)
                 for d in start..<start + count {
                     padded.append(SIMD2(m.declarationProperties[d], m.declarationValues[d]))

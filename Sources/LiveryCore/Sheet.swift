@@ -15,6 +15,8 @@ public struct Stylesheet: Sendable {
     public var components: [ComponentDeclaration] = []
     /// Syntax errors; a sheet with any error never activates.
     public var diagnostics: [Diagnostic] = []
+    /// Per file, syntax errors found past `Diagnostic.maximumPerFile` and not kept.
+    var omittedDiagnostics: [String: Int] = [:]
 
     /// An empty sheet, to be filled by the parser.
     /// - Parameter file: The file name shown in diagnostics.

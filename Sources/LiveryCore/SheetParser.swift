@@ -3,10 +3,24 @@ import Foundation
 /// Parses the sheet language of DESIGN §2 into a `Stylesheet`, reporting every syntax error in one
 /// pass: after an error the parser recovers at the next `;` or `}`.
 public struct SheetParser {
-    /// Reads an `@import`ed file: given the path as written and the importing file, returns the
-    /// file's label and text, or a message saying why it may not be read.
-    public typealias Importer =
-        @Sendable (_ path: String, _ from: String) -> Result<(file: String, text: String), ImportError>
+    /// Reads `@import`ed files.
+    public struct Importer: Sendable {
+        /// Given the path as written and the importing file's label, the imported file's label:
+        /// what diagnostics show, and what a parse reads and parses once.
+        public var label: @Sendable (_ path: String, _ from: String) -> String
+        /// Given the path as written and the importing file's label, the file's label and text,
+        /// or a message saying why it may not be read.
+        public var read: @Sendable (_ path: String, _ from: String) -> Result<(file: String, text: String), ImportError>
+
+        /// An importer of the two functions.
+        public init(
+            label: @escaping @Sendable (_ path: String, _ from: String) -> String,
+            read: @escaping @Sendable (_ path: String, _ from: String) -> Result<(file: String, text: String), ImportError>
+        ) {
+            self.label = label
+            self.read = read
+        }
+    }
 
     /// Why an `@import` failed.
     public struct ImportError: Error, Sendable {
@@ -31,22 +45,43 @@ public struct SheetParser {
         self.importer = importer
     }
 
+    /// Most text, in bytes, a sheet's `@import`s may splice in, counting a file each time it is
+    /// imported: a file imported from several places is read and parsed once, but its rules
+    /// stand at each place, so a few files importing each other four times over would
+    /// otherwise splice in exponentially many.
+    public static let maximumImportedText = BundleFiles.maximumSheetSize
+
     /// Parses `text`, read from `file`.
     /// - Parameters:
     ///   - text: The sheet's text.
     ///   - file: The file name shown in diagnostics, and the start of the `@import` chain.
     /// - Returns: The sheet, imports spliced in; syntax errors are in its `diagnostics`, never thrown.
     public func parse(_ text: String, file: String) -> Stylesheet {
-        var sheet = Stylesheet(file: file)
-        var stack: Set<String> = [file]
-        parse(text, file: file, into: &sheet, importStack: &stack)
+        let imports = Imports(root: file)
+        var log = DiagnosticLog()
+        var sheet = parse(text, file: file, imports: imports, log: &log)
+        sheet.diagnostics = log.kept
+        sheet.omittedDiagnostics = log.omitted
         return sheet
     }
 
-    func parse(_ text: String, file: String, into sheet: inout Stylesheet, importStack: inout Set<String>) {
+    /// What one parse knows of the files it imports: the chain being parsed (for cycles and
+    /// depth), each file parsed once, and the text spliced in so far.
+    private final class Imports {
+        var stack: [String]
+        /// Parsed imported files by label, with their text's size including their own imports.
+        var parsed: [String: (sheet: Stylesheet, bytes: Int)] = [:]
+        var splicedBytes = 0
+        init(root: String) { stack = [root] }
+    }
+
+    /// Parses one file, splicing in its imports; its diagnostics and its imports' go to `log` in
+    /// the order found.
+    private func parse(_ text: String, file: String, imports: Imports, log: inout DiagnosticLog) -> Stylesheet {
+        var sheet = Stylesheet(file: file)
         var lexer = Lexer(text: text, file: file)
         let tokens = lexer.tokenize()
-        sheet.diagnostics += lexer.diagnostics
+        log.merge(kept: lexer.diagnostics.kept, omitted: lexer.diagnostics.omitted)
         var cursor = Cursor(tokens: tokens, lexer: lexer, bundleRoot: bundleRoot)
         while !cursor.atEnd {
             let t = cursor.peek
@@ -67,9 +102,12 @@ public struct SheetParser {
                     let pathToken = cursor.peek
                     cursor.next()
                     cursor.expectSemicolon()
+                    // The importing file's diagnostics so far come before the imported file's.
+                    log.merge(kept: cursor.diagnostics.kept, omitted: cursor.diagnostics.omitted)
+                    cursor.diagnostics = DiagnosticLog()
                     importFile(
-                        path, at: pathToken, from: file, cursor: &cursor, into: &sheet,
-                        importStack: &importStack)
+                        path, at: pathToken, from: file, cursor: &cursor, into: &sheet, imports: imports,
+                        log: &log)
                 case "app":
                     guard case .string(let app) = cursor.peek.kind else {
                         cursor.error("expected a quoted application id after '@app'", at: cursor.peek)
@@ -114,38 +152,61 @@ public struct SheetParser {
                 if let rule = cursor.rule() { sheet.rules.append(rule) }
             }
         }
-        sheet.diagnostics += cursor.diagnostics
+        log.merge(kept: cursor.diagnostics.kept, omitted: cursor.diagnostics.omitted)
+        return sheet
     }
 
     private func importFile(
-        _ path: String, at token: Token, from file: String, cursor: inout Cursor,
-        into sheet: inout Stylesheet,
-        importStack: inout Set<String>
+        _ path: String, at token: Token, from file: String, cursor: inout Cursor, into sheet: inout Stylesheet,
+        imports: Imports, log: inout DiagnosticLog
     ) {
+        func fail(_ message: String) {
+            log.add(.error, message, at: cursor.location(token), sourceLine: cursor.lexer.sourceLine(token.line))
+        }
         guard let importer else {
-            cursor.error("'@import' is only allowed in a bundle directory", at: token)
+            fail("'@import' is only allowed in a bundle directory")
             return
         }
-        switch importer(path, file) {
-        case .failure(let e):
-            cursor.error(e.message, at: token)
-        case .success(let (label, text)):
-            guard !importStack.contains(label) else {
-                cursor.error("'\(path)' imports itself (an @import cycle)", at: token)
-                return
-            }
-            // Each level is a level of recursion here: keep chains short enough for any stack.
-            guard importStack.count <= SheetParser.maximumImportDepth else {
-                cursor.error(
-                    "@import nested more than \(SheetParser.maximumImportDepth) files deep", at: token)
-                return
-            }
-            importStack.insert(label)
-            sheet.diagnostics += cursor.diagnostics
-            cursor.diagnostics = []
-            parse(text, file: label, into: &sheet, importStack: &importStack)
-            importStack.remove(label)
+        let label = importer.label(path, file)
+        guard !imports.stack.contains(label) else {
+            fail("'\(path)' imports itself (an @import cycle)")
+            return
         }
+        var fragment: (sheet: Stylesheet, bytes: Int)
+        if let parsed = imports.parsed[label] {
+            fragment = parsed
+        } else {
+            // Each level is a level of recursion here: keep chains short enough for any stack.
+            guard imports.stack.count <= SheetParser.maximumImportDepth else {
+                fail("@import nested more than \(SheetParser.maximumImportDepth) files deep")
+                return
+            }
+            switch importer.read(path, file) {
+            case .failure(let e):
+                fail(e.message)
+                return
+            case .success(let (label, text)):
+                imports.stack.append(label)
+                let before = imports.splicedBytes
+                let parsed = parse(text, file: label, imports: imports, log: &log)
+                imports.stack.removeLast()
+                // Its size: its own text and what its imports spliced in.
+                fragment = (parsed, text.utf8.count + imports.splicedBytes - before)
+                imports.parsed[label] = fragment
+                imports.splicedBytes = before
+            }
+        }
+        guard imports.splicedBytes + fragment.bytes <= SheetParser.maximumImportedText else {
+            fail(
+                "'\(path)' would bring the text imported into this sheet past \(SheetParser.maximumImportedText) bytes "
+                    + "(a file counts each time it is imported)")
+            return
+        }
+        imports.splicedBytes += fragment.bytes
+        sheet.metadata += fragment.sheet.metadata
+        sheet.palette += fragment.sheet.palette
+        sheet.rules += fragment.sheet.rules
+        sheet.components += fragment.sheet.components
     }
 }
 
@@ -161,7 +222,7 @@ private struct Cursor {
     static let maximumNesting = 32
     /// Most compound selectors in one complex selector.
     static let maximumCompounds = 32
-    var diagnostics: [Diagnostic] = []
+    var diagnostics = DiagnosticLog()
 
     init(tokens: [Token], lexer: Lexer, bundleRoot: String?) {
         self.tokens = tokens
@@ -178,7 +239,7 @@ private struct Cursor {
     }
 
     mutating func error(_ message: String, at t: Token) {
-        diagnostics.append(Diagnostic(.error, message, at: location(t), sourceLine: lexer.sourceLine(t.line)))
+        diagnostics.add(.error, message, at: location(t), sourceLine: lexer.sourceLine(t.line))
     }
 
     /// Skips to just after the next `;` at this level, or a whole `{ … }` block, or stops before

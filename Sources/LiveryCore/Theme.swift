@@ -115,6 +115,11 @@ public struct CompiledRule: Sendable {
     public var specificity: Specificity
     /// The declarations that typed correctly, in source order; a later one wins.
     public var declarations: [CompiledDeclaration]
+    /// The rule block the declarations were written in, numbered from 0 in source order: the
+    /// rules of one selector list share it and the one `declarations` array, so that indexes and
+    /// digests store a block once, not once per selector (a list of S selectors over D
+    /// declarations is S + D, not S × D).
+    public var block: Int
 }
 
 /// A theme ready for the cascade: merged palette, typed rules of every layer, extended schema.
@@ -206,9 +211,13 @@ public enum ThemeCompiler {
         precondition(!chain.isEmpty)
         let sheets: [(Stylesheet, Bool)] =
             chain.map { ($0.sheet, false) } + (overrides.map { [($0, true)] } ?? [])
-        var diagnostics: [Diagnostic] = sheets.flatMap { $0.0.diagnostics }
+        // At most `Diagnostic.maximumPerFile` kept a file, the rest counted; "did you mean" is
+        // computed only for those kept (`log.accepts`), so that its cost, a comparison with each
+        // candidate, is paid a bounded number of times however many names are misspelt.
+        var diagnostics = DiagnosticLog()
+        for (sheet, _) in sheets { diagnostics.merge(kept: sheet.diagnostics, omitted: sheet.omittedDiagnostics) }
         var schema = base
-        for (sheet, _) in sheets { diagnostics += schema.extend(with: sheet.components) }
+        for (sheet, _) in sheets { diagnostics.append(contentsOf: schema.extend(with: sheet.components)) }
 
         // Palette: later definitions (children, then overrides) win, even inside a parent's rules.
         var definitions: [String: PaletteDefinition] = [:]
@@ -216,7 +225,7 @@ public enum ThemeCompiler {
         var palette: [String: RGBA] = [:]
         var visiting: [String] = []
         var failed: Set<String> = []
-        let names = Array(definitions.keys)
+        let names = Set(definitions.keys)
         // The longest chain of references from each colour to literal ones, counted over the
         // definitions' text without recursion (`chainLengths`): more than 64 is an error at the
         // colour 65 references away, whatever the names; the colours are then evaluated
@@ -263,13 +272,14 @@ public enum ThemeCompiler {
             defer { visiting.removeLast() }
             var typer = ValueTyper(lookup: { evaluate($0) }, paletteNames: names)
             typer.sourceLine = d.sourceLine
+            typer.suggests = diagnostics.accepts(d.location.file)
             var result: RGBA?
             if d.value.count == 1 {
                 result = typer.color(d.value[0])
             } else {
                 typer.error("'@define-color \(name)' takes one colour", at: d.value[1])
             }
-            diagnostics += typer.diagnostics
+            diagnostics.append(contentsOf: typer.diagnostics)
             if let result { palette[name] = result } else { failed.insert(name) }
             return result
         }
@@ -293,15 +303,14 @@ public enum ThemeCompiler {
             let isOwn = index == chain.count - 1
             for d in source.sheet.metadata.reversed() {
                 guard metadataKeys.contains(d.property) else {
-                    diagnostics.append(
-                        Diagnostic(
-                            .error,
-                            "unknown @theme key '\(d.property)'\(didYouMean(d.property, metadataKeys))",
-                            at: d.location, sourceLine: d.sourceLine))
+                    diagnostics.add(
+                        .error, "unknown @theme key '\(d.property)'\(didYouMean(d.property, metadataKeys))",
+                        at: d.location, sourceLine: d.sourceLine)
                     continue
                 }
                 var typer = ValueTyper(lookup: lookup, paletteNames: names)
                 typer.sourceLine = d.sourceLine
+                typer.suggests = diagnostics.accepts(d.location.file)
                 func text() -> String? {
                     guard d.value.count == 1 else {
                         typer.error("'\(d.property)' takes one value", at: d.value[0])
@@ -373,7 +382,7 @@ public enum ThemeCompiler {
                     default: if meta.lightVariant == nil { meta.lightVariant = v }
                     }
                 }
-                diagnostics += typer.diagnostics
+                diagnostics.append(contentsOf: typer.diagnostics)
             }
         }
         if meta.inherits == nil, chain.count > 1 { meta.inherits = chain[chain.count - 2].id }
@@ -381,14 +390,14 @@ public enum ThemeCompiler {
         // Rules.
         var rules: [CompiledRule] = []
         var order = 0
+        var block = 0
         for (sheet, isOverrides) in sheets {
             for rule in sheet.rules {
                 var selectorsOK = true
                 for sel in rule.selectors {
                     for c in sel.compounds {
-                        func err(_ m: String) {
-                            diagnostics.append(
-                                Diagnostic(.error, m, at: c.location, sourceLine: c.sourceLine))
+                        func err(_ m: @autoclosure () -> String) {
+                            diagnostics.add(.error, m(), at: c.location, sourceLine: c.sourceLine)
                             selectorsOK = false
                         }
                         if let t = c.type, schema.types[t] == nil {
@@ -398,10 +407,9 @@ public enum ThemeCompiler {
                             var at = c.location
                             at.column =
                                 column(of: ":" + s, in: c.sourceLine, from: c.location.column) ?? at.column
-                            diagnostics.append(
-                                Diagnostic(
-                                    .error, "unknown state ':\(s)'\(didYouMean(s, schema.states))", at: at,
-                                    sourceLine: c.sourceLine))
+                            diagnostics.add(
+                                .error, "unknown state ':\(s)'\(didYouMean(s, schema.states))", at: at,
+                                sourceLine: c.sourceLine)
                             selectorsOK = false
                         }
                     }
@@ -409,17 +417,17 @@ public enum ThemeCompiler {
                 var decls: [CompiledDeclaration] = []
                 for d in rule.declarations {
                     guard let def = schema.properties[d.property] else {
-                        diagnostics.append(
-                            Diagnostic(
-                                .error,
-                                "unknown property '\(d.property)'\(didYouMean(d.property, schema.properties.keys))",
-                                at: d.location, sourceLine: d.sourceLine))
+                        diagnostics.add(
+                            .error,
+                            "unknown property '\(d.property)'\(didYouMean(d.property, schema.properties.keys))",
+                            at: d.location, sourceLine: d.sourceLine)
                         continue
                     }
                     var typer = ValueTyper(lookup: lookup, paletteNames: names)
+                    typer.suggests = diagnostics.accepts(d.location.file)
                     let v = typer.value(d.value, for: def, declaration: d)
                     // A reference to a palette colour that failed is already reported there.
-                    diagnostics += typer.diagnostics
+                    diagnostics.append(contentsOf: typer.diagnostics)
                     if let v {
                         decls.append(
                             CompiledDeclaration(property: d.property, value: v, location: d.location))
@@ -433,9 +441,10 @@ public enum ThemeCompiler {
                         CompiledRule(
                             selector: sel, layer: layer, app: rule.app, order: order,
                             subjectDepth: subject.type.map { schema.depth(of: $0) } ?? -1,
-                            specificity: sel.specificity, declarations: decls))
+                            specificity: sel.specificity, declarations: decls, block: block))
                     order += 1
                 }
+                block += 1
             }
         }
         // The selector index lists a rule under each component type its subject can be, and each
@@ -456,7 +465,7 @@ public enum ThemeCompiler {
                         + "supertype are listed under every type they can match",
                     at: at))
         }
-        let unique = dedupe(diagnostics)
+        let unique = DiagnosticLog.limited(dedupe(diagnostics.kept), omitted: diagnostics.omitted)
         guard !unique.contains(where: { $0.severity == .error }) else { return (nil, unique) }
         return (CompiledTheme(metadata: meta, palette: palette, rules: rules, schema: schema), unique)
     }

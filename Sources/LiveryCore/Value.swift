@@ -56,20 +56,28 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
 struct ValueTyper {
     /// Looks up a palette name; nil when it is not defined.
     var lookup: (String) -> RGBA?
-    /// Names offered for "did you mean".
-    var paletteNames: [String]
+    /// The palette's names: a reference to another is unknown; offered for "did you mean".
+    var paletteNames: Set<String>
+    /// Whether errors offer "did you mean": false once the file's diagnostics are past the limit
+    /// (`DiagnosticLog.accepts`), since the suggestion compares the word with every candidate.
+    var suggests = true
     var diagnostics: [Diagnostic] = []
     /// The source line of the declaration being read, for carets.
     var sourceLine = ""
 
     init(palette: [String: RGBA]) {
         self.lookup = { palette[$0] }
-        self.paletteNames = Array(palette.keys)
+        self.paletteNames = Set(palette.keys)
     }
 
-    init(lookup: @escaping (String) -> RGBA?, paletteNames: [String]) {
+    init(lookup: @escaping (String) -> RGBA?, paletteNames: Set<String>) {
         self.lookup = lookup
         self.paletteNames = paletteNames
+    }
+
+    /// " (did you mean 'x'?)" while `suggests`, else the empty string.
+    func didYouMean(_ word: String, _ candidates: some Sequence<String>) -> String {
+        suggests ? LiveryCore.didYouMean(word, candidates) : ""
     }
 
     mutating func error(_ message: String, at node: ValueNode) {

@@ -544,10 +544,18 @@ public final class ThemeService: @unchecked Sendable {
     /// and parts (`@component` declarations change which rules match, with no rule changed).
     static func fingerprint(_ theme: CompiledTheme) -> String {
         var s = "\(theme.metadata)"
+        var lastBlock = -1
         for r in theme.rules {
             s += "|\(r.selector.text)@\(r.layer)\(r.app ?? "")"
             if let at = r.selector.compounds.first?.location { s += "@\(at)" }
-            for d in r.declarations { s += ";\(d.property)=\(d.value)@\(d.location)" }
+            // A block's declarations once, after its first selector (rules are in source order,
+            // so a block's rules are adjacent): a selector list costs its length plus its
+            // declarations, not their product.
+            if r.block != lastBlock {
+                s += "#\(r.block)"
+                for d in r.declarations { s += ";\(d.property)=\(d.value)@\(d.location)" }
+                lastBlock = r.block
+            }
         }
         for name in theme.schema.types.keys.sorted() {
             let type = theme.schema.types[name]!
