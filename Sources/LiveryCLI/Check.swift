@@ -56,6 +56,8 @@ func check(_ inv: Invocation, output: Output) -> Int32 {
         let source = format.read(url, id: id)
         let catalog = ThemeCatalog(sources: chain(from: source, searchPath: searchPath))
         var (theme, diagnostics) = catalog.compile(id, schema: schema)
+        // Index it as activating it would, so that a check costs what the daemon pays.
+        if let theme { _ = Cascade(theme: theme) }
         if inv.warnings, theme != nil, case .success(let chain) = catalog.chain(for: id) {
             diagnostics += Lint.warnings(chain: chain)
         }

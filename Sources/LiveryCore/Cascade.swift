@@ -114,26 +114,28 @@ public struct Cascade: Sendable {
     ///   against another schema); never for a path parsed against the theme's.
     public func computedStyle(_ path: ComponentPath, app: String?) throws(Failure) -> ComputedStyle {
         let suffix = "\u{0}" + (app ?? "")
-        if let hit = cache.entry(path.description + suffix) { return hit.style }
-        var keys: [String] = []
-        var prefix = ""
-        for (k, node) in path.nodes.enumerated() {
-            prefix += (k == 0 ? "" : "/") + node.description
-            keys.append(prefix + suffix)
-        }
-        // Start from the longest cached prefix.
-        var start = 0
+        let full = path.description + suffix
+        if let hit = cache.entry(full) { return hit.style }
+        // The longest cached prefix, found from the root: each prefix is keyed by its container's
+        // entry and its own node, so that keys stay one segment long and a path of n segments
+        // costs n lookups, not the n² bytes of every prefix written out.
         var walker = StyleWalker(self, app: app)
-        for k in stride(from: keys.count - 2, through: 0, by: -1) {
-            if let hit = cache.entry(keys[k]) {
-                walker.seed(path.nodes[...k], style: hit.style, state: hit.state)
-                start = k + 1
-                break
-            }
+        var parent = 0
+        var start = 0
+        var seed: StyleCache.Entry?
+        while start < path.nodes.count - 1,
+            let hit = cache.entry(StyleCache.prefixKey(parent: parent, node: path.nodes[start], suffix: suffix))
+        {
+            parent = hit.id
+            start += 1
+            seed = hit
         }
+        if let seed { walker.seed(path.nodes[..<start], style: seed.style, state: seed.state) }
         for k in start..<path.nodes.count {
             guard let style = walker.push(path.nodes[k]) else { throw .unknownType(path.nodes[k].type) }
-            cache.store(keys[k], StyleCache.Entry(style: style, state: walker.childState()))
+            let entry = StyleCache.Entry(style: style, state: walker.childState())
+            parent = cache.store(StyleCache.prefixKey(parent: parent, node: path.nodes[k], suffix: suffix), entry)
+            if k == path.nodes.count - 1 { cache.store(full, entry) }
         }
         return walker.top!
     }
@@ -259,8 +261,8 @@ public struct Cascade: Sendable {
             self.app = app
         }
 
-        mutating func value(of property: PropertyDefinition, at index: Int) -> (Value, Origin) {
-            if let v = resolved[index]?[property.name] { return v }
+        /// The winning declaration of `property` at node `index`, if one matches.
+        mutating func declared(_ property: PropertyDefinition, at index: Int) -> (Value, Origin)? {
             let rules: [CompiledRule]
             if let m = matched[index] {
                 rules = m
@@ -268,26 +270,45 @@ public struct Cascade: Sendable {
                 rules = cascade.matchingRules(path, at: index, app: app)
                 matched[index] = rules
             }
-            var result: (Value, Origin)?
-            search: for rule in rules.reversed() {
+            for rule in rules.reversed() {
                 for d in rule.declarations.reversed() where d.property == property.name {
-                    result = (
-                        d.value, .declaration(d.location, selector: rule.selector.text, layer: rule.layer)
-                    )
-                    break search
+                    return (d.value, .declaration(d.location, selector: rule.selector.text, layer: rule.layer))
                 }
             }
-            if result == nil {
-                if property.inherits && index > 0 {
-                    let parent = value(of: property, at: index - 1).0
-                    let from = ComponentPath(nodes: Array(path.nodes[...(index - 1)])).description
-                    result = (parent, .inherited(from: from))
+            return nil
+        }
+
+        /// Walks outwards from `index` to the first node that declares the property (or to one
+        /// whose value is known, or to where it stops inheriting), then fills in the nodes
+        /// between with the inherited value: a loop, so that a path of any length costs no
+        /// recursion.
+        mutating func value(of property: PropertyDefinition, at index: Int) -> (Value, Origin) {
+            var i = index
+            var inheriting: [Int] = []
+            var found: (Value, Origin)
+            while true {
+                if let v = resolved[i]?[property.name] {
+                    found = v
+                    break
+                }
+                if let d = declared(property, at: i) {
+                    found = d
+                } else if property.inherits && i > 0 {
+                    inheriting.append(i)
+                    i -= 1
+                    continue
                 } else {
-                    result = (property.initial, .initial)
+                    found = (property.initial, .initial)
                 }
+                resolved[i, default: [:]][property.name] = found
+                break
             }
-            resolved[index, default: [:]][property.name] = result!
-            return result!
+            for j in inheriting.reversed() {
+                let from = ComponentPath(nodes: Array(path.nodes[...(j - 1)])).description
+                found = (found.0, .inherited(from: from))
+                resolved[j, default: [:]][property.name] = found
+            }
+            return found
         }
     }
 }
@@ -299,6 +320,15 @@ final class StyleCache: @unchecked Sendable {
         var style: ComputedStyle
         /// The container state for the node's children (`StyleWalker.childState`).
         var state: ContiguousArray<UInt64>
+        /// Set by `store`: unique in this cache's life (never reused after it starts over), so
+        /// that a child's key (`prefixKey`) can name its container by it.
+        var id = 0
+    }
+
+    /// The key of a path prefix's last node: its container's entry id (0 for a root), the node,
+    /// and the suffix that names the application. `\u{1}` first: no path's text begins with it.
+    static func prefixKey(parent: Int, node: PathNode, suffix: String) -> String {
+        "\u{1}\(parent)/\(node.description)\(suffix)"
     }
     /// Entries kept at most, and the bytes they may take (keys, slots and container states,
     /// which grow with the theme's rules: 39 KB each for 10,000 rules of 32 compounds); past
@@ -309,6 +339,7 @@ final class StyleCache: @unchecked Sendable {
     private var entries: [String: Entry] = [:]
     /// The bytes `entries` take, as `cost` counts them.
     private var bytes = 0
+    private var nextID = 0
 
     func entry(_ key: String) -> Entry? { lock.withLock { entries[key] } }
 
@@ -317,10 +348,15 @@ final class StyleCache: @unchecked Sendable {
 
     /// Keeps `entry` under `key` (replacing one), unless it alone costs more than the cache may
     /// hold.
-    func store(_ key: String, _ entry: Entry) {
+    /// - Returns: the id given to the entry.
+    @discardableResult
+    func store(_ key: String, _ entry: Entry) -> Int {
+        var entry = entry
         let cost = StyleCache.cost(key, entry)
-        guard cost <= StyleCache.byteCapacity else { return }
-        lock.withLock {
+        return lock.withLock {
+            nextID += 1
+            entry.id = nextID
+            guard cost <= StyleCache.byteCapacity else { return entry.id }
             if let old = entries.removeValue(forKey: key) { bytes -= StyleCache.cost(key, old) }
             if entries.count >= StyleCache.capacity || bytes + cost > StyleCache.byteCapacity {
                 entries.removeAll(keepingCapacity: true)
@@ -328,6 +364,7 @@ final class StyleCache: @unchecked Sendable {
             }
             entries[key] = entry
             bytes += cost
+            return entry.id
         }
     }
 

@@ -22,7 +22,11 @@ struct YAMLNode {
         var mark: Mark
     }
 
-    /// Parses the first document of `text`.
+    /// Parses the first document of `text` from libyaml's parser events, building the nodes
+    /// here: libyaml's own document loader looks each anchor up in a list, so a scheme of many
+    /// anchors took time quadratic in their number. Anchors are kept in a dictionary, aliases
+    /// share the anchored node, and the document is refused as soon as it holds, or expands
+    /// through aliases to, more than `maximumNodes` nodes, or nests more than 64 levels.
     static func parse(_ text: String) -> Result<YAMLNode, ParseError> {
         if let mark = tooDeep(text) {
             return .failure(ParseError(message: "YAML nested more than 64 levels deep", mark: mark))
@@ -36,29 +40,128 @@ struct YAMLNode {
         let bytes = Array(text.utf8)
         return bytes.withUnsafeBufferPointer { buf -> Result<YAMLNode, ParseError> in
             yaml_parser_set_input_string(&parser, buf.baseAddress, buf.count)
-            var document = yaml_document_t()
-            guard yaml_parser_load(&parser, &document) == 1 else {
-                let m = parser.problem_mark
-                let problem = parser.problem.map { String(cString: $0) } ?? "malformed YAML"
-                return .failure(
-                    ParseError(
-                        message: "YAML: \(problem)", mark: Mark(line: m.line + 1, column: m.column + 1)))
+            var builder = Builder()
+            while true {
+                var event = yaml_event_t()
+                guard yaml_parser_parse(&parser, &event) == 1 else {
+                    let m = parser.problem_mark
+                    let problem = parser.problem.map { String(cString: $0) } ?? "malformed YAML"
+                    return .failure(
+                        ParseError(
+                            message: "YAML: \(problem)", mark: Mark(line: m.line + 1, column: m.column + 1)))
+                }
+                let step = builder.take(&event)
+                yaml_event_delete(&event)
+                switch step {
+                case .more: continue
+                case .done(let result): return result
+                }
             }
-            defer { yaml_document_delete(&document) }
-            guard let root = yaml_document_get_root_node(&document) else {
-                return .failure(ParseError(message: "empty YAML document", mark: Mark(line: 1, column: 1)))
+        }
+    }
+
+    /// Builds nodes from parser events: a stack of open collections, the anchors, and the
+    /// count of nodes the document expands to.
+    private struct Builder {
+        enum Step {
+            case more
+            case done(Result<YAMLNode, ParseError>)
+        }
+        /// An open collection: its mark, its anchor, its items so far and the nodes they count.
+        struct Open {
+            var mark: Mark
+            var anchor: String?
+            var isMapping: Bool
+            var items: [YAMLNode] = []
+            var count = 1
+        }
+        var stack: [Open] = []
+        var anchors: [String: (node: YAMLNode, count: Int)] = [:]
+        var total = 0
+        var aliased = false
+        var root: YAMLNode?
+
+        static func string(_ p: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+            p.map { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+        }
+
+        /// Adds a finished node (`count` nodes once expanded) to its collection or as the root.
+        mutating func add(_ node: YAMLNode, count: Int, anchor: String?) -> Step {
+            if let anchor { anchors[anchor] = (node, count) }
+            if stack.isEmpty {
+                root = node
+            } else {
+                stack[stack.count - 1].items.append(node)
+                stack[stack.count - 1].count += count
             }
-            var budget = YAMLNode.maximumNodes
-            var depth = 0
-            let node = convert(root, &document, &depth, &budget)
-            guard budget >= 0 else {
-                return .failure(
-                    ParseError(
-                        message:
-                            "YAML document expands to more than \(YAMLNode.maximumNodes) nodes (aliases nested too far)",
-                        mark: Mark(line: 1, column: 1)))
+            return .more
+        }
+
+        mutating func fail(_ message: String, _ mark: Mark) -> Step {
+            .done(.failure(ParseError(message: message, mark: mark)))
+        }
+
+        mutating func take(_ event: inout yaml_event_t) -> Step {
+            let mark = Mark(line: event.start_mark.line + 1, column: event.start_mark.column + 1)
+            // Every event that makes a node counts it, before any work is done for it.
+            func counted(_ n: Int) -> Bool {
+                total += n
+                return total <= YAMLNode.maximumNodes
             }
-            return .success(node)
+            switch event.type {
+            case YAML_SCALAR_EVENT:
+                guard counted(1) else { return tooMany(mark) }
+                let s = event.data.scalar
+                let value = String(decoding: UnsafeBufferPointer(start: s.value, count: s.length), as: UTF8.self)
+                return add(YAMLNode(kind: .scalar(value), mark: mark), count: 1, anchor: Builder.string(s.anchor))
+            case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+                guard counted(1) else { return tooMany(mark) }
+                guard stack.count < 64 else { return fail("YAML nested more than 64 levels deep", mark) }
+                let isMapping = event.type == YAML_MAPPING_START_EVENT
+                let anchor = Builder.string(
+                    isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor)
+                stack.append(Open(mark: mark, anchor: anchor, isMapping: isMapping))
+                return .more
+            case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                guard let open = stack.popLast() else { return .more }
+                let kind: Kind
+                if open.isMapping {
+                    var pairs: [(YAMLNode, YAMLNode)] = []
+                    pairs.reserveCapacity(open.items.count / 2)
+                    var i = 0
+                    while i + 1 < open.items.count {
+                        pairs.append((open.items[i], open.items[i + 1]))
+                        i += 2
+                    }
+                    kind = .mapping(pairs)
+                } else {
+                    kind = .sequence(open.items)
+                }
+                return add(YAMLNode(kind: kind, mark: open.mark), count: open.count, anchor: open.anchor)
+            case YAML_ALIAS_EVENT:
+                let name = Builder.string(event.data.alias.anchor) ?? ""
+                guard let (node, count) = anchors[name] else {
+                    return fail("YAML: found undefined alias '\(name)'", mark)
+                }
+                aliased = true
+                guard counted(count) else { return tooMany(mark) }
+                return add(node, count: count, anchor: nil)
+            case YAML_DOCUMENT_END_EVENT, YAML_STREAM_END_EVENT:
+                guard let root else {
+                    return fail("empty YAML document", Mark(line: 1, column: 1))
+                }
+                return .done(.success(root))
+            default:
+                return .more
+            }
+        }
+
+        mutating func tooMany(_ mark: Mark) -> Step {
+            fail(
+                aliased
+                    ? "YAML document expands to more than \(YAMLNode.maximumNodes) nodes (aliases nested too far)"
+                    : "YAML document has more than \(YAMLNode.maximumNodes) nodes",
+                mark)
         }
     }
 
@@ -96,46 +199,4 @@ struct YAMLNode {
     /// Most nodes a document may expand to: aliases are expanded, so a "billion laughs" document
     /// would otherwise take exponential time.
     static let maximumNodes = 100_000
-
-    private static func convert(
-        _ node: UnsafeMutablePointer<yaml_node_t>, _ doc: inout yaml_document_t, _ depth: inout Int,
-        _ budget: inout Int
-    ) -> YAMLNode {
-        let mark = Mark(line: node.pointee.start_mark.line + 1, column: node.pointee.start_mark.column + 1)
-        depth += 1
-        defer { depth -= 1 }
-        // Aliases can nest without bound; a colour scheme never needs more than a few levels.
-        budget -= 1
-        guard depth < 64, budget >= 0 else { return YAMLNode(kind: .scalar(""), mark: mark) }
-        switch node.pointee.type {
-        case YAML_SCALAR_NODE:
-            let s = node.pointee.data.scalar
-            let buf = UnsafeBufferPointer(start: s.value, count: s.length)
-            return YAMLNode(kind: .scalar(String(decoding: buf, as: UTF8.self)), mark: mark)
-        case YAML_SEQUENCE_NODE:
-            var items: [YAMLNode] = []
-            var p = node.pointee.data.sequence.items.start
-            while let cur = p, cur != node.pointee.data.sequence.items.top {
-                if let child = yaml_document_get_node(&doc, cur.pointee) {
-                    items.append(convert(child, &doc, &depth, &budget))
-                }
-                p = cur + 1
-            }
-            return YAMLNode(kind: .sequence(items), mark: mark)
-        case YAML_MAPPING_NODE:
-            var pairs: [(YAMLNode, YAMLNode)] = []
-            var p = node.pointee.data.mapping.pairs.start
-            while let cur = p, cur != node.pointee.data.mapping.pairs.top {
-                if let k = yaml_document_get_node(&doc, cur.pointee.key),
-                    let v = yaml_document_get_node(&doc, cur.pointee.value)
-                {
-                    pairs.append((convert(k, &doc, &depth, &budget), convert(v, &doc, &depth, &budget)))
-                }
-                p = cur + 1
-            }
-            return YAMLNode(kind: .mapping(pairs), mark: mark)
-        default:
-            return YAMLNode(kind: .scalar(""), mark: mark)
-        }
-    }
 }

@@ -1,0 +1,179 @@
+import Foundation
+import XCTest
+
+@testable import LiveryCore
+
+/// Shapes of input whose cost grew faster than their size. Each test checks a count that the
+/// old code got wrong by a factor of the input's size (copies stored, files read, suggestions
+/// computed, diagnostics kept, cache bytes), never a time; `make bench` times them at the size
+/// limits (bench/README.md, "Hostile inputs").
+final class SuperLinearInputTests: XCTestCase {
+    /// `Button, Button, … { alpha: 1; … }`: S selectors over D declarations.
+    func product(_ s: Int) -> String {
+        "Button" + String(repeating: ", Button", count: s - 1) + " {"
+            + String(repeating: " alpha: 0.5;", count: s) + " }\n"
+    }
+
+    /// A rule's declarations are stored once for all its selectors: the index holds one copy of
+    /// the block (padded to a multiple of 4), not one per selector, and a selector repeated in
+    /// its list is indexed once.
+    func testSelectorListStoresItsDeclarationsOnce() throws {
+        let s = 300
+        let cascade = try compileSheet(product(s) + "Button, Switch { tint-color: #102030; row-height: 7; }\n")
+        XCTAssertEqual(cascade.theme.rules.count, s + 2)
+        // Block 1: 300 declarations (already a multiple of 4); block 2: 2, padded to 4; both
+        // stored once though 302 rules use them.
+        XCTAssertEqual(cascade.map.raw.declarations.count, 300 + 4)
+        XCTAssertEqual(cascade.map.raw.rules.count, 1 + 2, "the 300 copies of 'Button' are one rule")
+        XCTAssertEqual(try resolved(cascade, "Window/Button", "alpha"), "0.5")
+        XCTAssertEqual(try resolved(cascade, "Window/Button", "tint-color"), "#102030ff")
+        XCTAssertEqual(try resolved(cascade, "Window/Switch", "row-height"), "7")
+    }
+
+    /// The lint looks at a block once: S − 1 earlier copies of the selector never win, and
+    /// S − 1 declarations are set again later in the rule — each said once, not once per
+    /// selector (the old lint said the latter S × (S − 1) times).
+    func testLintOfASelectorListIsLinear() {
+        let s = 200
+        let source = ThemeSource(
+            id: "t", format: "native", path: "t", sheet: SheetParser().parse(product(s), file: "t.css"))
+        let warnings = Lint.warnings(chain: [source]).map(\.message)
+        XCTAssertEqual(
+            warnings.filter { $0.contains("the same selector is listed again later in this rule") }.count, s - 1)
+        XCTAssertEqual(warnings.filter { $0.contains("is set again later in the same rule") }.count, s - 1)
+        XCTAssertEqual(warnings.count, 2 * (s - 1))
+    }
+
+    /// N misspelt component types: the first 100 errors are kept, with their suggestion, and the
+    /// rest are one line with their count.
+    func testMisspeltTypesKeepTheFirstHundredErrors() throws {
+        let n = 300
+        var css = ""
+        for i in 0..<n { css += String(format: "@component Comp%06d : View;\n", i) }
+        for i in 0..<n { css += String(format: "Cxmp%06d { alpha: 1; }\n", i) }
+        let d = try diagnostics(of: css)
+        XCTAssertEqual(d.count, Diagnostic.maximumPerFile + 1)
+        XCTAssertEqual(d[0].message, "unknown component type 'Cxmp000000' (did you mean 'Comp000000'?)")
+        XCTAssertEqual(d[0].location.line, n + 1)
+        XCTAssertEqual(d[99].message, "unknown component type 'Cxmp000099' (did you mean 'Comp000099'?)")
+        XCTAssertEqual(d[100].message, "200 more problems in this file not shown (the first 100 are)")
+        XCTAssertEqual(d[100].severity, .error)
+    }
+
+    /// The same for palette references; a name's being defined is a set lookup.
+    func testMisspeltPaletteNamesKeepTheFirstHundredErrors() throws {
+        let n = 250
+        var css = ""
+        for i in 0..<n { css += String(format: "@define-color col%06d #102030;\n", i) }
+        for i in 0..<n { css += String(format: "Button { tint-color: @cxl%06d; }\n", i) }
+        let d = try diagnostics(of: css)
+        XCTAssertEqual(d.count, 101)
+        XCTAssertEqual(d[0].message, "unknown palette colour '@cxl000000' (did you mean 'col000000'?)")
+        XCTAssertEqual(d[100].message, "150 more problems in this file not shown (the first 100 are)")
+    }
+
+    /// Lines of 999 `}`: every one is an error; 100 are kept, and every diagnostic and
+    /// declaration on a line shares the lexer's one copy of it.
+    func testDiagnosticsOfLongLinesAreCappedAndShareTheLine() {
+        let lines = 20
+        let sheet = SheetParser().parse(String(repeating: String(repeating: "}", count: 999) + "\n", count: lines), file: "b.css")
+        XCTAssertEqual(sheet.diagnostics.count, 100)
+        XCTAssertEqual(sheet.omittedDiagnostics["b.css"], lines * 999 - 100)
+        func storage(_ s: String) -> UnsafeRawPointer? {
+            var s = s
+            return s.withUTF8 { UnsafeRawPointer($0.baseAddress) }
+        }
+        XCTAssertEqual(sheet.diagnostics[0].sourceLine.utf8.count, 999)
+        XCTAssertEqual(storage(sheet.diagnostics[0].sourceLine), storage(sheet.diagnostics[1].sourceLine))
+        let decls = SheetParser().parse("Button {" + String(repeating: " alpha: 1;", count: 50) + " }\n", file: "d.css")
+        let declarations = decls.rules[0].declarations
+        XCTAssertEqual(declarations.count, 50)
+        XCTAssertEqual(storage(declarations[0].sourceLine), storage(declarations[49].sourceLine))
+    }
+
+    /// theme.css imports f0.css 4 times, each fK.css imports f(K+1).css 4 times: each file is
+    /// read once, and its rules stand at every place it is imported (4 + 16 + … + 4^6).
+    func testRepeatedImportsAreReadOnce() {
+        final class Reads: @unchecked Sendable {
+            let lock = NSLock()
+            var count: [String: Int] = [:]
+        }
+        let reads = Reads()
+        let depth = 6
+        let importer = SheetParser.Importer(label: { path, _ in path }) { path, _ in
+            reads.lock.withLock { reads.count[path, default: 0] += 1 }
+            let k = Int(path.dropFirst().dropLast(4))!
+            var text = "Button { alpha: 0.5; }\n"
+            if k + 1 < depth { text += String(repeating: "@import \"f\(k + 1).css\";\n", count: 4) }
+            return .success((file: path, text: text))
+        }
+        let sheet = SheetParser(bundleRoot: "/nowhere", importer: importer).parse(
+            String(repeating: "@import \"f0.css\";\n", count: 4), file: "theme.css")
+        XCTAssertEqual(sheet.diagnostics.map(\.message), [])
+        XCTAssertEqual(reads.count, Dictionary(uniqueKeysWithValues: (0..<depth).map { ("f\($0).css", 1) }))
+        XCTAssertEqual(sheet.rules.count, (1...depth).reduce(0) { $0 + Int(pow(4.0, Double($1))) })
+    }
+
+    /// At depth 16 the same files would splice in 4^16 copies: refused past 4 MiB of text, at
+    /// the import that would pass it, with each file still read once.
+    func testImportsThatWouldSpliceTooMuchTextAreRefused() {
+        let depth = 16
+        let importer = SheetParser.Importer(label: { path, _ in path }) { path, _ in
+            let k = Int(path.dropFirst().dropLast(4))!
+            var text = "Button { alpha: 0.5; }\n"
+            if k + 1 < depth { text += String(repeating: "@import \"f\(k + 1).css\";\n", count: 4) }
+            return .success((file: path, text: text))
+        }
+        let sheet = SheetParser(bundleRoot: "/nowhere", importer: importer).parse(
+            String(repeating: "@import \"f0.css\";\n", count: 4), file: "theme.css")
+        XCTAssertFalse(sheet.diagnostics.isEmpty)
+        XCTAssertTrue(
+            sheet.diagnostics.allSatisfy {
+                $0.message.hasPrefix("'f") && $0.message.contains("past \(SheetParser.maximumImportedText) bytes")
+            }, "\(sheet.diagnostics.prefix(3))")
+        let total = sheet.rules.count * "Button { alpha: 0.5; }\n".utf8.count
+        XCTAssertLessThanOrEqual(total, SheetParser.maximumImportedText)
+    }
+
+    /// A scheme of many plain keys is refused for its size, not for aliases it does not have.
+    func testYAMLOfTooManyPlainNodesSaysSo() {
+        var yaml = "extra:\n"
+        for i in 0..<50_001 { yaml += "  k\(i): x\n" }
+        guard case .failure(let e) = YAMLNode.parse(yaml) else { return XCTFail("parsed") }
+        XCTAssertEqual(e.message, "YAML document has more than 100000 nodes")
+    }
+
+    /// Anchors and aliases are resolved by the parser here: an alias is the anchored node.
+    func testYAMLAnchorsAndAliases() throws {
+        var yaml = "base: &b \"#102030\"\nlist:\n"
+        for i in 0..<5_000 { yaml += "  - &a\(i) x\(i)\n" }
+        yaml += "again: *a4999\ncopy: *b\n"
+        guard case .success(let root) = YAMLNode.parse(yaml), case .mapping(let pairs) = root.kind else {
+            return XCTFail("not parsed")
+        }
+        XCTAssertEqual(pairs.map { $0.0.scalar }, ["base", "list", "again", "copy"])
+        XCTAssertEqual(pairs[2].1.scalar, "x4999")
+        XCTAssertEqual(pairs[3].1.scalar, "#102030")
+        guard case .sequence(let items) = pairs[1].1.kind else { return XCTFail("no list") }
+        XCTAssertEqual(items.count, 5_000)
+        guard case .failure(let e) = YAMLNode.parse("a: *nope\n") else { return XCTFail("parsed") }
+        XCTAssertTrue(e.message.contains("undefined alias"), e.message)
+    }
+
+    /// A path of n segments keeps keys of one segment each in the style cache: its bytes grow
+    /// with n, not with the n² bytes of every prefix written out.
+    func testStyleCacheKeysOfALongPathAreLinear() throws {
+        let cascade = try compileSheet("Button { alpha: 0.5; }\n")
+        let n = 2_000
+        let path = ComponentPath(nodes: Array(repeating: PathNode(type: "View"), count: n - 1) + [PathNode(type: "Button")])
+        XCTAssertEqual(try cascade.resolve(path, properties: ["alpha"]).first?.value, .number(0.5))
+        let perEntry = cascade.map.propertyNames.count * 4 + 64 + 64 + 64
+        let (bytes, entries) = cascade.cache.size
+        XCTAssertEqual(entries, n + 1, "a prefix each, and the whole path")
+        XCTAssertLessThan(bytes, (n + 1) * perEntry)
+        // A longer path through the same prefix seeds from it and resolves the same.
+        let longer = ComponentPath(nodes: path.nodes.dropLast() + [PathNode(type: "View"), PathNode(type: "Button")])
+        XCTAssertEqual(
+            try cascade.resolve(longer).map(\.value), try cascade.resolveNaive(longer).map(\.value))
+    }
+}
