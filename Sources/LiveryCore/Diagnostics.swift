@@ -71,16 +71,36 @@ public func suggestion<S: Sequence>(for word: String, among candidates: S) -> St
 where S.Element == String {
     let w = Array(word.lowercased().unicodeScalars)
     let limit = min(3, max(1, w.count / 3))
+    let (_, signature) = shape(word)
     var best: (String, Int)?
     for c in candidates {
-        let other = Array(c.lowercased().unicodeScalars)
-        // The distance is at least the difference in length: no need to compute it (for a
-        // long word that would cost its length times each candidate's).
-        guard abs(other.count - w.count) <= limit else { continue }
-        let d = editDistance(w, other)
+        // Two filters before the distance, each a pass over the candidate with no allocation:
+        // the distance is at least the difference in length, and at least the number of
+        // distinct characters of either word missing from the other (their characters' bits,
+        // folded into 64, can only undercount). A sheet with thousands of names then costs a
+        // suggestion a pass over them, not thousands of distances.
+        let (count, bits) = shape(c)
+        guard abs(count - w.count) <= limit, (signature & ~bits).nonzeroBitCount <= limit,
+            (bits & ~signature).nonzeroBitCount <= limit
+        else { continue }
+        let d = editDistance(w, Array(c.lowercased().unicodeScalars))
         if d <= limit, d < (best?.1 ?? Int.max) || (d == best?.1 && c < best!.0) { best = (c, d) }
     }
     return best?.0
+}
+
+/// A word's length in Unicode scalars and the set of its characters, ASCII letters folded to
+/// lower case, as bits (the scalar's value mod 64).
+func shape(_ word: String) -> (count: Int, bits: UInt64) {
+    var count = 0
+    var bits: UInt64 = 0
+    for u in word.unicodeScalars {
+        var v = u.value
+        if v >= 65 && v <= 90 { v += 32 }
+        bits |= 1 << UInt64(v & 63)
+        count += 1
+    }
+    return (count, bits)
 }
 
 func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
@@ -156,15 +176,13 @@ struct DiagnosticLog {
         append(Diagnostic(severity, message(), at: location, sourceLine: sourceLine))
     }
 
-    /// Whether any diagnostic found, kept or not, is an error (one not kept is counted only when
-    /// its file already has errors, so any count means an error).
-    var hasErrors: Bool { !omitted.isEmpty || kept.contains { $0.severity == .error } }
-
     /// `ds` (deduplicated and sorted by file and position) with at most
     /// `Diagnostic.maximumPerFile` a file, each file's kept ones followed by one error at the
     /// last one's position saying how many more were found (those past the limit here and those
     /// `omitted` counted while collecting).
-    static func limited(_ ds: [Diagnostic], omitted: [String: Int]) -> [Diagnostic] {
+    static func limited(_ ds: [Diagnostic], omitted: [String: Int], severity: Diagnostic.Severity = .error)
+        -> [Diagnostic]
+    {
         var more = omitted
         var out: [Diagnostic] = []
         var shown = 0
@@ -173,7 +191,7 @@ struct DiagnosticLog {
             guard let at = current, let n = more.removeValue(forKey: at.file), n > 0 else { return }
             out.append(
                 Diagnostic(
-                    .error,
+                    severity,
                     "\(n) more \(n == 1 ? "problem" : "problems") in this file not shown (the first \(Diagnostic.maximumPerFile) are)",
                     at: at))
         }
@@ -194,7 +212,7 @@ struct DiagnosticLog {
         for (file, n) in more.sorted(by: { $0.key < $1.key }) where n > 0 {
             out.append(
                 Diagnostic(
-                    .error, "\(n) more \(n == 1 ? "problem" : "problems") in this file not shown",
+                    severity, "\(n) more \(n == 1 ? "problem" : "problems") in this file not shown",
                     at: SourceLocation(file: file, line: 1, column: 1)))
         }
         return out

@@ -112,10 +112,12 @@ public enum Lint {
                     .warning, "palette colour '@\(d.name)' is never used", at: d.location,
                     sourceLine: d.sourceLine))
         }
-        return out.sorted {
+        // At most `Diagnostic.maximumPerFile` a file, as the compiler keeps.
+        let sorted = out.sorted {
             ($0.location.file, $0.location.line, $0.location.column) < (
                 $1.location.file, $1.location.line, $1.location.column
             )
         }
+        return DiagnosticLog.limited(sorted, omitted: [:], severity: .warning)
     }
 }

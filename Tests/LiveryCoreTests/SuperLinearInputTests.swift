@@ -34,7 +34,7 @@ final class SuperLinearInputTests: XCTestCase {
     /// S − 1 declarations are set again later in the rule — each said once, not once per
     /// selector (the old lint said the latter S × (S − 1) times).
     func testLintOfASelectorListIsLinear() {
-        let s = 200
+        let s = 40
         let source = ThemeSource(
             id: "t", format: "native", path: "t", sheet: SheetParser().parse(product(s), file: "t.css"))
         let warnings = Lint.warnings(chain: [source]).map(\.message)
