@@ -442,7 +442,8 @@ struct Client {
                 try subscribe(options)
             }
             // Follow the daemon: a replacement (`liveryd --replace`) gets the subscription
-            // again; a daemon that leaves the bus ends the watch with an error.
+            // again, as a dconf watch follows a restarted dconf-service; a daemon that leaves the
+            // bus, or a bus that goes away, ends the watch with a message and exit status 1.
             let gone = LockedFlag()
             let client = self
             let isPathWatch = !inv.positional.isEmpty
@@ -467,7 +468,10 @@ struct Client {
                 }
             }
             connection.run()
-            return gone.isSet ? 1 : 0
+            // The loop ends only by the handlers above or by the end of the connection (the bus
+            // went away, replaced daemon or not): either way the watch did not end by itself.
+            if !gone.isSet { output.err("livery: the bus went away; watch ended\n") }
+            return 1
         case .toggle:
             let r = try call("Toggle")
             output.out((r.first?.string ?? "") + "\n")
