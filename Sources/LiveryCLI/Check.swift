@@ -39,6 +39,11 @@ func check(_ inv: Invocation, output: Output) -> Int32 {
             ),
             let id = format.claim(url, isDirectory: isDir.boolValue)
         else {
+            if isDir.boolValue, let why = BundleFiles.unreadableDirectory(url.path) {
+                output.err("\(arg): error: \(why)\n")
+                failed = true
+                continue
+            }
             output.err(
                 "\(arg): error: not a theme bundle (a directory with theme.css, a .css file, or a base16 .yaml scheme)\n"
             )
@@ -54,7 +59,8 @@ func check(_ inv: Invocation, output: Output) -> Int32 {
         }
         // The bundle being checked stands in for any installed theme of the same id.
         let source = format.read(url, id: id)
-        let catalog = ThemeCatalog(sources: chain(from: source, searchPath: searchPath))
+        let installed = ThemeCatalog.entries(searchPath).map(\.id).filter(ThemeSource.isValidID)
+        let catalog = ThemeCatalog(sources: chain(from: source, searchPath: searchPath), otherIDs: installed)
         var (theme, diagnostics) = catalog.compile(id, schema: schema)
         if inv.warnings, theme != nil, case .success(let chain) = catalog.chain(for: id) {
             diagnostics += Lint.warnings(chain: chain)

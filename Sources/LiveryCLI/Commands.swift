@@ -49,6 +49,7 @@ let generalUsage = """
     Options:
       --address ADDR   use the bus at ADDR instead of the session bus
       --system         use the system bus
+      --timeout SECS   wait at most SECS seconds for each reply from liveryd (default 5)
       --json           print data as JSON (list, get, resolve, explain, watch, status)
       --app ID         resolve as application ID (its @app blocks apply)
       -h, --help       show help (livery COMMAND --help for a command)

@@ -9,13 +9,18 @@ public struct ThemeCatalog: Sendable {
     public private(set) var ids: [String] = []
     /// Things skipped while scanning (shadowed duplicates, invalid names), for the log.
     public private(set) var notes: [String] = []
+    /// Ids installed but not read into this catalog, offered as suggestions for an unknown
+    /// parent (`livery check` reads only the chain it checks).
+    private var otherIDs: [String] = []
 
     /// Scans `searchPath` in order; directories that do not exist are skipped.
     /// - Parameters:
     ///   - searchPath: Theme directories, the first holding an id winning.
     ///   - formats: The formats asked, in order, to claim each entry.
     public init(searchPath: [String], formats: [any ThemeFormat] = ThemeFormats.all) {
-        for entry in ThemeCatalog.entries(searchPath, formats: formats) {
+        let scan = ThemeCatalog.scan(searchPath, formats: formats)
+        for (url, why) in scan.unreadable { notes.append("\(url.path): skipped: \(why)") }
+        for entry in scan.entries {
             if !ThemeSource.isValidID(entry.id) {
                 notes.append(
                     "\(entry.url.path): skipped: '\(entry.id)' is not a theme id (lower-case letters, digits and '-')"
@@ -43,9 +48,18 @@ public struct ThemeCatalog: Sendable {
     public static func entries(_ searchPath: [String], formats: [any ThemeFormat] = ThemeFormats.all)
         -> [Entry]
     {
+        scan(searchPath, formats: formats).entries
+    }
+
+    /// `entries`, and the directories no format claimed because they cannot be read, with why
+    /// (`cannot be read: Permission denied`).
+    static func scan(_ searchPath: [String], formats: [any ThemeFormat])
+        -> (entries: [Entry], unreadable: [(URL, String)])
+    {
         let fm = FileManager.default
         var scanned = Set<String>()
         var out: [Entry] = []
+        var unreadable: [(URL, String)] = []
         for dir in searchPath {
             guard scanned.insert(BundleFiles.realPath(dir) ?? dir).inserted,
                 let names = try? fm.contentsOfDirectory(atPath: dir)
@@ -54,20 +68,29 @@ public struct ThemeCatalog: Sendable {
                 let url = URL(fileURLWithPath: dir).appendingPathComponent(name)
                 var isDir: ObjCBool = false
                 guard fm.fileExists(atPath: url.path, isDirectory: &isDir) else { continue }
+                var claimed = false
                 for format in formats {
                     guard let id = format.claim(url, isDirectory: isDir.boolValue) else { continue }
                     out.append(Entry(id: id, url: url, format: format))
+                    claimed = true
                     break
+                }
+                if !claimed, isDir.boolValue, let why = BundleFiles.unreadableDirectory(url.path) {
+                    unreadable.append((url, why))
                 }
             }
         }
-        return out
+        return (out, unreadable)
     }
 
     /// Makes a catalog of the given sources (for tests and `livery check`).
-    public init(sources: [ThemeSource]) {
+    /// - Parameters:
+    ///   - sources: The themes; the first of an id wins.
+    ///   - otherIDs: Ids of themes installed but not given, suggested for a misspelt `inherits`.
+    public init(sources: [ThemeSource], otherIDs: [String] = []) {
         for s in sources where self.sources[s.id] == nil { self.sources[s.id] = s }
         ids = self.sources.keys.sorted()
+        self.otherIDs = otherIDs
     }
 
     /// Adds a source unless its id is taken.
@@ -93,7 +116,7 @@ public struct ThemeCatalog: Sendable {
                 return .failure(
                     Diagnostic(
                         .error,
-                        "'\(current.id)' inherits unknown theme '\(parent)'\(didYouMean(parent, ids))",
+                        "'\(current.id)' inherits unknown theme '\(parent)'\(didYouMean(parent, ids + otherIDs))",
                         at: decl.value[0].location, sourceLine: decl.sourceLine))
             }
             guard seen.insert(parent).inserted else {

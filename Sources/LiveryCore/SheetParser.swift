@@ -407,6 +407,12 @@ private struct Cursor {
         while !atEnd {
             let t = peek
             if case .delim(let d) = t.kind, terminators.contains(d) { return out }
+            // `a: 1 b: 2;`: a ':' after a word is most likely the next declaration.
+            if t.kind == .delim(":"), let last = out.last, case .ident(let name) = last.kind {
+                error("unexpected ':' in value (missing ';' before '\(name)'?)", at: t)
+                skipDeclaration()
+                return nil
+            }
             guard let v = value() else {
                 skipDeclaration()
                 return nil

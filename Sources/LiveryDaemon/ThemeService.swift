@@ -133,6 +133,10 @@ public final class ThemeService: @unchecked Sendable {
             }
         }
         guard let (id, theme, problems) = chosen else {
+            if schema.types.isEmpty {
+                throw ServiceError(
+                    .invalidTheme, "\(schemaPath): the schema has no component types, so no theme can be valid")
+            }
             throw ServiceError(
                 .invalidTheme,
                 "no valid theme on the search path (\(configuration.searchPath.joined(separator: ":")))")

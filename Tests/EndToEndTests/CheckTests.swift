@@ -115,4 +115,13 @@ final class CheckTests: EndToEndTestCase {
         XCTAssertEqual(r.status, 1, "\(r)")
         XCTAssertEqual(r.stderr, "\(root)/nowhere: error: no such file or directory\n")
     }
+
+    func testCheckSuggestsAnInstalledParentForAMisspeltInherits() throws {
+        let themes = try makeDirectory("themes")
+        let bundle = try writeBundle("mine", in: themes, sheet: "@theme { inherits: \"defualt\"; }\n")
+        let r = try check([bundle])
+        XCTAssertEqual(r.status, 1, "\(r)")
+        XCTAssertTrue(
+            r.stderr.contains("error: 'mine' inherits unknown theme 'defualt' (did you mean 'default'?)"), r.stderr)
+    }
 }

@@ -424,3 +424,31 @@ final class ServiceHardeningTests: XCTestCase {
         XCTAssertEqual(s.activeTheme, "day")
     }
 }
+
+/// What the daemon tells the user about the themes it finds, beyond errors in a sheet.
+final class ServiceProblemTests: XCTestCase {
+    func testControlCharactersInLoggedTextAreShownAsReplacementCharacters() {
+        let lines = LogLines()
+        let log = Log(threshold: .info, sink: lines.log.sinkForTests)
+        log(.info, "theme 'a\u{1B}[2Jb'\tnext\nline\u{07}")
+        XCTAssertEqual(lines.all, ["<6>theme 'a\u{FFFD}[2Jb'\tnext\n", "<6>line\u{FFFD}\n"])
+    }
+
+    func testASchemaWithoutComponentTypesIsSaidToBeEmpty() throws {
+        let scratch = try Scratch()
+        let schema = scratch.root.appendingPathComponent("schema.json").path
+        try #"{"states": ["normal"], "properties": {}, "types": {}}"#.write(
+            toFile: schema, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(
+            try ThemeService(
+                configuration: .init(
+                    searchPath: [scratch.themes.path, shippedThemes], schemaFile: schema,
+                    stateFile: scratch.stateFile, overridesFile: scratch.overridesFile),
+                log: Log(threshold: .error, sink: { _ in }))
+        ) { error in
+            XCTAssertEqual(
+                (error as? ServiceError)?.message,
+                "\(schema): the schema has no component types, so no theme can be valid")
+        }
+    }
+}
