@@ -9,6 +9,10 @@ public struct ThemeCatalog: Sendable {
     public private(set) var ids: [String] = []
     /// Things skipped while scanning (shadowed duplicates, invalid names), for the log.
     public private(set) var notes: [String] = []
+    /// Entries skipped because another entry of the same directory has their id (`mine/` and
+    /// `mine.yaml`): a mistake to show the user (`Problems`, `livery status`), not a choice
+    /// of search order.
+    public private(set) var conflicts: [String] = []
     /// Ids installed but not read into this catalog, offered as suggestions for an unknown
     /// parent (`livery check` reads only the chain it checks).
     private var otherIDs: [String] = []
@@ -25,6 +29,13 @@ public struct ThemeCatalog: Sendable {
                 notes.append(
                     "\(entry.url.path): skipped: '\(entry.id)' is not a theme id (lower-case letters, digits and '-')"
                 )
+            } else if let first = sources[entry.id],
+                (first.path as NSString).deletingLastPathComponent == entry.url.deletingLastPathComponent().path
+            {
+                let note =
+                    "\(entry.url.path): skipped: theme '\(entry.id)' is also provided by \(first.path) in the same directory; rename one"
+                notes.append(note)
+                conflicts.append(note)
             } else if let first = sources[entry.id] {
                 notes.append(
                     "\(entry.url.path): skipped: theme '\(entry.id)' is already provided by \(first.path)")
@@ -148,5 +159,28 @@ public struct ThemeCatalog: Sendable {
         case .success(let chain):
             return ThemeCompiler.compile(chain: chain, overrides: overrides, schema: schema)
         }
+    }
+
+    /// Warnings for a `dark-variant` or `light-variant` naming a theme that is not installed:
+    /// not an error (the theme works; `Toggle` then fails), but surely a mistake.
+    /// - Parameters:
+    ///   - chain: The theme's `inherits` chain, root ancestor first; the nearest declaration wins.
+    ///   - installed: The ids installed.
+    /// - Returns: One warning per such key, at its value.
+    public static func variantWarnings(chain: [ThemeSource], installed: [String]) -> [Diagnostic] {
+        let known = Set(installed)
+        var out: [Diagnostic] = []
+        for key in ["dark-variant", "light-variant"] {
+            guard let source = chain.last(where: { $0.sheet.metadataString(key) != nil }),
+                let target = source.sheet.metadataString(key), !known.contains(target),
+                let decl = source.sheet.metadata.last(where: { $0.property == key })
+            else { continue }
+            out.append(
+                Diagnostic(
+                    .warning,
+                    "'\(key)' names theme '\(target)', which is not installed\(didYouMean(target, installed))",
+                    at: decl.value[0].location, sourceLine: decl.sourceLine))
+        }
+        return out
     }
 }

@@ -76,6 +76,12 @@ public struct SheetParser {
                         cursor.skipStatement()
                         continue
                     }
+                    // Ids are matched exactly (the README): a glob would never match anything.
+                    if app.contains("*") {
+                        cursor.error(
+                            "'@app' matches application ids exactly: '\(app)' has '*', which would never match",
+                            at: cursor.peek)
+                    }
                     cursor.next()
                     guard cursor.peek.kind == .delim("{") else {
                         cursor.error("expected '{' after '@app \"\(app)\"'", at: cursor.peek)

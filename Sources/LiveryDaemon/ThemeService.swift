@@ -157,7 +157,19 @@ public final class ThemeService: @unchecked Sendable {
     public var serial: UInt32 { lock.withLock { serialNumber } }
     /// Problems the user should see: a broken overrides file, an active theme whose newer version
     /// on disk does not validate.
-    public var problems: [String] { lock.withLock { currentProblems + (saveProblem.map { [$0] } ?? []) } }
+    /// Also two bundles of one id in one directory, and a declared `dark-variant` /
+    /// `light-variant` of the active theme that is not installed.
+    public var problems: [String] {
+        lock.withLock {
+            currentProblems + catalog.conflicts + variantProblems() + (saveProblem.map { [$0] } ?? [])
+        }
+    }
+
+    /// The active theme's declared siblings that are not installed; called under the lock.
+    private func variantProblems() -> [String] {
+        guard case .success(let chain) = catalog.chain(for: activeID) else { return [] }
+        return ThemeCatalog.variantWarnings(chain: chain, installed: catalog.ids).map(\.description)
+    }
     /// The active compiled theme.
     public var activeCascade: Cascade { lock.withLock { cascade } }
 

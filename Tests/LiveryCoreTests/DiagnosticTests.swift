@@ -176,6 +176,17 @@ final class DiagnosticTests: XCTestCase {
             files: ["images/a.png": tinyPNG])
         XCTAssertEqual(inside.map(\.message), ["'images/../images/missing.png' does not exist in the bundle"])
     }
+
+    func testAnApplicationIdWithAGlobIsRefused() throws {
+        let source = #"@app "org.example.*" { Switch { on-tint-color: #ff8800; } }"#
+        let d = try diagnostics(of: source)
+        let column = source.distance(from: source.startIndex, to: source.firstIndex(of: "\"")!) + 1
+        XCTAssertEqual(
+            d.map { "\($0.location.line):\($0.location.column): \($0.message)" },
+            [
+                "1:\(column): '@app' matches application ids exactly: 'org.example.*' has '*', which would never match"
+            ])
+    }
 }
 
 /// Hostile input is refused with a diagnostic, never a crash or a hang.

@@ -451,4 +451,36 @@ final class ServiceProblemTests: XCTestCase {
                 "\(schema): the schema has no component types, so no theme can be valid")
         }
     }
+
+    func testADeclaredVariantThatIsNotInstalledIsAProblemOfTheActiveTheme() throws {
+        let scratch = try Scratch()
+        let sheet = "@theme { inherits: \"default\"; dark-variant: \"nonexistent\"; }\n"
+        try scratch.write("mine/theme.css", sheet)
+        let s = try scratch.service()
+        XCTAssertEqual(s.problems, [])
+        _ = try s.setTheme("mine")
+        let column = sheet.distance(from: sheet.startIndex, to: sheet.range(of: "\"nonexistent\"")!.lowerBound) + 1
+        XCTAssertEqual(
+            s.problems,
+            [
+                "\(scratch.themes.path)/mine/theme.css:1:\(column): warning: 'dark-variant' names theme 'nonexistent', which is not installed"
+            ])
+        _ = try s.setTheme("default")
+        XCTAssertEqual(s.problems, [])
+    }
+
+    func testTwoBundlesWithOneIdInOneDirectoryAreAProblem() throws {
+        let scratch = try Scratch()
+        try scratch.write("mine/theme.css", "@theme { inherits: \"default\"; }\n")
+        try FileManager.default.copyItem(
+            atPath: repositoryRoot.appendingPathComponent("Tests/Fixtures/schemes/base16/dracula.yaml").path,
+            toPath: scratch.themes.appendingPathComponent("mine.yaml").path)
+        let s = try scratch.service()
+        let dir = scratch.themes.path
+        XCTAssertEqual(
+            s.problems,
+            [
+                "\(dir)/mine.yaml: skipped: theme 'mine' is also provided by \(dir)/mine in the same directory; rename one"
+            ])
+    }
 }
