@@ -111,7 +111,8 @@ func describe(_ e: DBusError, timeout: Double) -> String {
     case .serviceUnknown, .nameHasNoOwner:
         return "liveryd is not running on this bus (\(e.name.rawValue))"
     case .noReply, .timeout:
-        return "liveryd did not answer within \(timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)) s (is it stopped or busy?)"
+        return
+            "liveryd did not answer within \(timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)) s (is it stopped or busy?)"
     case _ where ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] == "":
         return "no session bus (DBUS_SESSION_BUS_ADDRESS is set but empty): give one with --address ADDR, "
             + "or start liveryd with 'make run', which prints the address to export"
@@ -182,7 +183,8 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
         case "--timeout":
             let v = try arg()
             guard let seconds = Double(v), seconds > 0, seconds.isFinite else {
-                throw UsageError(message: "--timeout needs a number of seconds above 0, not '\(v)'", command: inv.command)
+                throw UsageError(
+                    message: "--timeout needs a number of seconds above 0, not '\(v)'", command: inv.command)
             }
             inv.timeout = seconds
         case "-h", "--help": inv.help = true

@@ -37,7 +37,9 @@ public enum BundleFiles {
                 if walk.depth < 0 { walk.out = true }
             }.out
             return .failure(
-                Refusal(message: "'\(path)' " + (escapes ? "leads outside the bundle" : "does not exist in the bundle")))
+                Refusal(
+                    message: "'\(path)' "
+                        + (escapes ? "leads outside the bundle" : "does not exist in the bundle")))
         }
         guard real.hasPrefix(realRoot + "/") else {
             return .failure(Refusal(message: "'\(path)' leads outside the bundle"))
@@ -137,7 +139,9 @@ public enum BundleFiles {
     /// - Returns: The bytes, or a refusal `cannot be read: Permission denied` (strerror(3)).
     public static func contents(of path: String) -> Result<Data, Refusal> {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return .failure(Refusal(message: "cannot be read: \(String(cString: strerror(errno)))")) }
+        guard fd >= 0 else {
+            return .failure(Refusal(message: "cannot be read: \(String(cString: strerror(errno)))"))
+        }
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         do { return .success(try handle.readToEnd() ?? Data()) } catch {
             return .failure(Refusal(message: "cannot be read: \(error.localizedDescription)"))

@@ -30,7 +30,8 @@ public struct ThemeCatalog: Sendable {
                     "\(entry.url.path): skipped: '\(entry.id)' is not a theme id (lower-case letters, digits and '-')"
                 )
             } else if let first = sources[entry.id],
-                (first.path as NSString).deletingLastPathComponent == entry.url.deletingLastPathComponent().path
+                (first.path as NSString).deletingLastPathComponent
+                    == entry.url.deletingLastPathComponent().path
             {
                 let note =
                     "\(entry.url.path): skipped: theme '\(entry.id)' is also provided by \(first.path) in the same directory; rename one"

@@ -135,7 +135,8 @@ public final class ThemeService: @unchecked Sendable {
         guard let (id, theme, problems) = chosen else {
             if schema.types.isEmpty {
                 throw ServiceError(
-                    .invalidTheme, "\(schemaPath): the schema has no component types, so no theme can be valid")
+                    .invalidTheme,
+                    "\(schemaPath): the schema has no component types, so no theme can be valid")
             }
             throw ServiceError(
                 .invalidTheme,

@@ -122,19 +122,22 @@ final class CheckTests: EndToEndTestCase {
         let r = try check([bundle])
         XCTAssertEqual(r.status, 1, "\(r)")
         XCTAssertTrue(
-            r.stderr.contains("error: 'mine' inherits unknown theme 'defualt' (did you mean 'default'?)"), r.stderr)
+            r.stderr.contains("error: 'mine' inherits unknown theme 'defualt' (did you mean 'default'?)"),
+            r.stderr)
     }
 
     func testCheckWarnsOfADeclaredVariantThatIsNotInstalled() throws {
         let themes = try makeDirectory("themes")
         let sheet = "@theme { inherits: \"default\"; dark-variant: \"nonexistent\"; }\n"
         let bundle = try writeBundle("mine", in: themes, sheet: sheet)
-        let column = sheet.distance(from: sheet.startIndex, to: sheet.range(of: "\"nonexistent\"")!.lowerBound) + 1
+        let column =
+            sheet.distance(from: sheet.startIndex, to: sheet.range(of: "\"nonexistent\"")!.lowerBound) + 1
         let r = try check([bundle])
         XCTAssertEqual(r.status, 0, "\(r)")
         XCTAssertTrue(
             r.stderr.contains(
-                "\(bundle)/theme.css:1:\(column): warning: 'dark-variant' names theme 'nonexistent', which is not installed"),
+                "\(bundle)/theme.css:1:\(column): warning: 'dark-variant' names theme 'nonexistent', which is not installed"
+            ),
             r.stderr)
         XCTAssertTrue(r.stdout.contains(", 1 warning)"), r.stdout)
     }

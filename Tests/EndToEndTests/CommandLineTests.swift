@@ -101,7 +101,8 @@ final class CommandLineTests: EndToEndTestCase {
         // The default is 5 s, well before libdbus's 25.
         let standard = try run(Locations.livery, ["--address", address, "get"], timeout: 15)
         XCTAssertFalse(standard.timedOut, "\(standard)")
-        XCTAssertEqual(standard.stderr, "livery: liveryd did not answer within 5 s (is it stopped or busy?)\n")
+        XCTAssertEqual(
+            standard.stderr, "livery: liveryd did not answer within 5 s (is it stopped or busy?)\n")
         XCTAssertEqual(try livery("--timeout", "0", "get").status, 2)
     }
 }

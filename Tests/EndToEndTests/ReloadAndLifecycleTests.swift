@@ -120,11 +120,13 @@ final class LiveReloadTests: EndToEndTestCase {
         let otherPNG = try XCTUnwrap(
             Data(
                 base64Encoded:
-                    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="))
+                    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+            ))
         XCTAssertEqual(otherPNG.count, onePixelPNG.count)
         let bundle = try writeBundle(
             "pics", in: themes,
-            sheet: "@theme { inherits: \"default\"; }\nButton { background-image: url(\"images/back1.png\"); }\n",
+            sheet:
+                "@theme { inherits: \"default\"; }\nButton { background-image: url(\"images/back1.png\"); }\n",
             files: ["images/back1.png": onePixelPNG, "images/back2.png": otherPNG])
         try startDaemon(extraThemesDirectories: [themes])
         try setTheme("pics")

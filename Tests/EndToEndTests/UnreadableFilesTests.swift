@@ -38,21 +38,30 @@ final class UnreadableFilesTests: EndToEndTestCase {
         // liveryd logs what it skipped before it connects (to no bus here, so it then exits).
         let daemon = try runAsNobody(
             Locations.liveryd,
-            ["--themes-dir", themes, "--themes-dir", Locations.themes, "--address", "unix:path=/nonexistent",
-             "--no-watch", "--no-portal"])
-        XCTAssertTrue(daemon.stderr.contains("\(bundle): skipped: cannot be read: \(denied)\n"), daemon.stderr)
+            [
+                "--themes-dir", themes, "--themes-dir", Locations.themes, "--address",
+                "unix:path=/nonexistent",
+                "--no-watch", "--no-portal",
+            ])
+        XCTAssertTrue(
+            daemon.stderr.contains("\(bundle): skipped: cannot be read: \(denied)\n"), daemon.stderr)
     }
 
     func testAnUnreadableStateFileIsPermissionDeniedNotMissing() throws {
         let state = stateHome + "/livery/state.json"
-        try FileManager.default.createDirectory(atPath: stateHome + "/livery", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: stateHome + "/livery", withIntermediateDirectories: true)
         try "{\"theme\": \"forest\"}".write(toFile: state, atomically: true, encoding: .utf8)
         chmod(state, 0)
         let daemon = try runAsNobody(
             Locations.liveryd,
-            ["--themes-dir", Locations.themes, "--address", "unix:path=/nonexistent", "--no-watch", "--no-portal"])
+            [
+                "--themes-dir", Locations.themes, "--address", "unix:path=/nonexistent", "--no-watch",
+                "--no-portal",
+            ])
         XCTAssertTrue(
-            daemon.stderr.contains("<4>\(state): cannot be read: \(denied); using 'default'\n"), daemon.stderr)
+            daemon.stderr.contains("<4>\(state): cannot be read: \(denied); using 'default'\n"), daemon.stderr
+        )
         XCTAssertFalse(daemon.stderr.contains("no saved state"), daemon.stderr)
     }
 }

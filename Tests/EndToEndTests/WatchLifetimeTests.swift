@@ -23,18 +23,23 @@ final class WatchLifetimeTests: EndToEndTestCase {
         _ watch: Background, file: StaticString = #filePath, line: UInt = #line
     ) {
         bus.stop()
-        XCTAssertTrue(watch.waitForExit(timeout: 10), "watch kept running after the bus went away", file: file, line: line)
+        XCTAssertTrue(
+            watch.waitForExit(timeout: 10), "watch kept running after the bus went away", file: file,
+            line: line)
         XCTAssertEqual(watch.process.terminationStatus, 1, watch.stderr, file: file, line: line)
         // Which comes first depends on the bus: the daemon's NameOwnerChanged, or the end of
         // the connection itself. Either way the watch says why it ended.
         let last = watch.stderr.split(separator: "\n").last.map(String.init) ?? ""
         XCTAssertTrue(
-            ["livery: liveryd left the bus; watch ended", "livery: the bus went away; watch ended"].contains(last),
+            ["livery: liveryd left the bus; watch ended", "livery: the bus went away; watch ended"].contains(
+                last),
             watch.stderr, file: file, line: line)
     }
 
     /// Replaces the running daemon and waits until the watch has noticed (`note` on its stderr).
-    func replaceDaemon(noticedBy watch: Background, note: String, file: StaticString = #filePath, line: UInt = #line)
+    func replaceDaemon(
+        noticedBy watch: Background, note: String, file: StaticString = #filePath, line: UInt = #line
+    )
         throws
     {
         let first = daemon!
@@ -42,7 +47,8 @@ final class WatchLifetimeTests: EndToEndTestCase {
         _ = try background(Locations.liveryd, dirs + ["--address", address, "--replace"])
         XCTAssertTrue(first.waitForExit(timeout: 10), first.stderr, file: file, line: line)
         XCTAssertTrue(waitUntil { watch.stderr.contains(note) }, watch.stderr, file: file, line: line)
-        XCTAssertTrue(watch.isRunning, "watch ended at the replacement: \(watch.stderr)", file: file, line: line)
+        XCTAssertTrue(
+            watch.isRunning, "watch ended at the replacement: \(watch.stderr)", file: file, line: line)
     }
 
     func testThemeWatchEndsWithAnErrorWhenTheBusGoesAway() throws {
@@ -52,7 +58,8 @@ final class WatchLifetimeTests: EndToEndTestCase {
 
     func testPathWatchEndsWithAnErrorWhenTheBusGoesAway() throws {
         try startDaemon()
-        assertWatchEndsWhenTheBusGoesAway(try listeningWatch(["Window/TabBar"], heard: "Window/TabBar tint-color"))
+        assertWatchEndsWhenTheBusGoesAway(
+            try listeningWatch(["Window/TabBar"], heard: "Window/TabBar tint-color"))
     }
 
     func testThemeWatchFollowsAReplacementThenEndsWithAnErrorWhenTheBusGoesAway() throws {

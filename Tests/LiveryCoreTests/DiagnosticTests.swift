@@ -168,7 +168,8 @@ final class DiagnosticTests: XCTestCase {
 
     func testAFileNamedOutsideTheBundleIsSaidToBeOutsideEvenWhenMissing() throws {
         let d = try diagnostics(
-            of: #"Button { background-image: url("../forest-copy/x.png"); }"#, files: ["images/a.png": tinyPNG])
+            of: #"Button { background-image: url("../forest-copy/x.png"); }"#,
+            files: ["images/a.png": tinyPNG])
         XCTAssertEqual(d.map(\.message), ["'../forest-copy/x.png' leads outside the bundle"])
         // A name that climbs out and back in is still inside.
         let inside = try diagnostics(

@@ -459,7 +459,8 @@ final class ServiceProblemTests: XCTestCase {
         let s = try scratch.service()
         XCTAssertEqual(s.problems, [])
         _ = try s.setTheme("mine")
-        let column = sheet.distance(from: sheet.startIndex, to: sheet.range(of: "\"nonexistent\"")!.lowerBound) + 1
+        let column =
+            sheet.distance(from: sheet.startIndex, to: sheet.range(of: "\"nonexistent\"")!.lowerBound) + 1
         XCTAssertEqual(
             s.problems,
             [
