@@ -39,6 +39,11 @@ func check(_ inv: Invocation, output: Output) -> Int32 {
             ),
             let id = format.claim(url, isDirectory: isDir.boolValue)
         else {
+            if isDir.boolValue, let why = BundleFiles.unreadableDirectory(url.path) {
+                output.err("\(arg): error: \(why)\n")
+                failed = true
+                continue
+            }
             output.err(
                 "\(arg): error: not a theme bundle (a directory with theme.css, a .css file, or a base16 .yaml scheme)\n"
             )
@@ -54,20 +59,31 @@ func check(_ inv: Invocation, output: Output) -> Int32 {
         }
         // The bundle being checked stands in for any installed theme of the same id.
         let source = format.read(url, id: id)
-        let catalog = ThemeCatalog(sources: chain(from: source, searchPath: searchPath))
+        let installed = ThemeCatalog.entries(searchPath).map(\.id).filter(ThemeSource.isValidID)
+        let catalog = ThemeCatalog(sources: chain(from: source, searchPath: searchPath), otherIDs: installed)
         var (theme, diagnostics) = catalog.compile(id, schema: schema)
         // Index it as activating it would, so that a check costs what the daemon pays.
         if let theme { _ = Cascade(theme: theme) }
-        if inv.warnings, theme != nil, case .success(let chain) = catalog.chain(for: id) {
-            diagnostics += Lint.warnings(chain: chain)
+        if theme != nil, case .success(let chain) = catalog.chain(for: id) {
+            diagnostics += ThemeCatalog.variantWarnings(chain: chain, installed: installed + [id])
+            if inv.warnings { diagnostics += Lint.warnings(chain: chain) }
         }
+        // Two entries of one id in one directory: liveryd takes the first by name.
+        let sameID = ThemeCatalog.entries([url.deletingLastPathComponent().path]).filter { $0.id == id }
+        var conflicts: [String] = []
+        for other in sameID.dropFirst() {
+            conflicts.append(
+                "\(other.url.path): warning: theme '\(id)' is also provided by \(sameID[0].url.path) in the same directory; liveryd skips \(other.url.path)"
+            )
+        }
+        for c in conflicts { output.err(c + "\n") }
         for d in diagnostics { output.err(d.rendered + "\n") }
         let errors = diagnostics.filter { $0.severity == .error }.count
         if theme == nil || errors > 0 {
             failed = true
             output.err("\(arg): \(errors) error\(errors == 1 ? "" : "s")\n")
         } else {
-            let warnings = diagnostics.filter { $0.severity == .warning }.count
+            let warnings = diagnostics.filter { $0.severity == .warning }.count + conflicts.count
             output.out(
                 "\(arg): ok (theme '\(id)', \(format.name), \(theme!.rules.count) rules"
                     + (warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : "") + ")\n")

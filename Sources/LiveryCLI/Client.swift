@@ -52,6 +52,8 @@ struct Invocation {
     var schema: String?
     var warnings = false
     var properties: [String] = []
+    /// `--timeout`: seconds to wait for each reply from liveryd.
+    var timeout = Client.defaultTimeout
 }
 
 struct UsageError: Error {
@@ -89,7 +91,7 @@ public func runClient(arguments: [String], output: Output = .standard) -> Int32 
         let client = try Client(inv, output: output)
         return try client.run(command)
     } catch let e as DBusError {
-        output.err("livery: \(describe(e))\n")
+        output.err("livery: \(describe(e, timeout: inv.timeout))\n")
         return 1
     } catch let e as UsageError {
         output.err("livery: \(e.message)\nTry 'livery \(command.rawValue) --help'.\n")
@@ -100,10 +102,20 @@ public func runClient(arguments: [String], output: Output = .standard) -> Int32 
     }
 }
 
-func describe(_ e: DBusError) -> String {
+/// A bus error for people: what it means for the client rather than libdbus's words.
+/// - Parameters:
+///   - e: The error.
+///   - timeout: The seconds each call waited for its reply.
+func describe(_ e: DBusError, timeout: Double) -> String {
     switch e.name {
     case .serviceUnknown, .nameHasNoOwner:
         return "liveryd is not running on this bus (\(e.name.rawValue))"
+    case .noReply, .timeout:
+        return
+            "liveryd did not answer within \(timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)) s (is it stopped or busy?)"
+    case _ where ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] == "":
+        return "no session bus (DBUS_SESSION_BUS_ADDRESS is set but empty): give one with --address ADDR, "
+            + "or start liveryd with 'make run', which prints the address to export"
     case _
     where ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] == nil
         && e.message.contains("autolaunch"):
@@ -168,6 +180,13 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
         case "--schema": inv.schema = try arg()
         case "--warnings": inv.warnings = true
         case "--property": inv.properties.append(try arg())
+        case "--timeout":
+            let v = try arg()
+            guard let seconds = Double(v), seconds > 0, seconds.isFinite else {
+                throw UsageError(
+                    message: "--timeout needs a number of seconds above 0, not '\(v)'", command: inv.command)
+            }
+            inv.timeout = seconds
         case "-h", "--help": inv.help = true
         case "--version":
             print("livery \(LiveryBus.version)")
@@ -236,16 +255,20 @@ struct Client {
         interface = try InterfaceName(LiveryBus.interface)
     }
 
+    /// Seconds to wait for a reply unless `--timeout` says otherwise: a stopped or hung daemon
+    /// is reported well before libdbus's 25 s.
+    static let defaultTimeout = 5.0
+
     func call(_ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
         try connection.call(
             destination: destination, path: path, interface: interface, member: try MemberName(member),
-            arguments: arguments)
+            arguments: arguments, timeout: inv.timeout)
     }
 
     func property(_ name: String) throws -> DBusValue {
         let r = try connection.call(
             destination: destination, path: path, interface: .properties, member: try MemberName("Get"),
-            arguments: [.string(LiveryBus.interface), .string(name)])
+            arguments: [.string(LiveryBus.interface), .string(name)], timeout: inv.timeout)
         return r.first?.variantValue ?? .string("")
     }
 
@@ -364,7 +387,7 @@ struct Client {
                 try connection.call(
                     destination: destination, path: path, interface: .properties,
                     member: try MemberName("GetAll"),
-                    arguments: [.string(LiveryBus.interface)]
+                    arguments: [.string(LiveryBus.interface)], timeout: inv.timeout
                 ).first?.stringVariantDictionary ?? [:]
             let themes = try call("ListThemes").first?.array ?? []
             let invalid = themes.filter {
@@ -442,7 +465,8 @@ struct Client {
                 try subscribe(options)
             }
             // Follow the daemon: a replacement (`liveryd --replace`) gets the subscription
-            // again; a daemon that leaves the bus ends the watch with an error.
+            // again, as a dconf watch follows a restarted dconf-service; a daemon that leaves the
+            // bus, or a bus that goes away, ends the watch with a message and exit status 1.
             let gone = LockedFlag()
             let client = self
             let isPathWatch = !inv.positional.isEmpty
@@ -467,7 +491,10 @@ struct Client {
                 }
             }
             connection.run()
-            return gone.isSet ? 1 : 0
+            // The loop ends only by the handlers above or by the end of the connection (the bus
+            // went away, replaced daemon or not): either way the watch did not end by itself.
+            if !gone.isSet { output.err("livery: the bus went away; watch ended\n") }
+            return 1
         case .toggle:
             let r = try call("Toggle")
             output.out((r.first?.string ?? "") + "\n")
@@ -505,18 +532,6 @@ struct Client {
         default: return "\(json(v))"
         }
     }
-}
-
-/// Text from a theme made safe for a terminal: control characters (an escape sequence in a
-/// theme's name could recolour or retitle the terminal) become U+FFFD, but for line feeds and
-/// tabs when `keepingLines` (text of several lines).
-func printable(_ s: String, keepingLines: Bool = false) -> String {
-    String(
-        String.UnicodeScalarView(
-            s.unicodeScalars.map {
-                $0.properties.generalCategory == .control && !(keepingLines && ($0 == "\n" || $0 == "\t"))
-                    ? "\u{FFFD}" : $0
-            }))
 }
 
 /// A flag set from the loop thread and read after it stops.

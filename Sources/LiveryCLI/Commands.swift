@@ -16,7 +16,7 @@ enum Command: String, CaseIterable {
         case .explain:
             "livery explain PATH PROPERTY [--app ID] [--json]\n\nShows every declaration that matched the component for PROPERTY, in cascade order (the\nwinner last, marked '=>'), with its origin file:line:col, selector, layer and specificity, and\nwhy each loser lost. When none matched, says whether the value was inherited (from which\ncontainer) or is the schema's initial value."
         case .watch:
-            "livery watch [PATH... [--property P]... [--app ID]] [--json]\n\nWithout PATH: prints each ThemeChanged signal as it arrives ('ID SERIAL').\nWith PATHs: subscribes to those components (all their properties, or the --property ones) and\nprints each change as it arrives ('SERIAL PATH PROPERTY VALUE'); with --json one object per line,\nthe first holding the subscription id and the current values, then one per Changed signal with\nits subscription id, serial and changes. Runs until interrupted."
+            "livery watch [PATH... [--property P]... [--app ID]] [--json]\n\nWithout PATH: prints each ThemeChanged signal as it arrives ('ThemeChanged ID SERIAL').\nWith PATHs: subscribes to those components (all their properties, or the --property ones) and\nprints each change as it arrives ('SERIAL PATH PROPERTY VALUE'); with --json one object per line,\nthe first holding the subscription id and the current values, then one per Changed signal with\nits subscription id, serial and changes. Runs until interrupted; follows a daemon that replaces\nliveryd (liveryd --replace), and exits 1 with a message when liveryd leaves the bus or the bus\ngoes away."
         case .toggle:
             "livery toggle\n\nSwitches to the active theme's sibling of the other variant (its dark-variant or light-variant,\nor by name: x <-> x-dark, x-light <-> x-dark) and prints its id."
         case .check:
@@ -49,6 +49,7 @@ let generalUsage = """
     Options:
       --address ADDR   use the bus at ADDR instead of the session bus
       --system         use the system bus
+      --timeout SECS   wait at most SECS seconds for each reply from liveryd (default 5)
       --json           print data as JSON (list, get, resolve, explain, watch, status)
       --app ID         resolve as application ID (its @app blocks apply)
       -h, --help       show help (livery COMMAND --help for a command)

@@ -30,7 +30,16 @@ public enum BundleFiles {
         }
         let joined = (realRoot as NSString).appendingPathComponent(path)
         guard let real = realPath(joined) else {
-            return .failure(Refusal(message: "'\(path)' does not exist in the bundle"))
+            // A name that climbs out of the bundle is refused for that, whether or not a file is
+            // there (`../other-theme/x.png`).
+            let escapes = path.split(separator: "/").reduce(into: (depth: 0, out: false)) { walk, part in
+                if part == ".." { walk.depth -= 1 } else if part != "." { walk.depth += 1 }
+                if walk.depth < 0 { walk.out = true }
+            }.out
+            return .failure(
+                Refusal(
+                    message: "'\(path)' "
+                        + (escapes ? "leads outside the bundle" : "does not exist in the bundle")))
         }
         guard real.hasPrefix(realRoot + "/") else {
             return .failure(Refusal(message: "'\(path)' leads outside the bundle"))
@@ -112,9 +121,14 @@ public enum BundleFiles {
                     return .failure(
                         SheetParser.ImportError("'\(path)' is larger than \(maximumSheetSize) bytes"))
                 }
-                guard let data = FileManager.default.contents(atPath: real),
-                    let text = String(data: data, encoding: .utf8)
-                else { return .failure(SheetParser.ImportError("'\(path)' is not readable UTF-8 text")) }
+                let data: Data
+                switch contents(of: real) {
+                case .failure(let e): return .failure(SheetParser.ImportError("'\(path)' \(e.message)"))
+                case .success(let d): data = d
+                }
+                guard let text = String(data: data, encoding: .utf8) else {
+                    return .failure(SheetParser.ImportError("'\(path)' is not UTF-8 text"))
+                }
                 return .success((file: label(path, from), text: text))
             }
         }
@@ -124,6 +138,27 @@ public enum BundleFiles {
     /// written, relative to the importing file's directory.
     @Sendable static func label(_ path: String, _ from: String) -> String {
         ((from as NSString).deletingLastPathComponent as NSString).appendingPathComponent(path)
+    }
+
+    /// Reads a whole file, saying why it cannot be read as the system does.
+    /// - Parameter path: The file's path.
+    /// - Returns: The bytes, or a refusal `cannot be read: Permission denied` (strerror(3)).
+    public static func contents(of path: String) -> Result<Data, Refusal> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            return .failure(Refusal(message: "cannot be read: \(String(cString: strerror(errno)))"))
+        }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        do { return .success(try handle.readToEnd() ?? Data()) } catch {
+            return .failure(Refusal(message: "cannot be read: \(error.localizedDescription)"))
+        }
+    }
+
+    /// Why a directory cannot be listed and entered, or nil when it can.
+    /// - Parameter path: The directory.
+    /// - Returns: `cannot be read: Permission denied` (strerror(3)), or nil.
+    public static func unreadableDirectory(_ path: String) -> String? {
+        access(path, R_OK | X_OK) == 0 ? nil : "cannot be read: \(String(cString: strerror(errno)))"
     }
 
     static func realPath(_ p: String) -> String? {

@@ -9,17 +9,34 @@ public struct ThemeCatalog: Sendable {
     public private(set) var ids: [String] = []
     /// Things skipped while scanning (shadowed duplicates, invalid names), for the log.
     public private(set) var notes: [String] = []
+    /// Entries skipped because another entry of the same directory has their id (`mine/` and
+    /// `mine.yaml`): a mistake to show the user (`Problems`, `livery status`), not a choice
+    /// of search order.
+    public private(set) var conflicts: [String] = []
+    /// Ids installed but not read into this catalog, offered as suggestions for an unknown
+    /// parent (`livery check` reads only the chain it checks).
+    private var otherIDs: [String] = []
 
     /// Scans `searchPath` in order; directories that do not exist are skipped.
     /// - Parameters:
     ///   - searchPath: Theme directories, the first holding an id winning.
     ///   - formats: The formats asked, in order, to claim each entry.
     public init(searchPath: [String], formats: [any ThemeFormat] = ThemeFormats.all) {
-        for entry in ThemeCatalog.entries(searchPath, formats: formats) {
+        let scan = ThemeCatalog.scan(searchPath, formats: formats)
+        for (url, why) in scan.unreadable { notes.append("\(url.path): skipped: \(why)") }
+        for entry in scan.entries {
             if !ThemeSource.isValidID(entry.id) {
                 notes.append(
                     "\(entry.url.path): skipped: '\(entry.id)' is not a theme id (lower-case letters, digits and '-')"
                 )
+            } else if let first = sources[entry.id],
+                (first.path as NSString).deletingLastPathComponent
+                    == entry.url.deletingLastPathComponent().path
+            {
+                let note =
+                    "\(entry.url.path): skipped: theme '\(entry.id)' is also provided by \(first.path) in the same directory; rename one"
+                notes.append(note)
+                conflicts.append(note)
             } else if let first = sources[entry.id] {
                 notes.append(
                     "\(entry.url.path): skipped: theme '\(entry.id)' is already provided by \(first.path)")
@@ -43,9 +60,18 @@ public struct ThemeCatalog: Sendable {
     public static func entries(_ searchPath: [String], formats: [any ThemeFormat] = ThemeFormats.all)
         -> [Entry]
     {
+        scan(searchPath, formats: formats).entries
+    }
+
+    /// `entries`, and the directories no format claimed because they cannot be read, with why
+    /// (`cannot be read: Permission denied`).
+    static func scan(_ searchPath: [String], formats: [any ThemeFormat])
+        -> (entries: [Entry], unreadable: [(URL, String)])
+    {
         let fm = FileManager.default
         var scanned = Set<String>()
         var out: [Entry] = []
+        var unreadable: [(URL, String)] = []
         for dir in searchPath {
             guard scanned.insert(BundleFiles.realPath(dir) ?? dir).inserted,
                 let names = try? fm.contentsOfDirectory(atPath: dir)
@@ -54,20 +80,29 @@ public struct ThemeCatalog: Sendable {
                 let url = URL(fileURLWithPath: dir).appendingPathComponent(name)
                 var isDir: ObjCBool = false
                 guard fm.fileExists(atPath: url.path, isDirectory: &isDir) else { continue }
+                var claimed = false
                 for format in formats {
                     guard let id = format.claim(url, isDirectory: isDir.boolValue) else { continue }
                     out.append(Entry(id: id, url: url, format: format))
+                    claimed = true
                     break
+                }
+                if !claimed, isDir.boolValue, let why = BundleFiles.unreadableDirectory(url.path) {
+                    unreadable.append((url, why))
                 }
             }
         }
-        return out
+        return (out, unreadable)
     }
 
     /// Makes a catalog of the given sources (for tests and `livery check`).
-    public init(sources: [ThemeSource]) {
+    /// - Parameters:
+    ///   - sources: The themes; the first of an id wins.
+    ///   - otherIDs: Ids of themes installed but not given, suggested for a misspelt `inherits`.
+    public init(sources: [ThemeSource], otherIDs: [String] = []) {
         for s in sources where self.sources[s.id] == nil { self.sources[s.id] = s }
         ids = self.sources.keys.sorted()
+        self.otherIDs = otherIDs
     }
 
     /// Adds a source unless its id is taken.
@@ -93,7 +128,7 @@ public struct ThemeCatalog: Sendable {
                 return .failure(
                     Diagnostic(
                         .error,
-                        "'\(current.id)' inherits unknown theme '\(parent)'\(didYouMean(parent, ids))",
+                        "'\(current.id)' inherits unknown theme '\(parent)'\(didYouMean(parent, ids + otherIDs))",
                         at: decl.value[0].location, sourceLine: decl.sourceLine))
             }
             guard seen.insert(parent).inserted else {
@@ -125,5 +160,28 @@ public struct ThemeCatalog: Sendable {
         case .success(let chain):
             return ThemeCompiler.compile(chain: chain, overrides: overrides, schema: schema)
         }
+    }
+
+    /// Warnings for a `dark-variant` or `light-variant` naming a theme that is not installed:
+    /// not an error (the theme works; `Toggle` then fails), but surely a mistake.
+    /// - Parameters:
+    ///   - chain: The theme's `inherits` chain, root ancestor first; the nearest declaration wins.
+    ///   - installed: The ids installed.
+    /// - Returns: One warning per such key, at its value.
+    public static func variantWarnings(chain: [ThemeSource], installed: [String]) -> [Diagnostic] {
+        let known = Set(installed)
+        var out: [Diagnostic] = []
+        for key in ["dark-variant", "light-variant"] {
+            guard let source = chain.last(where: { $0.sheet.metadataString(key) != nil }),
+                let target = source.sheet.metadataString(key), !known.contains(target),
+                let decl = source.sheet.metadata.last(where: { $0.property == key })
+            else { continue }
+            out.append(
+                Diagnostic(
+                    .warning,
+                    "'\(key)' names theme '\(target)', which is not installed\(didYouMean(target, installed))",
+                    at: decl.value[0].location, sourceLine: decl.sourceLine))
+        }
+        return out
     }
 }

@@ -34,8 +34,10 @@ public enum ThemeFormats {
         {
             return .failure(Diagnostic(.error, "file is \(size) bytes; the limit is \(limit)", at: loc))
         }
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            return .failure(Diagnostic(.error, "cannot read file", at: loc))
+        let data: Data
+        switch BundleFiles.contents(of: url.path) {
+        case .failure(let e): return .failure(Diagnostic(.error, "file \(e.message)", at: loc))
+        case .success(let d): data = d
         }
         guard let text = String(data: data, encoding: .utf8) else {
             return .failure(Diagnostic(.error, "file is not UTF-8 text", at: loc))

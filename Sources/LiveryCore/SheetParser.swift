@@ -114,6 +114,12 @@ public struct SheetParser {
                         cursor.skipStatement()
                         continue
                     }
+                    // Ids are matched exactly (the README): a glob would never match anything.
+                    if app.contains("*") {
+                        cursor.error(
+                            "'@app' matches application ids exactly: '\(app)' has '*', which would never match",
+                            at: cursor.peek)
+                    }
                     cursor.next()
                     guard cursor.peek.kind == .delim("{") else {
                         cursor.error("expected '{' after '@app \"\(app)\"'", at: cursor.peek)
@@ -468,6 +474,12 @@ private struct Cursor {
         while !atEnd {
             let t = peek
             if case .delim(let d) = t.kind, terminators.contains(d) { return out }
+            // `a: 1 b: 2;`: a ':' after a word is most likely the next declaration.
+            if t.kind == .delim(":"), let last = out.last, case .ident(let name) = last.kind {
+                error("unexpected ':' in value (missing ';' before '\(name)'?)", at: t)
+                skipDeclaration()
+                return nil
+            }
             guard let v = value() else {
                 skipDeclaration()
                 return nil

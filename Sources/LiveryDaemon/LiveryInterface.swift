@@ -221,7 +221,7 @@ public final class LiveryInterface: Sendable {
         }
         portal.current?.publish()
         let service = self.service
-        let deliveries = subscriptions.update { r in
+        let deliveries = subscriptions.update(editedImages: change.editedImages) { r in
             service.resolvableSnapshot(paths: r.paths, properties: r.properties, app: r.app)
         }
         // Subscribers asking for the same things get the same changes: encode and validate them

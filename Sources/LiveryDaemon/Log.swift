@@ -1,4 +1,5 @@
 import Foundation
+import LiveryCore
 
 /// Writes log lines to stderr with `<N>` syslog priority prefixes, which journald reads
 /// (sd-daemon(3), "SD_ERR" … "SD_DEBUG").
@@ -42,7 +43,8 @@ public struct Log: Sendable {
     public var sinkForTests: @Sendable (String) -> Void { sink }
 
     /// Writes `message` when `level` is at least as severe as `threshold`, each of its lines
-    /// prefixed with `<N>`.
+    /// prefixed with `<N>`, control characters but tabs shown as U+FFFD (`printable`): messages
+    /// quote theme names, ids and sheet lines that a theme or a caller controls.
     /// - Parameters:
     ///   - level: How severe the message is.
     ///   - message: The text; a multi-line message becomes several records.
@@ -51,7 +53,7 @@ public struct Log: Sendable {
         // One line per record: journald splits at newlines, and a multi-line diagnostic keeps its
         // prefix on every line.
         for line in message.split(separator: "\n", omittingEmptySubsequences: false) {
-            sink("<\(level.rawValue)>\(line)\n")
+            sink("<\(level.rawValue)>\(printable(String(line), keepingLines: true))\n")
         }
     }
 }

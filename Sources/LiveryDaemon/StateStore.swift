@@ -1,4 +1,5 @@
 import Foundation
+import LiveryCore
 
 /// Saves and restores the active theme id in `state.json`, atomically: write a temporary file in
 /// the same directory, fsync it, rename it over the old one, fsync the directory. A crash at any
@@ -29,8 +30,13 @@ public struct StateStore: Sendable {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
             throw LoadError(description: "\(path) is a directory, not a state file")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard FileManager.default.fileExists(atPath: path) else {
             throw LoadError(description: "\(path): no saved state")
+        }
+        let data: Data
+        switch BundleFiles.contents(of: path) {
+        case .failure(let e): throw LoadError(description: "\(path): \(e.message)")
+        case .success(let d): data = d
         }
         do { return try JSONDecoder().decode(State.self, from: data) } catch {
             throw LoadError(description: "\(path): not a valid state file")

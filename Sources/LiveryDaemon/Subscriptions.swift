@@ -181,10 +181,12 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     /// returns the changes per group; stores the new values. A path missing from what `resolve`
     /// returns (it no longer resolves: a component type only the old theme defined) keeps its
     /// old values and reports no change; the group's other paths are followed as usual.
-    /// - Parameter resolve: Resolves a request's paths in the active theme, leaving out those
-    ///   that no longer resolve.
+    /// - Parameters:
+    ///   - editedImages: Images whose files changed under the same path: reported as changed.
+    ///   - resolve: Resolves a request's paths in the active theme, leaving out those that no
+    ///     longer resolve.
     /// - Returns: Per group with changes: the changed values only, and its subscriptions.
-    public func update(resolve: (Request) -> StyleSnapshot) -> [Delivery] {
+    public func update(editedImages: Set<String> = [], resolve: (Request) -> StyleSnapshot) -> [Delivery] {
         let requests = lock.withLock { Array(groups.keys) }
         var resolved: [Request: StyleSnapshot] = [:]
         for r in requests { resolved[r] = resolve(r) }
@@ -194,7 +196,7 @@ public final class SubscriptionRegistry: @unchecked Sendable {
         for (request, new) in resolved {
             // A group that emptied meanwhile is gone.
             guard let group = groups[request] else { continue }
-            let changes = StyleDiff.changes(from: group.values, to: new)
+            let changes = StyleDiff.changes(from: group.values, to: new, editedImages: editedImages)
             guard !changes.isEmpty else { continue }
             groups[request]!.values.merge(new) { _, now in now }
             out.append(

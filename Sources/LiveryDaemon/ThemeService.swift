@@ -46,6 +46,9 @@ public final class ThemeService: @unchecked Sendable {
         public var theme: String
         /// The serial after the change; it grows by one with each published change.
         public var serial: UInt32
+        /// Images (absolute paths) whose files changed on disk under an unchanged path: values
+        /// naming them count as changed for subscribers, so that they load the new picture.
+        public var editedImages: Set<String> = []
     }
 
     /// Where themes, schema, state and overrides live, as given at start.
@@ -59,6 +62,8 @@ public final class ThemeService: @unchecked Sendable {
     private var activeID: String
     private var cascade: Cascade
     private var fingerprint: String
+    /// The active theme's images with the identity of their files (`imageIdentities`).
+    private var images: [String: String]
     private var serialNumber: UInt32 = 0
     private var currentProblems: [String] = []
     /// Why the active theme could not be saved, until a save succeeds.
@@ -128,6 +133,11 @@ public final class ThemeService: @unchecked Sendable {
             }
         }
         guard let (id, theme, problems) = chosen else {
+            if schema.types.isEmpty {
+                throw ServiceError(
+                    .invalidTheme,
+                    "\(schemaPath): the schema has no component types, so no theme can be valid")
+            }
             throw ServiceError(
                 .invalidTheme,
                 "no valid theme on the search path (\(configuration.searchPath.joined(separator: ":")))")
@@ -135,6 +145,7 @@ public final class ThemeService: @unchecked Sendable {
         activeID = id
         cascade = Cascade(theme: theme)
         fingerprint = ThemeService.fingerprint(theme)
+        images = ThemeService.imageIdentities(theme)
         currentProblems = problems
         log(.info, "active theme '\(id)' (\(catalog.ids.count) themes installed)")
     }
@@ -147,7 +158,19 @@ public final class ThemeService: @unchecked Sendable {
     public var serial: UInt32 { lock.withLock { serialNumber } }
     /// Problems the user should see: a broken overrides file, an active theme whose newer version
     /// on disk does not validate.
-    public var problems: [String] { lock.withLock { currentProblems + (saveProblem.map { [$0] } ?? []) } }
+    /// Also two bundles of one id in one directory, and a declared `dark-variant` /
+    /// `light-variant` of the active theme that is not installed.
+    public var problems: [String] {
+        lock.withLock {
+            currentProblems + catalog.conflicts + variantProblems() + (saveProblem.map { [$0] } ?? [])
+        }
+    }
+
+    /// The active theme's declared siblings that are not installed; called under the lock.
+    private func variantProblems() -> [String] {
+        guard case .success(let chain) = catalog.chain(for: activeID) else { return [] }
+        return ThemeCatalog.variantWarnings(chain: chain, installed: catalog.ids).map(\.description)
+    }
     /// The active compiled theme.
     public var activeCascade: Cascade { lock.withLock { cascade } }
 
@@ -399,13 +422,16 @@ public final class ThemeService: @unchecked Sendable {
             saveProblem = "cannot save the active theme to \(store.path): \(error.localizedDescription)"
             log(.error, saveProblem!)
         }
-        guard id != activeID || print != fingerprint else { return nil }
+        let pictures = ThemeService.imageIdentities(withOverrides)
+        let edited = ThemeService.editedImages(from: images, to: pictures)
+        guard id != activeID || print != fingerprint || !edited.isEmpty else { return nil }
         activeID = id
         cascade = Cascade(theme: withOverrides)
         fingerprint = print
+        images = pictures
         serialNumber &+= 1
         log(.info, "active theme '\(id)' (serial \(serialNumber))")
-        return Change(theme: id, serial: serialNumber)
+        return Change(theme: id, serial: serialNumber, editedImages: edited)
     }
 
     /// Rescans the search path and the overrides file. The active theme stays active; when its
@@ -446,12 +472,15 @@ public final class ThemeService: @unchecked Sendable {
             currentProblems = problems
         }
         let print = ThemeService.fingerprint(withOverrides)
-        guard print != fingerprint else { return nil }
+        let pictures = ThemeService.imageIdentities(withOverrides)
+        let edited = ThemeService.editedImages(from: images, to: pictures)
+        guard print != fingerprint || !edited.isEmpty else { return nil }
         cascade = Cascade(theme: withOverrides)
         fingerprint = print
+        images = pictures
         serialNumber &+= 1
         log(.info, "reloaded theme '\(activeID)' (serial \(serialNumber))")
-        return Change(theme: activeID, serial: serialNumber)
+        return Change(theme: activeID, serial: serialNumber, editedImages: edited)
     }
 
     // MARK: Helpers
@@ -563,5 +592,30 @@ public final class ThemeService: @unchecked Sendable {
             for part in type.parts { s += ",\(part.name)=\(part.type)" }
         }
         return s
+    }
+
+    /// Every image a theme's declarations name (absolute paths), each with the identity of its
+    /// file: size, modification and change times (nanoseconds), inode and device. Editing an image
+    /// in place (`cp new.png old.png`) changes the identity though not the path, and so is a
+    /// change to publish (DESIGN §5); the files are not read, so a reload costs one `stat` each.
+    static func imageIdentities(_ theme: CompiledTheme) -> [String: String] {
+        var out: [String: String] = [:]
+        for rule in theme.rules {
+            for d in rule.declarations {
+                guard case .image(let path?) = d.value, out[path] == nil else { continue }
+                var st = stat()
+                out[path] =
+                    stat(path, &st) == 0
+                    ? "\(st.st_size) \(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec) "
+                        + "\(st.st_ctim.tv_sec).\(st.st_ctim.tv_nsec) \(st.st_ino) \(st.st_dev)"
+                    : "missing"
+            }
+        }
+        return out
+    }
+
+    /// The images named before and after whose file identity differs.
+    static func editedImages(from old: [String: String], to new: [String: String]) -> Set<String> {
+        Set(new.compactMap { path, identity in old[path].map { $0 != identity ? path : nil } ?? nil })
     }
 }

@@ -115,4 +115,44 @@ final class CheckTests: EndToEndTestCase {
         XCTAssertEqual(r.status, 1, "\(r)")
         XCTAssertEqual(r.stderr, "\(root)/nowhere: error: no such file or directory\n")
     }
+
+    func testCheckSuggestsAnInstalledParentForAMisspeltInherits() throws {
+        let themes = try makeDirectory("themes")
+        let bundle = try writeBundle("mine", in: themes, sheet: "@theme { inherits: \"defualt\"; }\n")
+        let r = try check([bundle])
+        XCTAssertEqual(r.status, 1, "\(r)")
+        XCTAssertTrue(
+            r.stderr.contains("error: 'mine' inherits unknown theme 'defualt' (did you mean 'default'?)"),
+            r.stderr)
+    }
+
+    func testCheckWarnsOfADeclaredVariantThatIsNotInstalled() throws {
+        let themes = try makeDirectory("themes")
+        let sheet = "@theme { inherits: \"default\"; dark-variant: \"nonexistent\"; }\n"
+        let bundle = try writeBundle("mine", in: themes, sheet: sheet)
+        let column =
+            sheet.distance(from: sheet.startIndex, to: sheet.range(of: "\"nonexistent\"")!.lowerBound) + 1
+        let r = try check([bundle])
+        XCTAssertEqual(r.status, 0, "\(r)")
+        XCTAssertTrue(
+            r.stderr.contains(
+                "\(bundle)/theme.css:1:\(column): warning: 'dark-variant' names theme 'nonexistent', which is not installed"
+            ),
+            r.stderr)
+        XCTAssertTrue(r.stdout.contains(", 1 warning)"), r.stdout)
+    }
+
+    func testCheckWarnsOfTwoBundlesWithOneIdInOneDirectory() throws {
+        let themes = try makeDirectory("themes")
+        try writeBundle("mine", in: themes, sheet: "@theme { inherits: \"default\"; }\n")
+        try FileManager.default.copyItem(
+            atPath: Locations.schemes + "/base16/dracula.yaml", toPath: themes + "/mine.yaml")
+        let warning =
+            "\(themes)/mine.yaml: warning: theme 'mine' is also provided by \(themes)/mine in the same directory; liveryd skips \(themes)/mine.yaml\n"
+        for entry in ["mine", "mine.yaml"] {
+            let r = try check([themes + "/" + entry])
+            XCTAssertEqual(r.status, 0, "\(r)")
+            XCTAssertTrue(r.stderr.contains(warning), "\(entry): \(r.stderr)")
+        }
+    }
 }

@@ -80,4 +80,29 @@ final class CommandLineTests: EndToEndTestCase {
         XCTAssertEqual(values["on-tint-color"], "#008000ff", r.stdout)
         XCTAssertNotNil(values["background-color"], r.stdout)
     }
+
+    func testAnEmptySessionBusAddressIsSaidToBeEmpty() throws {
+        environment["DBUS_SESSION_BUS_ADDRESS"] = ""
+        let r = try run(Locations.livery, ["get"])
+        XCTAssertEqual(r.status, 1, "\(r)")
+        XCTAssertEqual(
+            r.stderr,
+            "livery: no session bus (DBUS_SESSION_BUS_ADDRESS is set but empty): give one with --address ADDR, "
+                + "or start liveryd with 'make run', which prints the address to export\n")
+    }
+
+    func testAStoppedDaemonTimesOutWithAMessageThatSaysSo() throws {
+        try startDaemon()
+        kill(daemon.pid, SIGSTOP)
+        defer { kill(daemon.pid, SIGCONT) }
+        let quick = try livery("--timeout", "1", "get")
+        XCTAssertEqual(quick.status, 1, "\(quick)")
+        XCTAssertEqual(quick.stderr, "livery: liveryd did not answer within 1 s (is it stopped or busy?)\n")
+        // The default is 5 s, well before libdbus's 25.
+        let standard = try run(Locations.livery, ["--address", address, "get"], timeout: 15)
+        XCTAssertFalse(standard.timedOut, "\(standard)")
+        XCTAssertEqual(
+            standard.stderr, "livery: liveryd did not answer within 5 s (is it stopped or busy?)\n")
+        XCTAssertEqual(try livery("--timeout", "0", "get").status, 2)
+    }
 }

@@ -114,6 +114,48 @@ final class LiveReloadTests: EndToEndTestCase {
             monitor.stdout.components(separatedBy: "member=ThemeChanged").count - 1, 2, monitor.stdout)
     }
 
+    func testAnImageEditedInPlaceIsPublishedAgainUnderTheSamePath() throws {
+        let themes = try makeDirectory("themes")
+        // Another 1×1 PNG of the same size as `onePixelPNG` (another colour): only the content differs.
+        let otherPNG = try XCTUnwrap(
+            Data(
+                base64Encoded:
+                    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+            ))
+        XCTAssertEqual(otherPNG.count, onePixelPNG.count)
+        let bundle = try writeBundle(
+            "pics", in: themes,
+            sheet:
+                "@theme { inherits: \"default\"; }\nButton { background-image: url(\"images/back1.png\"); }\n",
+            files: ["images/back1.png": onePixelPNG, "images/back2.png": otherPNG])
+        try startDaemon(extraThemesDirectories: [themes])
+        try setTheme("pics")
+        let before = try serial()
+        let image = bundle + "/images/back1.png"
+        XCTAssertEqual(try resolve("Window/Button", "background-image"), image + "\n")
+        let monitor = try startMonitor("type='signal',interface='org.livery.Livery1',member='ThemeChanged'")
+        let watch = try background(
+            Locations.livery,
+            ["--address", address, "watch", "Window/Button", "--property", "background-image", "--json"])
+        XCTAssertTrue(waitUntil { watch.stdout.contains("\"current\"") }, watch.stderr)
+
+        // `cp images/back2.png images/back1.png`: the same file, new content.
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: image))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: otherPNG)
+        try handle.close()
+        XCTAssertTrue(
+            waitUntil { monitor.stdout.contains("uint32 \(before + 1)\n") },
+            "no ThemeChanged after the image changed: \(daemon.stderr)")
+        XCTAssertEqual(try serial(), before + 1)
+        XCTAssertTrue(waitUntil { watch.stdout.contains("\"Changed\"") }, watch.stdout)
+        let last = try XCTUnwrap(watch.stdout.split(separator: "\n").last)
+        let changed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        XCTAssertEqual(changed["serial"] as? Int, Int(before + 1))
+        XCTAssertEqual(
+            (changed["changes"] as? [String: [String: String]])?["Window/Button"]?["background-image"], image)
+    }
+
     func testOverridesFileCreatedLaterIsPickedUp() throws {
         try startDaemon()
         try setTheme("forest")

@@ -122,7 +122,7 @@ final class DiagnosticTests: XCTestCase {
         XCTAssertEqual(try resolved(c, "Switch", "on-tint-color"), "#00ff00ff")
         XCTAssertEqual(try resolved(c, "Switch", "thumb-tint-color"), "#0000ffff")
         let d = try diagnostics(of: #"@import "../x.css";"#)
-        XCTAssertEqual(d.map(\.message), ["'../x.css' does not exist in the bundle"])
+        XCTAssertEqual(d.map(\.message), ["'../x.css' leads outside the bundle"])
     }
 
     func testImageCheckedByContentNotName() throws {
@@ -154,6 +154,39 @@ final class DiagnosticTests: XCTestCase {
         XCTAssertEqual(
             try ComponentPath("Window/Button#ok.destructive:highlighted", schema: shippedSchema).nodes.last,
             PathNode(type: "Button", name: "ok", classes: ["destructive"], states: ["highlighted"]))
+    }
+
+    func testMissingSemicolonBeforeTheNextDeclarationIsHinted() throws {
+        let line = "Button { tint-color: red text-color: blue; }"
+        let second = line.range(of: "text-color:")!.upperBound
+        let column = line.distance(from: line.startIndex, to: second)
+        let d = try diagnostics(of: line)
+        XCTAssertEqual(
+            d.map { "\($0.location.line):\($0.location.column): \($0.message)" },
+            ["1:\(column): unexpected ':' in value (missing ';' before 'text-color'?)"])
+    }
+
+    func testAFileNamedOutsideTheBundleIsSaidToBeOutsideEvenWhenMissing() throws {
+        let d = try diagnostics(
+            of: #"Button { background-image: url("../forest-copy/x.png"); }"#,
+            files: ["images/a.png": tinyPNG])
+        XCTAssertEqual(d.map(\.message), ["'../forest-copy/x.png' leads outside the bundle"])
+        // A name that climbs out and back in is still inside.
+        let inside = try diagnostics(
+            of: #"Button { background-image: url("images/../images/missing.png"); }"#,
+            files: ["images/a.png": tinyPNG])
+        XCTAssertEqual(inside.map(\.message), ["'images/../images/missing.png' does not exist in the bundle"])
+    }
+
+    func testAnApplicationIdWithAGlobIsRefused() throws {
+        let source = #"@app "org.example.*" { Switch { on-tint-color: #ff8800; } }"#
+        let d = try diagnostics(of: source)
+        let column = source.distance(from: source.startIndex, to: source.firstIndex(of: "\"")!) + 1
+        XCTAssertEqual(
+            d.map { "\($0.location.line):\($0.location.column): \($0.message)" },
+            [
+                "1:\(column): '@app' matches application ids exactly: 'org.example.*' has '*', which would never match"
+            ])
     }
 }
 

@@ -1,0 +1,85 @@
+import Foundation
+import XCTest
+
+/// `livery watch` runs until interrupted; when the daemon it follows goes (it leaves the bus, or
+/// the bus itself goes away, before or after a `liveryd --replace`) it says so and exits 1.
+final class WatchLifetimeTests: EndToEndTestCase {
+    /// Starts `livery watch ARGS…` and switches themes until it has printed `heard`, so that it is
+    /// surely listening.
+    func listeningWatch(_ arguments: [String], heard: String) throws -> Background {
+        let watch = try background(Locations.livery, ["--address", address, "watch"] + arguments)
+        var switches = 0
+        XCTAssertTrue(
+            try waitUntil {
+                switches += 1
+                try setTheme(switches % 2 == 1 ? "crimson" : "forest")
+                return waitUntil(timeout: 0.5) { watch.stdout.contains(heard) } || !watch.isRunning
+            }, "watch heard nothing: \(watch.stderr)")
+        return watch
+    }
+
+    /// The bus goes away under a running watch: it says so and exits 1.
+    func assertWatchEndsWhenTheBusGoesAway(
+        _ watch: Background, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        bus.stop()
+        XCTAssertTrue(
+            watch.waitForExit(timeout: 10), "watch kept running after the bus went away", file: file,
+            line: line)
+        XCTAssertEqual(watch.process.terminationStatus, 1, watch.stderr, file: file, line: line)
+        // Which comes first depends on the bus: the daemon's NameOwnerChanged, or the end of
+        // the connection itself. Either way the watch says why it ended.
+        let last = watch.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        XCTAssertTrue(
+            ["livery: liveryd left the bus; watch ended", "livery: the bus went away; watch ended"].contains(
+                last),
+            watch.stderr, file: file, line: line)
+    }
+
+    /// Replaces the running daemon and waits until the watch has noticed (`note` on its stderr).
+    func replaceDaemon(
+        noticedBy watch: Background, note: String, file: StaticString = #filePath, line: UInt = #line
+    )
+        throws
+    {
+        let first = daemon!
+        let dirs = standardThemesDirectories.flatMap { ["--themes-dir", $0] }
+        _ = try background(Locations.liveryd, dirs + ["--address", address, "--replace"])
+        XCTAssertTrue(first.waitForExit(timeout: 10), first.stderr, file: file, line: line)
+        XCTAssertTrue(waitUntil { watch.stderr.contains(note) }, watch.stderr, file: file, line: line)
+        XCTAssertTrue(
+            watch.isRunning, "watch ended at the replacement: \(watch.stderr)", file: file, line: line)
+    }
+
+    func testThemeWatchEndsWithAnErrorWhenTheBusGoesAway() throws {
+        try startDaemon()
+        assertWatchEndsWhenTheBusGoesAway(try listeningWatch([], heard: "ThemeChanged"))
+    }
+
+    func testPathWatchEndsWithAnErrorWhenTheBusGoesAway() throws {
+        try startDaemon()
+        assertWatchEndsWhenTheBusGoesAway(
+            try listeningWatch(["Window/TabBar"], heard: "Window/TabBar tint-color"))
+    }
+
+    func testThemeWatchFollowsAReplacementThenEndsWithAnErrorWhenTheBusGoesAway() throws {
+        try startDaemon()
+        let watch = try listeningWatch([], heard: "ThemeChanged")
+        try replaceDaemon(noticedBy: watch, note: "its serials start again")
+        assertWatchEndsWhenTheBusGoesAway(watch)
+    }
+
+    func testPathWatchFollowsAReplacementThenEndsWithAnErrorWhenTheBusGoesAway() throws {
+        try startDaemon()
+        let watch = try listeningWatch(["Window/TabBar"], heard: "Window/TabBar tint-color")
+        try replaceDaemon(noticedBy: watch, note: "subscribing again")
+        assertWatchEndsWhenTheBusGoesAway(watch)
+    }
+
+    func testWatchHelpNamesWhatItPrints() throws {
+        let help = try run(Locations.livery, ["watch", "--help"])
+        XCTAssertEqual(help.status, 0, "\(help)")
+        XCTAssertTrue(help.stdout.contains("'ThemeChanged ID SERIAL'"), help.stdout)
+        XCTAssertTrue(help.stdout.contains("exits 1"), help.stdout)
+    }
+}
