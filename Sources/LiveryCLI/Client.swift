@@ -301,7 +301,10 @@ struct Client {
                 let f = t.structureFields ?? []
                 let meta = f[2].stringVariantDictionary ?? [:]
                 let id = f[0].string ?? ""
-                let mark = id == active ? "*" : (meta["valid"]?.variantValue.bool == false ? "!" : " ")
+                // `?`: not checked yet (the daemon checks installed themes after it starts).
+                let unchecked = meta["checked"]?.variantValue.bool == false
+                let mark =
+                    id == active ? "*" : unchecked ? "?" : (meta["valid"]?.variantValue.bool == false ? "!" : " ")
                 return [
                     mark, id, printable(f[1].string ?? ""), meta["variant"]?.variantValue.string ?? "",
                     meta["format"]?.variantValue.string ?? "",
@@ -391,7 +394,8 @@ struct Client {
                 ).first?.stringVariantDictionary ?? [:]
             let themes = try call("ListThemes").first?.array ?? []
             let invalid = themes.filter {
-                ($0.structureFields?[2].stringVariantDictionary?["valid"]?.variantValue.bool) == false
+                let meta = $0.structureFields?[2].stringVariantDictionary
+                return meta?["valid"]?.variantValue.bool == false && meta?["checked"]?.variantValue.bool != false
             }
             .compactMap { $0.structureFields?[0].string }
             let problems = all["Problems"]?.variantValue.stringArray ?? []

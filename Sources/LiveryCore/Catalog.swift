@@ -17,38 +17,81 @@ public struct ThemeCatalog: Sendable {
     /// parent (`livery check` reads only the chain it checks).
     private var otherIDs: [String] = []
 
+    /// Entries found on the search path and not read yet (`init(searchPath:formats:readingOnly:)`).
+    private var pending: [String: Entry] = [:]
+
     /// Scans `searchPath` in order; directories that do not exist are skipped.
     /// - Parameters:
     ///   - searchPath: Theme directories, the first holding an id winning.
     ///   - formats: The formats asked, in order, to claim each entry.
-    public init(searchPath: [String], formats: [any ThemeFormat] = ThemeFormats.all) {
+    ///   - wanted: When given, only these themes and the parents their `inherits` chains name
+    ///     are read now; the others are listed (`unread`) and read by `read(_:)`. A daemon
+    ///     starts with the theme it activates, so that one large file elsewhere on the search
+    ///     path cannot delay it.
+    public init(
+        searchPath: [String], formats: [any ThemeFormat] = ThemeFormats.all, readingOnly wanted: [String]? = nil
+    ) {
         let scan = ThemeCatalog.scan(searchPath, formats: formats)
         for (url, why) in scan.unreadable { notes.append("\(url.path): skipped: \(why)") }
+        var chosen: [String: URL] = [:]
         for entry in scan.entries {
             if !ThemeSource.isValidID(entry.id) {
                 notes.append(
                     "\(entry.url.path): skipped: '\(entry.id)' is not a theme id (lower-case letters, digits and '-')"
                 )
-            } else if let first = sources[entry.id],
-                (first.path as NSString).deletingLastPathComponent
-                    == entry.url.deletingLastPathComponent().path
+            } else if let first = chosen[entry.id],
+                first.deletingLastPathComponent().path == entry.url.deletingLastPathComponent().path
             {
                 let note =
                     "\(entry.url.path): skipped: theme '\(entry.id)' is also provided by \(first.path) in the same directory; rename one"
                 notes.append(note)
                 conflicts.append(note)
-            } else if let first = sources[entry.id] {
+            } else if let first = chosen[entry.id] {
                 notes.append(
                     "\(entry.url.path): skipped: theme '\(entry.id)' is already provided by \(first.path)")
             } else {
-                sources[entry.id] = entry.format.read(entry.url, id: entry.id)
+                chosen[entry.id] = entry.url
+                pending[entry.id] = entry
             }
+        }
+        if let wanted {
+            for id in wanted { read(id) }
+        } else {
+            for (id, entry) in pending { sources[id] = entry.format.read(entry.url, id: id) }
+            pending = [:]
+        }
+        ids = sources.keys.sorted()
+    }
+
+    /// Whether `id` was found on the search path, read or not.
+    public func isInstalled(_ id: String) -> Bool { sources[id] != nil || pending[id] != nil }
+
+    /// Every id found on the search path, read or not, sorted.
+    public var installedIDs: [String] { (ids + pending.keys).sorted() }
+
+    /// Ids found on the search path and not read yet, sorted.
+    public var unread: [String] { pending.keys.sorted() }
+
+    /// The entry of an id not read yet.
+    public func unreadEntry(_ id: String) -> Entry? { pending[id] }
+
+    /// Reads theme `id`, if it was found and not read yet, and the parents its `inherits` chain
+    /// names.
+    /// - Parameter id: A theme id.
+    public mutating func read(_ id: String) {
+        var next: String? = id
+        var steps = 0
+        while let id = next, let entry = pending.removeValue(forKey: id), steps <= 64 {
+            let source = entry.format.read(entry.url, id: id)
+            sources[id] = source
+            next = source.sheet.metadataString("inherits")
+            steps += 1
         }
         ids = sources.keys.sorted()
     }
 
     /// One entry of a theme directory and the format that claims it.
-    public struct Entry {
+    public struct Entry: Sendable {
         public var id: String
         public var url: URL
         public var format: any ThemeFormat

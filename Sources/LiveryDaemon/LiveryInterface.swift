@@ -348,6 +348,7 @@ public final class LiveryInterface: Sendable {
             "path": .string(l.metadata.path), "format": .string(l.metadata.format),
             "valid": .boolean(l.valid),
             "errors": .strings(l.errors),
+            "checked": .boolean(l.checked),
         ]
         if let i = l.metadata.inherits { meta["inherits"] = .string(i) }
         if let a = l.metadata.accentColor { meta["accent-color"] = .string(a.hex) }

@@ -38,6 +38,10 @@ public final class ThemeService: @unchecked Sendable {
         public var valid: Bool
         /// Rendered one-line diagnostics (`file:line:col: error: …`).
         public var errors: [String]
+        /// Whether the theme has been compiled yet: themes are checked away from the bus thread
+        /// after start-up and after each reload, and until then are listed with `valid` false,
+        /// no errors, and what the directory entry tells (id, path, format).
+        public var checked = true
     }
 
     /// A published change: the new active theme and serial.
@@ -95,8 +99,6 @@ public final class ThemeService: @unchecked Sendable {
         do { schema = try Schema.load(from: URL(fileURLWithPath: schemaPath)) } catch {
             throw ServiceError(.invalidTheme, "\(error)")
         }
-        catalog = ThemeCatalog(searchPath: configuration.searchPath)
-        for note in catalog.notes { log(.notice, note) }
         let overrides = ThemeService.readOverrides(configuration.overridesFile, log: log)
 
         var candidates: [String] = []
@@ -111,11 +113,22 @@ public final class ThemeService: @unchecked Sendable {
             }
         }
         candidates.append(configuration.fallbackTheme)
-        let listed = ThemeService.list(catalog, schema: schema)
-        listings = listed
-        candidates += catalog.ids.filter { listed[$0]?.valid == true }
+        // Only the themes tried are read and compiled here; the rest are read and checked away
+        // from the bus thread once the daemon serves (`startChecking`).
+        var catalog = ThemeCatalog(searchPath: configuration.searchPath, readingOnly: candidates)
+        for note in catalog.notes { log(.notice, note) }
         var chosen: (String, CompiledTheme, [String])?
-        for (i, id) in candidates.enumerated() {
+        var tried = 0
+        while chosen == nil {
+            if tried == candidates.count {
+                // Neither the saved theme nor the fallback: any valid one, in id order.
+                let more = catalog.installedIDs.filter { !candidates.contains($0) }
+                guard !more.isEmpty else { break }
+                candidates += more
+            }
+            let (i, id) = (tried, candidates[tried])
+            tried += 1
+            catalog.read(id)
             if let built = ThemeService.build(
                 id, catalog: catalog, schema: schema, overrides: overrides, log: log)
             {
@@ -142,12 +155,87 @@ public final class ThemeService: @unchecked Sendable {
                 .invalidTheme,
                 "no valid theme on the search path (\(configuration.searchPath.joined(separator: ":")))")
         }
+        self.catalog = catalog
         activeID = id
         cascade = Cascade(theme: theme)
         fingerprint = ThemeService.fingerprint(theme)
         images = ThemeService.imageIdentities(theme)
         currentProblems = problems
-        log(.info, "active theme '\(id)' (\(catalog.ids.count) themes installed)")
+        log(.info, "active theme '\(id)' (\(catalog.installedIDs.count) themes installed)")
+        startChecking()
+        // A small installation is listed whole before the daemon serves; a large or hostile one
+        // goes on being checked while it does.
+        waitUntilChecked(timeout: ThemeService.startupCheckBudget)
+    }
+
+    /// How long start-up waits for the installed themes to be checked, in seconds, before the
+    /// daemon serves with the rest listed as not checked yet.
+    public static let startupCheckBudget = 0.1
+
+    // MARK: Checking installed themes
+
+    /// Bumped by each scan: a check of an older scan stops and stores nothing.
+    private var scanGeneration = 0
+    private var allChecked = false
+    private let checkedCondition = NSCondition()
+
+    /// Reads every installed theme and compiles each for `listThemes`, on a thread of its own:
+    /// the bus keeps being answered however large or hostile the files on the search path are.
+    /// Each theme's listing is stored as soon as it is checked; a newer scan (a reload) makes
+    /// this one stop.
+    private func startChecking() {
+        let generation: Int = lock.withLock {
+            scanGeneration += 1
+            allChecked = false
+            return scanGeneration
+        }
+        let searchPath = configuration.searchPath
+        let schema = self.schema
+        let thread = Thread { [weak self] in
+            let full = ThemeCatalog(searchPath: searchPath)
+            guard let self else { return }
+            let fresh: Bool = self.lock.withLock {
+                guard generation == self.scanGeneration else { return false }
+                // The full catalog replaces the partial one; a theme read since (by SetTheme)
+                // is read again here, from the same files.
+                let known = Set(self.catalog.notes)
+                for note in full.notes where !known.contains(note) { self.log(.notice, note) }
+                self.catalog = full
+                return true
+            }
+            guard fresh else { return }
+            for id in full.ids {
+                let listing = ThemeService.listing(id, catalog: full, schema: schema)
+                let current: Bool = self.lock.withLock {
+                    guard generation == self.scanGeneration else { return false }
+                    self.listings[id] = listing
+                    return true
+                }
+                guard current else { return }
+            }
+            self.lock.withLock {
+                if generation == self.scanGeneration { self.allChecked = true }
+            }
+            self.checkedCondition.lock()
+            self.checkedCondition.broadcast()
+            self.checkedCondition.unlock()
+        }
+        thread.name = "livery-check"
+        thread.start()
+    }
+
+    /// Waits until every installed theme of the latest scan has been checked.
+    /// - Parameter timeout: The longest wait, in seconds.
+    /// - Returns: Whether all were checked in time.
+    @discardableResult
+    public func waitUntilChecked(timeout: Double = 30) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        checkedCondition.lock()
+        defer { checkedCondition.unlock() }
+        while !lock.withLock({ allChecked }) {
+            guard checkedCondition.wait(until: deadline) else { return lock.withLock { allChecked } }
+        }
+        return true
     }
 
     // MARK: Reading
@@ -169,14 +257,18 @@ public final class ThemeService: @unchecked Sendable {
     /// The active theme's declared siblings that are not installed; called under the lock.
     private func variantProblems() -> [String] {
         guard case .success(let chain) = catalog.chain(for: activeID) else { return [] }
-        return ThemeCatalog.variantWarnings(chain: chain, installed: catalog.ids).map(\.description)
+        return ThemeCatalog.variantWarnings(chain: chain, installed: catalog.installedIDs).map(\.description)
     }
     /// The active compiled theme.
     public var activeCascade: Cascade { lock.withLock { cascade } }
 
     /// Every installed theme, sorted by id.
     public func listThemes() -> [Listing] {
-        lock.withLock { catalog.ids.compactMap { listings[$0] } }
+        lock.withLock {
+            catalog.installedIDs.map { id in
+                listings[id] ?? ThemeService.unchecked(id, catalog.sources[id], catalog.unreadEntry(id))
+            }
+        }
     }
 
     /// Resolves properties of one component in the active theme.
@@ -355,7 +447,7 @@ public final class ThemeService: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let meta = cascade.theme.metadata
-        let target = ThemeService.sibling(of: meta, installed: { self.catalog.sources[$0] != nil })
+        let target = ThemeService.sibling(of: meta, installed: { self.catalog.isInstalled($0) })
         guard let target else {
             let other = meta.variant == "dark" ? "light" : "dark"
             throw ServiceError(
@@ -364,8 +456,14 @@ public final class ThemeService: @unchecked Sendable {
                     + "or install '\(ThemeService.conventionalSiblings(of: meta.id, variant: meta.variant).first!)'"
             )
         }
-        // A declared sibling must really be of the other variant.
-        // The listing made at the last scan already knows it; no second compile.
+        // A declared sibling must really be of the other variant. The listing made at the last
+        // check knows it; a theme not checked yet is checked now.
+        if listings[target] == nil {
+            catalog.read(target)
+            if catalog.sources[target] != nil {
+                listings[target] = ThemeService.listing(target, catalog: catalog, schema: schema)
+            }
+        }
         if let sibling = listings[target]?.metadata, sibling.variant == meta.variant {
             throw ServiceError(
                 .invalidTheme,
@@ -394,8 +492,9 @@ public final class ThemeService: @unchecked Sendable {
     }
 
     private func setThemeLocked(_ id: String) throws(ServiceError) -> Change? {
+        catalog.read(id)
         guard catalog.sources[id] != nil else {
-            let hint = suggestion(for: id, among: catalog.ids).map { " (did you mean '\($0)'?)" } ?? ""
+            let hint = suggestion(for: id, among: catalog.installedIDs).map { " (did you mean '\($0)'?)" } ?? ""
             throw ServiceError(.unknownTheme, "no theme '\(id)' is installed\(hint)")
         }
         let overrides = ThemeService.readOverrides(configuration.overridesFile, log: log)
@@ -439,16 +538,26 @@ public final class ThemeService: @unchecked Sendable {
     /// kept for `problems` and the log.
     /// - Returns: the change to publish when resolved values may have changed.
     public func reload() -> Change? {
-        let newCatalog = ThemeCatalog(searchPath: configuration.searchPath)
+        // The active theme is read and compiled here; the others are checked again away from
+        // the bus thread, each listed as before until its new check is done (a new one as not
+        // checked yet).
+        let id = lock.withLock { activeID }
+        let newCatalog = ThemeCatalog(searchPath: configuration.searchPath, readingOnly: [id])
         // Notes already logged (at start-up or an earlier reload) are not repeated.
         let known = Set(lock.withLock { catalog.notes })
         for note in newCatalog.notes where !known.contains(note) { log(.notice, note) }
-        let newListings = ThemeService.list(newCatalog, schema: schema)
         let overrides = ThemeService.readOverrides(configuration.overridesFile, log: log)
-        lock.lock()
-        defer { lock.unlock() }
+        let active = newCatalog.sources[id].map { _ in ThemeService.listing(id, catalog: newCatalog, schema: schema) }
+        let change = lock.withLock {
+            if let active { listings[id] = active }
+            return reloadLocked(newCatalog, overrides: overrides)
+        }
+        startChecking()
+        return change
+    }
+
+    private func reloadLocked(_ newCatalog: ThemeCatalog, overrides: Stylesheet?) -> Change? {
         catalog = newCatalog
-        listings = newListings
         guard newCatalog.sources[activeID] != nil else {
             let p = "active theme '\(activeID)' was removed from disk; keeping the loaded version"
             log(.warning, p)
@@ -546,25 +655,35 @@ public final class ThemeService: @unchecked Sendable {
         return built
     }
 
-    static func list(_ catalog: ThemeCatalog, schema: Schema) -> [String: Listing] {
-        var out: [String: Listing] = [:]
-        for id in catalog.ids {
-            let (theme, diagnostics) = catalog.compile(id, schema: schema)
-            let source = catalog.sources[id]!
-            let meta =
-                theme?.metadata
-                ?? ThemeMetadata(
-                    id: id, name: source.sheet.metadataString("name") ?? id,
-                    description: source.sheet.metadataString("description") ?? "",
-                    variant: source.sheet.metadataString("variant") ?? "light",
-                    inherits: source.sheet.metadataString("inherits"),
-                    accentColor: nil, darkVariant: nil, lightVariant: nil, format: source.format,
-                    path: source.path)
-            out[id] = Listing(
-                metadata: meta, valid: theme != nil,
-                errors: diagnostics.filter { $0.severity == .error }.map(\.description))
-        }
-        return out
+    /// Compiles theme `id` of `catalog` (without the user's overrides) for `listThemes`.
+    static func listing(_ id: String, catalog: ThemeCatalog, schema: Schema) -> Listing {
+        let (theme, diagnostics) = catalog.compile(id, schema: schema)
+        let source = catalog.sources[id]!
+        let meta = theme?.metadata ?? placeholderMetadata(id, source: source)
+        return Listing(
+            metadata: meta, valid: theme != nil,
+            errors: diagnostics.filter { $0.severity == .error }.map(\.description))
+    }
+
+    /// What a theme's own `@theme` block says, for a theme that does not compile.
+    static func placeholderMetadata(_ id: String, source: ThemeSource) -> ThemeMetadata {
+        ThemeMetadata(
+            id: id, name: source.sheet.metadataString("name") ?? id,
+            description: source.sheet.metadataString("description") ?? "",
+            variant: source.sheet.metadataString("variant") ?? "light",
+            inherits: source.sheet.metadataString("inherits"),
+            accentColor: nil, darkVariant: nil, lightVariant: nil, format: source.format,
+            path: source.path)
+    }
+
+    /// The listing of a theme not checked yet: what its source or its directory entry tells.
+    static func unchecked(_ id: String, _ source: ThemeSource?, _ entry: ThemeCatalog.Entry?) -> Listing {
+        let meta =
+            source.map { placeholderMetadata(id, source: $0) }
+            ?? ThemeMetadata(
+                id: id, name: id, description: "", variant: "light", inherits: nil, accentColor: nil,
+                format: entry?.format.name ?? "", path: entry?.url.path ?? "")
+        return Listing(metadata: meta, valid: false, errors: [], checked: false)
     }
 
     /// A digest of everything in a compiled theme that can change what the daemon answers: the

@@ -61,11 +61,19 @@ final class BadInputTests: EndToEndTestCase {
         XCTAssertTrue(cli.stderr.contains("Buton"), "the message names the first error: \(cli)")
         try assertStillServingForest()
 
-        // ListThemes reports it as invalid, with its errors.
-        let list = try livery("list", "--json")
-        XCTAssertEqual(list.status, 0, "\(list)")
-        let themes = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]] ?? []
-        let broken = themes.first { $0["id"] as? String == "broken" }
+        // ListThemes reports it as invalid, with its errors, once checked (installed themes are
+        // checked on a thread of their own after start-up).
+        var list = try livery("list", "--json")
+        var broken: [String: Any]?
+        for _ in 0..<100 {
+            XCTAssertEqual(list.status, 0, "\(list)")
+            let themes = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]] ?? []
+            broken = themes.first { $0["id"] as? String == "broken" }
+            if broken?["checked"] as? Bool == true { break }
+            Thread.sleep(forTimeInterval: 0.1)
+            list = try livery("list", "--json")
+        }
+        XCTAssertEqual(broken?["checked"] as? Bool, true, "\(list)")
         XCTAssertEqual(broken?["valid"] as? Bool, false, "\(list)")
         XCTAssertFalse((broken?["errors"] as? [String] ?? []).isEmpty, "\(list)")
     }

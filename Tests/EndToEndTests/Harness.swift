@@ -295,7 +295,9 @@ class EndToEndTestCase: XCTestCase {
     /// Starts liveryd with the standard theme directories plus `extraThemesDirectories`, and waits
     /// (at most 10 s) until it answers on the bus.
     @discardableResult
-    func startDaemon(extraThemesDirectories: [String] = [], arguments: [String] = []) throws -> Background {
+    func startDaemon(extraThemesDirectories: [String] = [], arguments: [String] = [], waitForChecks: Bool = true)
+        throws -> Background
+    {
         let dirs = standardThemesDirectories + extraThemesDirectories
         let process = try background(
             Locations.liveryd, dirs.flatMap { ["--themes-dir", $0] } + ["--address", address] + arguments)
@@ -313,7 +315,23 @@ class EndToEndTestCase: XCTestCase {
                 "liveryd never owned \(Locations.busName) (running: \(process.isRunning)); its stderr:\n\(process.stderr)\n"
                     + "last probe: \(last.map { "\($0)" } ?? "none")")
         }
+        if waitForChecks { try waitUntilThemesChecked() }
         return process
+    }
+
+    /// Waits (at most 60 s) until `ListThemes` lists every theme as checked: liveryd checks the
+    /// installed themes on a thread of its own after start-up and after each reload.
+    func waitUntilThemesChecked(file: StaticString = #filePath, line: UInt = #line) throws {
+        var last: RunResult?
+        let done = try waitUntil(timeout: 60) {
+            let list = try livery("list", "--json")
+            last = list
+            guard list.status == 0,
+                let themes = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]
+            else { return false }
+            return themes.allSatisfy { $0["checked"] as? Bool == true }
+        }
+        XCTAssertTrue(done, "themes not all checked: \(last.map { "\($0)" } ?? "")", file: file, line: line)
     }
 
     /// The value `livery resolve PATH PROPERTY` prints, with its newline, failing on a non-zero exit.

@@ -32,6 +32,7 @@ final class ReloadAndLifecycleTests: EndToEndTestCase {
         XCTAssertEqual(
             try resolve("Window/NavigationBar", "tint-color"), "#654321ff\n", "the last good version stays")
         XCTAssertEqual(try serial(), 2)
+        try waitUntilThemesChecked()
         let status = try livery("status", "--json")
         let json = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
         XCTAssertEqual(json?["invalid"] as? [String], ["live"], "\(status)")

@@ -98,7 +98,10 @@ final class ThemeServiceTests: XCTestCase {
         }
         XCTAssertEqual(s.activeTheme, "forest")
         XCTAssertEqual(s.serial, 1)
+        // Installed themes are checked on a thread of their own after start-up.
+        XCTAssertTrue(s.waitUntilChecked())
         let listing = try XCTUnwrap(s.listThemes().first { $0.metadata.id == "broken" })
+        XCTAssertTrue(listing.checked)
         XCTAssertFalse(listing.valid)
         XCTAssertEqual(listing.errors.count, 2)
     }
