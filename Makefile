@@ -90,6 +90,8 @@ bench: deps
 	  2>&1 | tee bench/out/bench.log
 	$(SWIFT) build -c release --product livery
 	bench/fanout/run.sh "$$($(SWIFT) build -c release --show-bin-path)"
+	-python3 bench/hostile/run.py "$$($(SWIFT) build -c release --show-bin-path)/livery" --out bench/out
+	-/usr/bin/python3 bench/hostile/daemon.py "$$($(SWIFT) build -c release --show-bin-path)/liveryd" --out bench/out
 
 # Callgrind profile of the indexed cascade on workload (a): one run, collecting only inside
 # resolveForest (the timed walk); the top functions go to bench/out/callgrind.txt.

@@ -1,0 +1,126 @@
+#!/usr/bin/python3
+"""liveryd's availability with hostile files installed: 300 ordinary themes plus one file of each
+hostile shape at the size limit (bench/hostile/run.py's generators) on the search path, never
+selected. Measures, on a private bus: the time from starting liveryd until it answers Peer.Ping,
+then Ping and Resolve round trips while the installed themes are checked, and the time until
+ListThemes lists every theme as checked. Target: answers within 300 ms of start, and in
+milliseconds while the hostile themes compile.
+
+Usage: daemon.py LIVERYD [--out DIR]   (Debian's python3 with python3-dbus)
+"""
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+import dbus
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run as hostile  # noqa: E402
+
+BUS_NAME = "org.livery.Livery1"
+PATH = "/org/livery/Livery1"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("liveryd")
+    ap.add_argument("--out", default="bench/out")
+    ap.add_argument("--themes-dir", default="themes")
+    args = ap.parse_args()
+    work = os.path.abspath(os.path.join(args.out, "hostile-daemon"))
+    shutil.rmtree(work, ignore_errors=True)
+    themes = os.path.join(work, "themes")
+    os.makedirs(themes)
+    forest = open(os.path.join(args.themes_dir, "forest", "theme.css")).read()
+    for i in range(300):
+        os.makedirs(os.path.join(themes, "t%03d" % i))
+        with open(os.path.join(themes, "t%03d" % i, "theme.css"), "w") as f:
+            f.write(forest.replace('"Forest"', '"T%03d"' % i))
+    limit = hostile.SHEET_LIMIT
+    for name, make in (
+        ("product", hostile.product), ("components", hostile.components), ("palette", hostile.palette),
+        ("braces", hostile.braces), ("long-lines", hostile.long_lines),
+    ):
+        with open(os.path.join(themes, name + ".css"), "w") as f:
+            f.write(make(hostile.fit(make, limit)))
+    hostile.write_imports(themes, 16)
+    for name, make in (("anchors", hostile.anchors), ("keys", hostile.plain_keys)):
+        with open(os.path.join(themes, name + ".yaml"), "w") as f:
+            f.write(make(hostile.fit(make, hostile.SCHEME_LIMIT)))
+
+    env = dict(os.environ)
+    for k in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
+        env[k] = os.path.join(work, k.lower())
+    env["XDG_DATA_DIRS"] = os.path.join(work, "none")
+    bus = subprocess.Popen(
+        ["dbus-daemon", "--session", "--nofork", "--print-address=1"], stdout=subprocess.PIPE, env=env, text=True
+    )
+    address = bus.stdout.readline().strip()
+    env["DBUS_SESSION_BUS_ADDRESS"] = address
+    conn = dbus.bus.BusConnection(address)
+    start = time.monotonic()
+    daemon = subprocess.Popen(
+        [args.liveryd, "--themes-dir", os.path.abspath(args.themes_dir), "--themes-dir", themes,
+         "--address", address],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    first_ping = None
+    pings, resolves = [], []
+    checked_at = None
+    try:
+        while time.monotonic() - start < 10:
+            try:
+                conn.call_blocking(BUS_NAME, PATH, "org.freedesktop.DBus.Peer", "Ping", "", [], timeout=5)
+                first_ping = time.monotonic() - start
+                break
+            except dbus.DBusException:
+                time.sleep(0.002)
+        while time.monotonic() - start < 120:
+            t = time.monotonic()
+            conn.call_blocking(BUS_NAME, PATH, "org.freedesktop.DBus.Peer", "Ping", "", [], timeout=30)
+            pings.append(time.monotonic() - t)
+            t = time.monotonic()
+            conn.call_blocking(
+                BUS_NAME, PATH, "org.livery.Livery1", "Resolve", "sasa{sv}",
+                ["Window/NavigationBar", ["tint-color"], {}], timeout=30,
+            )
+            resolves.append(time.monotonic() - t)
+            if len(pings) % 20 == 0:
+                listing = conn.call_blocking(BUS_NAME, PATH, "org.livery.Livery1", "ListThemes", "", [], timeout=30)
+                if all(bool(m.get("checked", True)) for (_, _, m) in listing):
+                    checked_at = time.monotonic() - start
+                    break
+            time.sleep(0.001)
+    finally:
+        daemon.terminate()
+        daemon.wait()
+        bus.terminate()
+        bus.wait()
+
+    def ms(xs, f):
+        return round(f(xs) * 1000, 2) if xs else None
+
+    result = {
+        "themes": 300 + 8,
+        "first_ping_ms": round(first_ping * 1000, 1) if first_ping is not None else None,
+        "all_checked_s": round(checked_at, 2) if checked_at else None,
+        "calls_while_checking": len(pings),
+        "ping_median_ms": ms(pings, statistics.median), "ping_max_ms": ms(pings, max),
+        "resolve_median_ms": ms(resolves, statistics.median), "resolve_max_ms": ms(resolves, max),
+    }
+    print(json.dumps(result, indent=1))
+    with open(os.path.join(args.out, "hostile-daemon.json"), "w") as f:
+        json.dump(result, f, indent=1)
+    ok = result["first_ping_ms"] is not None and result["first_ping_ms"] <= 300
+    print("%d passed, %d failed" % (1 if ok else 0, 0 if ok else 1))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
