@@ -163,14 +163,7 @@ public final class ThemeService: @unchecked Sendable {
         currentProblems = problems
         log(.info, "active theme '\(id)' (\(catalog.installedIDs.count) themes installed)")
         startChecking()
-        // A small installation is listed whole before the daemon serves; a large or hostile one
-        // goes on being checked while it does.
-        waitUntilChecked(timeout: ThemeService.startupCheckBudget)
     }
-
-    /// How long start-up waits for the installed themes to be checked, in seconds, before the
-    /// daemon serves with the rest listed as not checked yet.
-    public static let startupCheckBudget = 0.1
 
     // MARK: Checking installed themes
 
