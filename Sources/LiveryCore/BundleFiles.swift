@@ -112,12 +112,25 @@ public enum BundleFiles {
                     return .failure(
                         SheetParser.ImportError("'\(path)' is larger than \(maximumSheetSize) bytes"))
                 }
-                guard let data = FileManager.default.contents(atPath: real),
+                guard let data = contents(atPath: real),
                     let text = String(data: data, encoding: .utf8)
                 else { return .failure(SheetParser.ImportError("'\(path)' is not readable UTF-8 text")) }
                 return .success((file: (base as NSString).appendingPathComponent(path), text: text))
             }
         }
+    }
+
+    /// The bytes of a file, or nil when it cannot be opened or read (a directory included).
+    ///
+    /// Read through `FileHandle`: on Linux, Foundation's `FileManager.contents(atPath:)` and
+    /// `Data(contentsOf:)` never free the 4 KiB buffer they read an empty file into, so each
+    /// read of an empty sheet would keep 4 KiB for the life of the daemon.
+    /// - Parameter path: The file's path.
+    /// - Returns: Its bytes; empty for an empty file.
+    public static func contents(atPath path: String) -> Data? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        do { return try handle.readToEnd() ?? Data() } catch { return nil }
     }
 
     static func realPath(_ p: String) -> String? {

@@ -34,7 +34,7 @@ public enum ThemeFormats {
         {
             return .failure(Diagnostic(.error, "file is \(size) bytes; the limit is \(limit)", at: loc))
         }
-        guard let data = FileManager.default.contents(atPath: url.path) else {
+        guard let data = BundleFiles.contents(atPath: url.path) else {
             return .failure(Diagnostic(.error, "cannot read file", at: loc))
         }
         guard let text = String(data: data, encoding: .utf8) else {

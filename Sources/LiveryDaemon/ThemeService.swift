@@ -467,7 +467,7 @@ public final class ThemeService: @unchecked Sendable {
             return sheet
         }
         if isDir.boolValue { return unreadable("is a directory, not a sheet") }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = BundleFiles.contents(atPath: path) else {
             return unreadable("cannot be read")
         }
         guard data.count <= BundleFiles.maximumSheetSize else {
