@@ -1,4 +1,4 @@
-# Livery: make run | make test | make bench | make install PREFIX=...
+# Livery: make run | make test | make bench | make fuzz | make install PREFIX=...
 SHELL := /bin/bash
 PREFIX ?= $(HOME)/.local
 BINDIR ?= $(PREFIX)/bin
@@ -17,7 +17,7 @@ BUILD_PACKAGES := libdbus-1-dev libyaml-dev pkg-config
 RUN_PACKAGES := dbus-daemon dbus-bin
 TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus python3-gi xdg-desktop-portal
 
-.PHONY: all build run test deps deps-test install uninstall clean format bench bench-profile bench-profile-daemon
+.PHONY: all build run test deps deps-test install uninstall clean format bench bench-profile bench-profile-daemon fuzz fuzz-build
 
 all: build
 
@@ -124,3 +124,30 @@ format:
 
 clean:
 	rm -rf .build
+
+# Fuzzing (Fuzz/README.md): each target of Fuzz/ built with libFuzzer and AddressSanitizer (its
+# LeakSanitizer included), LiveryCore's sources compiled into it so that it reaches internal
+# APIs, then run for FUZZ_SECONDS each, one after the other, on a working corpus in
+# Fuzz/.build/corpus seeded from Fuzz/corpus. Crashes, leaks and timeouts are written to
+# Fuzz/artifacts/ and stop the run.
+FUZZ_TARGETS ?= bundle scheme paths values
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS ?=
+SWIFTC ?= $(dir $(SWIFT))swiftc
+FUZZ_CORE := $(shell find Sources/LiveryCore -name '*.swift' | sort)
+
+fuzz-build: $(FUZZ_TARGETS:%=Fuzz/.build/fuzz-%)
+
+Fuzz/.build/fuzz-%: Fuzz/%.swift Fuzz/common.swift $(FUZZ_CORE)
+	@mkdir -p Fuzz/.build
+	$(SWIFTC) -sanitize=fuzzer,address -parse-as-library -module-name LiveryFuzz -O -g \
+	  -I Sources/CYAML -lyaml $(FUZZ_CORE) Fuzz/common.swift $< -o $@
+
+fuzz: deps fuzz-build
+	@mkdir -p Fuzz/artifacts
+	@set -e; for t in $(FUZZ_TARGETS); do mkdir -p Fuzz/.build/corpus/$$t; echo "== fuzz $$t ($(FUZZ_SECONDS) s)"; \
+	  case $$t in bundle) len=16384;; scheme) len=8192;; *) len=4096;; esac; \
+	  SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=Fuzz/lsan.supp \
+	  Fuzz/.build/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) -max_len=$$len -timeout=5 \
+	    -rss_limit_mb=2048 -detect_leaks=1 -dict=Fuzz/$$t.dict -print_final_stats=1 \
+	    -artifact_prefix=Fuzz/artifacts/$$t- $(FUZZ_FLAGS) Fuzz/.build/corpus/$$t Fuzz/corpus/$$t; done

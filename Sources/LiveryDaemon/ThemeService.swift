@@ -598,8 +598,10 @@ public final class ThemeService: @unchecked Sendable {
             return sheet
         }
         if isDir.boolValue { return unreadable("is a directory, not a sheet") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return unreadable("cannot be read")
+        let data: Data
+        switch BundleFiles.contents(of: path) {
+        case .failure(let e): return unreadable(e.message)
+        case .success(let d): data = d
         }
         guard data.count <= BundleFiles.maximumSheetSize else {
             return unreadable("is \(data.count) bytes; the limit is \(BundleFiles.maximumSheetSize)")
