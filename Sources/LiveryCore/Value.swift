@@ -76,8 +76,8 @@ struct ValueTyper {
     }
 
     /// " (did you mean 'x'?)" while `suggests`, else the empty string.
-    func didYouMean(_ word: String, _ candidates: some Sequence<String>) -> String {
-        suggests ? LiveryCore.didYouMean(word, candidates) : ""
+    func hint(_ word: String, _ candidates: some Sequence<String>) -> String {
+        suggests ? didYouMean(word, candidates) : ""
     }
 
     mutating func error(_ message: String, at node: ValueNode) {
@@ -149,7 +149,7 @@ struct ValueTyper {
                 if case .ident(let k) = n.kind { word = k } else { word = "" }
                 error(
                     "'\(name)' takes one of \(property.keywords.joined(separator: ", "))"
-                        + (word.isEmpty ? "" : didYouMean(word, property.keywords)), at: n)
+                        + (word.isEmpty ? "" : hint(word, property.keywords)), at: n)
                 return nil
             }
             return .keyword(k)
@@ -221,14 +221,14 @@ struct ValueTyper {
                 return RGBA(red8: Int(v >> 16), green8: Int((v >> 8) & 0xff), blue8: Int(v & 0xff))
             }
             error(
-                "unknown colour '\(name)'\(didYouMean(lower, Array(cssNamedColors.keys) + ["transparent"]))",
+                "unknown colour '\(name)'\(hint(lower, Array(cssNamedColors.keys) + ["transparent"]))",
                 at: n)
             return nil
         case .reference(let name):
             guard let c = lookup(name) else {
                 // A defined colour that failed has its own error where it is defined.
                 if !paletteNames.contains(name) {
-                    error("unknown palette colour '@\(name)'\(didYouMean(name, paletteNames))", at: n)
+                    error("unknown palette colour '@\(name)'\(hint(name, paletteNames))", at: n)
                 }
                 return nil
             }
@@ -272,7 +272,7 @@ struct ValueTyper {
             return c.shaded(0.7)
         default:
             let known = ["rgb", "rgba", "hsl", "hsla", "alpha", "mix", "shade", "lighter", "darker"]
-            error("unknown colour function '\(f)()'\(didYouMean(f, known))", at: n)
+            error("unknown colour function '\(f)()'\(hint(f, known))", at: n)
             return nil
         }
     }
