@@ -129,7 +129,7 @@ public enum BundleFiles {
                 guard let text = String(data: data, encoding: .utf8) else {
                     return .failure(SheetParser.ImportError("'\(path)' is not UTF-8 text"))
                 }
-                return .success((file: label(path, from), text: text))
+                return .success(text)
             }
         }
     }

@@ -33,24 +33,22 @@ public struct ThemeCatalog: Sendable {
     ) {
         let scan = ThemeCatalog.scan(searchPath, formats: formats)
         for (url, why) in scan.unreadable { notes.append("\(url.path): skipped: \(why)") }
-        var chosen: [String: URL] = [:]
         for entry in scan.entries {
             if !ThemeSource.isValidID(entry.id) {
                 notes.append(
                     "\(entry.url.path): skipped: '\(entry.id)' is not a theme id (lower-case letters, digits and '-')"
                 )
-            } else if let first = chosen[entry.id],
+            } else if let first = pending[entry.id]?.url,
                 first.deletingLastPathComponent().path == entry.url.deletingLastPathComponent().path
             {
                 let note =
                     "\(entry.url.path): skipped: theme '\(entry.id)' is also provided by \(first.path) in the same directory; rename one"
                 notes.append(note)
                 conflicts.append(note)
-            } else if let first = chosen[entry.id] {
+            } else if let first = pending[entry.id]?.url {
                 notes.append(
                     "\(entry.url.path): skipped: theme '\(entry.id)' is already provided by \(first.path)")
             } else {
-                chosen[entry.id] = entry.url
                 pending[entry.id] = entry
             }
         }

@@ -164,6 +164,9 @@ struct DiagnosticLog {
         for (file, n) in counts { omitted[file, default: 0] += n }
     }
 
+    /// Adds what another log kept and counted.
+    mutating func merge(_ other: DiagnosticLog) { merge(kept: other.kept, omitted: other.omitted) }
+
     /// A diagnostic whose message is only built when it is kept.
     mutating func add(
         _ severity: Diagnostic.Severity, _ message: @autoclosure () -> String, at location: SourceLocation,

@@ -8,14 +8,14 @@ public struct SheetParser {
         /// Given the path as written and the importing file's label, the imported file's label:
         /// what diagnostics show, and what a parse reads and parses once.
         public var label: @Sendable (_ path: String, _ from: String) -> String
-        /// Given the path as written and the importing file's label, the file's label and text,
-        /// or a message saying why it may not be read.
-        public var read: @Sendable (_ path: String, _ from: String) -> Result<(file: String, text: String), ImportError>
+        /// Given the path as written and the importing file's label, the file's text, or a
+        /// message saying why it may not be read.
+        public var read: @Sendable (_ path: String, _ from: String) -> Result<String, ImportError>
 
         /// An importer of the two functions.
         public init(
             label: @escaping @Sendable (_ path: String, _ from: String) -> String,
-            read: @escaping @Sendable (_ path: String, _ from: String) -> Result<(file: String, text: String), ImportError>
+            read: @escaping @Sendable (_ path: String, _ from: String) -> Result<String, ImportError>
         ) {
             self.label = label
             self.read = read
@@ -81,7 +81,7 @@ public struct SheetParser {
         var sheet = Stylesheet(file: file)
         var lexer = Lexer(text: text, file: file)
         let tokens = lexer.tokenize()
-        log.merge(kept: lexer.diagnostics.kept, omitted: lexer.diagnostics.omitted)
+        log.merge(lexer.diagnostics)
         var cursor = Cursor(tokens: tokens, lexer: lexer, bundleRoot: bundleRoot)
         while !cursor.atEnd {
             let t = cursor.peek
@@ -103,7 +103,7 @@ public struct SheetParser {
                     cursor.next()
                     cursor.expectSemicolon()
                     // The importing file's diagnostics so far come before the imported file's.
-                    log.merge(kept: cursor.diagnostics.kept, omitted: cursor.diagnostics.omitted)
+                    log.merge(cursor.diagnostics)
                     cursor.diagnostics = DiagnosticLog()
                     importFile(
                         path, at: pathToken, from: file, cursor: &cursor, into: &sheet, imports: imports,
@@ -158,7 +158,7 @@ public struct SheetParser {
                 if let rule = cursor.rule() { sheet.rules.append(rule) }
             }
         }
-        log.merge(kept: cursor.diagnostics.kept, omitted: cursor.diagnostics.omitted)
+        log.merge(cursor.diagnostics)
         return sheet
     }
 
@@ -191,7 +191,7 @@ public struct SheetParser {
             case .failure(let e):
                 fail(e.message)
                 return
-            case .success(let (label, text)):
+            case .success(let text):
                 imports.stack.append(label)
                 let before = imports.splicedBytes
                 let parsed = parse(text, file: label, imports: imports, log: &log)

@@ -540,49 +540,55 @@ public final class ThemeService: @unchecked Sendable {
         let known = Set(lock.withLock { catalog.notes })
         for note in newCatalog.notes where !known.contains(note) { log(.notice, note) }
         let overrides = ThemeService.readOverrides(configuration.overridesFile, log: log)
-        let active = newCatalog.sources[id].map { _ in ThemeService.listing(id, catalog: newCatalog, schema: schema) }
-        let change = lock.withLock {
-            if let active { listings[id] = active }
-            return reloadLocked(newCatalog, overrides: overrides)
+        // Compiled before the lock is taken, so that `Resolve` is answered meanwhile.
+        let compiled = newCatalog.sources[id].map { _ in
+            ThemeService.compile(id, catalog: newCatalog, schema: schema, overrides: overrides, log: log)
+        }
+        let built = try? compiled?.get()
+        let print = built.map { ThemeService.fingerprint($0.0) }
+        let pictures = built.map { ThemeService.imageIdentities($0.0) }
+        // The index too, when the theme changed (its fingerprint differs from the active one's).
+        let prepared = built.flatMap { b in print != lock.withLock({ fingerprint }) ? Cascade(theme: b.0) : nil }
+        let change = lock.withLock { () -> Change? in
+            catalog = newCatalog
+            guard id == activeID, let compiled else {
+                if compiled == nil {
+                    let p = "active theme '\(activeID)' was removed from disk; keeping the loaded version"
+                    log(.warning, p)
+                    currentProblems = [p]
+                }
+                return nil
+            }
+            let withOverrides: CompiledTheme
+            switch compiled {
+            case .failure(let failure):
+                let rendered = failure.errors.map(\.description)
+                log(
+                    .error,
+                    "active theme '\(activeID)' no longer validates; keeping the last good version:\n"
+                        + rendered.joined(separator: "\n"))
+                currentProblems = rendered
+                // Listed as the check would list it, until the check of this scan does.
+                listings[id] = Listing(
+                    metadata: ThemeService.placeholderMetadata(id, source: newCatalog.sources[id]!), valid: false,
+                    errors: rendered)
+                return nil
+            case .success(let (theme, problems)):
+                withOverrides = theme
+                currentProblems = problems
+                listings[id] = Listing(metadata: theme.metadata, valid: true, errors: [])
+            }
+            let edited = ThemeService.editedImages(from: images, to: pictures ?? [:])
+            guard print != fingerprint || !edited.isEmpty else { return nil }
+            cascade = prepared ?? Cascade(theme: withOverrides)
+            fingerprint = print ?? ""
+            images = pictures ?? [:]
+            serialNumber &+= 1
+            log(.info, "reloaded theme '\(activeID)' (serial \(serialNumber))")
+            return Change(theme: activeID, serial: serialNumber, editedImages: edited)
         }
         startChecking()
         return change
-    }
-
-    private func reloadLocked(_ newCatalog: ThemeCatalog, overrides: Stylesheet?) -> Change? {
-        catalog = newCatalog
-        guard newCatalog.sources[activeID] != nil else {
-            let p = "active theme '\(activeID)' was removed from disk; keeping the loaded version"
-            log(.warning, p)
-            currentProblems = [p]
-            return nil
-        }
-        let withOverrides: CompiledTheme
-        switch ThemeService.compile(
-            activeID, catalog: newCatalog, schema: schema, overrides: overrides, log: log)
-        {
-        case .failure(let failure):
-            let rendered = failure.errors.map(\.description)
-            log(
-                .error,
-                "active theme '\(activeID)' no longer validates; keeping the last good version:\n"
-                    + rendered.joined(separator: "\n"))
-            currentProblems = rendered
-            return nil
-        case .success(let (theme, problems)):
-            withOverrides = theme
-            currentProblems = problems
-        }
-        let print = ThemeService.fingerprint(withOverrides)
-        let pictures = ThemeService.imageIdentities(withOverrides)
-        let edited = ThemeService.editedImages(from: images, to: pictures)
-        guard print != fingerprint || !edited.isEmpty else { return nil }
-        cascade = Cascade(theme: withOverrides)
-        fingerprint = print
-        images = pictures
-        serialNumber &+= 1
-        log(.info, "reloaded theme '\(activeID)' (serial \(serialNumber))")
-        return Change(theme: activeID, serial: serialNumber, editedImages: edited)
     }
 
     // MARK: Helpers
