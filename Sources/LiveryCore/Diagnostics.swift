@@ -69,22 +69,24 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
 /// - Returns: the best candidate, or nil when none is close enough.
 public func suggestion<S: Sequence>(for word: String, among candidates: S) -> String?
 where S.Element == String {
-    let w = Array(word.lowercased().unicodeScalars)
+    let w = folded(word)
     let limit = min(3, max(1, w.count / 3))
     let (_, signature) = shape(word)
     var best: (String, Int)?
+    var other: [UInt32] = []
     for c in candidates {
         // Two filters before the distance, each a pass over the candidate with no allocation:
         // the distance is at least the difference in length, and at least the number of
         // distinct characters of either word missing from the other (their characters' bits,
-        // folded into 64, can only undercount). A sheet with thousands of names then costs a
-        // suggestion a pass over them, not thousands of distances.
+        // folded into 64, can only undercount). The distance itself is computed in a band of
+        // `limit` either side of the diagonal and given up as soon as a row is past `limit`.
         let (count, bits) = shape(c)
         guard abs(count - w.count) <= limit, (signature & ~bits).nonzeroBitCount <= limit,
             (bits & ~signature).nonzeroBitCount <= limit
         else { continue }
-        let d = editDistance(w, Array(c.lowercased().unicodeScalars))
-        if d <= limit, d < (best?.1 ?? Int.max) || (d == best?.1 && c < best!.0) { best = (c, d) }
+        folded(c, into: &other)
+        guard let d = boundedDistance(w, other, limit) else { continue }
+        if d < (best?.1 ?? Int.max) || (d == best?.1 && c < best!.0) { best = (c, d) }
     }
     return best?.0
 }
@@ -103,19 +105,49 @@ func shape(_ word: String) -> (count: Int, bits: UInt64) {
     return (count, bits)
 }
 
-func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var prev = Array(0...b.count)
-    var cur = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-        cur[0] = i
-        for j in 1...b.count {
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+/// The word's scalars in lower case (`String.lowercased()`; ASCII without building a string).
+func folded(_ word: String) -> [UInt32] {
+    var out: [UInt32] = []
+    folded(word, into: &out)
+    return out
+}
+
+func folded(_ word: String, into out: inout [UInt32]) {
+    out.removeAll(keepingCapacity: true)
+    for u in word.unicodeScalars {
+        guard u.isASCII else {
+            out = word.lowercased().unicodeScalars.map(\.value)
+            return
         }
+        out.append(u.value >= 65 && u.value <= 90 ? u.value + 32 : u.value)
+    }
+}
+
+/// The Levenshtein distance of `a` and `b` when it is at most `k`, else nil: only the cells
+/// within `k` of the diagonal can hold a distance of `k` or less (Ukkonen 1985), and once a
+/// whole row is past `k` so is the result.
+func boundedDistance(_ a: [UInt32], _ b: [UInt32], _ k: Int) -> Int? {
+    let (n, m) = (a.count, b.count)
+    guard abs(n - m) <= k else { return nil }
+    if n == 0 || m == 0 { return max(n, m) }
+    let outside = k + 1
+    var prev = Array(0...m)
+    var cur = [Int](repeating: outside, count: m + 1)
+    for i in 1...n {
+        let lo = max(1, i - k)
+        let hi = min(m, i + k)
+        cur[lo - 1] = lo == 1 ? i : outside
+        var rowMin = cur[lo - 1]
+        for j in lo...hi {
+            let v = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            cur[j] = v
+            rowMin = min(rowMin, v)
+        }
+        if hi < m { cur[hi + 1] = outside }
+        guard rowMin <= k else { return nil }
         swap(&prev, &cur)
     }
-    return prev[b.count]
+    return prev[m] <= k ? prev[m] : nil
 }
 
 /// " (did you mean 'x'?)" or the empty string.

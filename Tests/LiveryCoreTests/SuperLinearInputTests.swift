@@ -60,6 +60,40 @@ final class SuperLinearInputTests: XCTestCase {
         XCTAssertEqual(d[100].severity, .error)
     }
 
+    /// The banded distance agrees with the full Levenshtein table (written out here) wherever
+    /// that is at most `k`, and is nil wherever it is more.
+    func testBoundedDistanceAgreesWithTheFullTable() {
+        func full(_ a: [UInt32], _ b: [UInt32]) -> Int {
+            var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+            for i in 0...a.count { d[i][0] = i }
+            for j in 0...b.count { d[0][j] = j }
+            if !a.isEmpty && !b.isEmpty {
+                for i in 1...a.count {
+                    for j in 1...b.count {
+                        d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                    }
+                }
+            }
+            return d[a.count][b.count]
+        }
+        var state: UInt64 = 42
+        func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        for _ in 0..<5_000 {
+            let a = (0..<next(9)).map { _ in UInt32(97 + next(3)) }
+            let b = (0..<next(9)).map { _ in UInt32(97 + next(3)) }
+            for k in 1...3 {
+                let d = full(a, b)
+                XCTAssertEqual(boundedDistance(a, b, k), d <= k ? d : nil, "\(a) \(b) k=\(k)")
+            }
+        }
+        XCTAssertEqual(suggestion(for: "Buton", among: ["Switch", "Button", "Bottom"]), "Button")
+        // Case is folded, beyond ASCII too.
+        XCTAssertEqual(suggestion(for: "ÉCRAN", among: ["écran2", "other"]), "écran2")
+    }
+
     /// The same for palette references; a name's being defined is a set lookup.
     func testMisspeltPaletteNamesKeepTheFirstHundredErrors() throws {
         let n = 250
