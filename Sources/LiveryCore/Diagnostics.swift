@@ -74,6 +74,7 @@ where S.Element == String {
     let (_, signature) = shape(word)
     var best: (String, Int)?
     var other: [UInt32] = []
+    var rows = ([Int](), [Int]())
     for c in candidates {
         // Two filters before the distance, each a pass over the candidate with no allocation:
         // the distance is at least the difference in length, and at least the number of
@@ -85,7 +86,7 @@ where S.Element == String {
             (bits & ~signature).nonzeroBitCount <= limit
         else { continue }
         folded(c, into: &other)
-        guard let d = boundedDistance(w, other, limit) else { continue }
+        guard let d = boundedDistance(w, other, limit, rows: &rows) else { continue }
         if d < (best?.1 ?? Int.max) || (d == best?.1 && c < best!.0) { best = (c, d) }
     }
     return best?.0
@@ -123,16 +124,33 @@ func folded(_ word: String, into out: inout [UInt32]) {
     }
 }
 
+func boundedDistance(_ a: [UInt32], _ b: [UInt32], _ k: Int) -> Int? {
+    var rows = ([Int](), [Int]())
+    return boundedDistance(a, b, k, rows: &rows)
+}
+
 /// The Levenshtein distance of `a` and `b` when it is at most `k`, else nil: only the cells
 /// within `k` of the diagonal can hold a distance of `k` or less (Ukkonen 1985), and once a
 /// whole row is past `k` so is the result.
-func boundedDistance(_ a: [UInt32], _ b: [UInt32], _ k: Int) -> Int? {
+/// `rows` are two rows of the table, kept by the caller across calls so as not to allocate them.
+func boundedDistance(_ a: [UInt32], _ b: [UInt32], _ k: Int, rows: inout ([Int], [Int])) -> Int? {
     let (n, m) = (a.count, b.count)
     guard abs(n - m) <= k else { return nil }
     if n == 0 || m == 0 { return max(n, m) }
     let outside = k + 1
-    var prev = Array(0...m)
-    var cur = [Int](repeating: outside, count: m + 1)
+    // Moved out and back, so that each is uniquely referenced and reused in place.
+    var prev: [Int] = []
+    var cur: [Int] = []
+    swap(&prev, &rows.0)
+    swap(&cur, &rows.1)
+    defer {
+        swap(&prev, &rows.0)
+        swap(&cur, &rows.1)
+    }
+    prev.removeAll(keepingCapacity: true)
+    prev.append(contentsOf: 0...m)
+    cur.removeAll(keepingCapacity: true)
+    cur.append(contentsOf: repeatElement(outside, count: m + 1))
     for i in 1...n {
         let lo = max(1, i - k)
         let hi = min(m, i + k)
@@ -161,6 +179,11 @@ extension Diagnostic {
     /// file of nothing but errors (a 4 MiB sheet of `}`) then costs memory and time linear in
     /// its size, and "did you mean" is computed for the kept ones only.
     public static let maximumPerFile = 100
+
+    /// Most diagnostics of one file that offer "did you mean": each compares the word with
+    /// every candidate, so that a sheet of tens of thousands of names and as many misspellings
+    /// costs this many passes over the names, not one per diagnostic kept.
+    public static let maximumSuggestionsPerFile = 20
 }
 
 /// Diagnostics in the order they are found, keeping at most `Diagnostic.maximumPerFile` for each
@@ -175,6 +198,12 @@ struct DiagnosticLog {
     /// Whether a diagnostic in `file` would be kept: callers skip costly messages ("did you
     /// mean") when it would not.
     func accepts(_ file: String) -> Bool { keptPerFile[file, default: 0] < Diagnostic.maximumPerFile }
+
+    /// Whether a diagnostic in `file` kept now should offer "did you mean"
+    /// (`Diagnostic.maximumSuggestionsPerFile`).
+    func suggests(_ file: String) -> Bool {
+        keptPerFile[file, default: 0] < Diagnostic.maximumSuggestionsPerFile
+    }
 
     /// Keeps `d`, or counts it when its file has its fill.
     mutating func append(_ d: Diagnostic) {

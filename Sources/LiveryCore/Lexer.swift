@@ -76,7 +76,10 @@ struct Lexer {
     }
 
     static func isNameStart(_ c: Unicode.Scalar) -> Bool {
-        c.properties.isAlphabetic || c == "_" || c.value > 0x7f
+        // ASCII by its ranges: the Unicode property lookup costs a table search a character.
+        let v = c.value
+        if v < 0x80 { return (v >= 0x61 && v <= 0x7a) || (v >= 0x41 && v <= 0x5a) || v == 0x5f }
+        return true
     }
     static func isName(_ c: Unicode.Scalar) -> Bool {
         isNameStart(c) || ("0"..."9").contains(c) || c == "-"

@@ -272,7 +272,7 @@ public enum ThemeCompiler {
             defer { visiting.removeLast() }
             var typer = ValueTyper(lookup: { evaluate($0) }, paletteNames: names)
             typer.sourceLine = d.sourceLine
-            typer.suggests = diagnostics.accepts(d.location.file)
+            typer.suggests = diagnostics.suggests(d.location.file)
             var result: RGBA?
             if d.value.count == 1 {
                 result = typer.color(d.value[0])
@@ -303,14 +303,16 @@ public enum ThemeCompiler {
             let isOwn = index == chain.count - 1
             for d in source.sheet.metadata.reversed() {
                 guard metadataKeys.contains(d.property) else {
+                    let suggest = diagnostics.suggests(d.location.file)
                     diagnostics.add(
-                        .error, "unknown @theme key '\(d.property)'\(didYouMean(d.property, metadataKeys))",
+                        .error,
+                        "unknown @theme key '\(d.property)'\(suggest ? didYouMean(d.property, metadataKeys) : "")",
                         at: d.location, sourceLine: d.sourceLine)
                     continue
                 }
                 var typer = ValueTyper(lookup: lookup, paletteNames: names)
                 typer.sourceLine = d.sourceLine
-                typer.suggests = diagnostics.accepts(d.location.file)
+                typer.suggests = diagnostics.suggests(d.location.file)
                 func text() -> String? {
                     guard d.value.count == 1 else {
                         typer.error("'\(d.property)' takes one value", at: d.value[0])
@@ -396,19 +398,20 @@ public enum ThemeCompiler {
                 var selectorsOK = true
                 for sel in rule.selectors {
                     for c in sel.compounds {
+                        let suggest = diagnostics.suggests(c.location.file)
                         func err(_ m: @autoclosure () -> String) {
                             diagnostics.add(.error, m(), at: c.location, sourceLine: c.sourceLine)
                             selectorsOK = false
                         }
                         if let t = c.type, schema.types[t] == nil {
-                            err("unknown component type '\(t)'\(didYouMean(t, schema.types.keys))")
+                            err("unknown component type '\(t)'\(suggest ? didYouMean(t, schema.types.keys) : "")")
                         }
                         for s in c.states where !schema.states.contains(s) {
                             var at = c.location
                             at.column =
                                 column(of: ":" + s, in: c.sourceLine, from: c.location.column) ?? at.column
                             diagnostics.add(
-                                .error, "unknown state ':\(s)'\(didYouMean(s, schema.states))", at: at,
+                                .error, "unknown state ':\(s)'\(suggest ? didYouMean(s, schema.states) : "")", at: at,
                                 sourceLine: c.sourceLine)
                             selectorsOK = false
                         }
@@ -417,14 +420,15 @@ public enum ThemeCompiler {
                 var decls: [CompiledDeclaration] = []
                 for d in rule.declarations {
                     guard let def = schema.properties[d.property] else {
+                        let suggest = diagnostics.suggests(d.location.file)
                         diagnostics.add(
                             .error,
-                            "unknown property '\(d.property)'\(didYouMean(d.property, schema.properties.keys))",
+                            "unknown property '\(d.property)'\(suggest ? didYouMean(d.property, schema.properties.keys) : "")",
                             at: d.location, sourceLine: d.sourceLine)
                         continue
                     }
                     var typer = ValueTyper(lookup: lookup, paletteNames: names)
-                    typer.suggests = diagnostics.accepts(d.location.file)
+                    typer.suggests = diagnostics.suggests(d.location.file)
                     let v = typer.value(d.value, for: def, declaration: d)
                     // A reference to a palette colour that failed is already reported there.
                     diagnostics.append(contentsOf: typer.diagnostics)

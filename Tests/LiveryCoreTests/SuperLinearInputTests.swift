@@ -44,8 +44,8 @@ final class SuperLinearInputTests: XCTestCase {
         XCTAssertEqual(warnings.count, 2 * (s - 1))
     }
 
-    /// N misspelt component types: the first 100 errors are kept, with their suggestion, and the
-    /// rest are one line with their count.
+    /// N misspelt component types: the first 100 errors are kept, the first 20 with their
+    /// suggestion, and the rest are one line with their count.
     func testMisspeltTypesKeepTheFirstHundredErrors() throws {
         let n = 300
         var css = ""
@@ -55,7 +55,9 @@ final class SuperLinearInputTests: XCTestCase {
         XCTAssertEqual(d.count, Diagnostic.maximumPerFile + 1)
         XCTAssertEqual(d[0].message, "unknown component type 'Cxmp000000' (did you mean 'Comp000000'?)")
         XCTAssertEqual(d[0].location.line, n + 1)
-        XCTAssertEqual(d[99].message, "unknown component type 'Cxmp000099' (did you mean 'Comp000099'?)")
+        XCTAssertEqual(d[19].message, "unknown component type 'Cxmp000019' (did you mean 'Comp000019'?)")
+        XCTAssertEqual(d[20].message, "unknown component type 'Cxmp000020'", "past the first 20, no suggestion")
+        XCTAssertEqual(d[99].message, "unknown component type 'Cxmp000099'")
         XCTAssertEqual(d[100].message, "200 more problems in this file not shown (the first 100 are)")
         XCTAssertEqual(d[100].severity, .error)
     }
