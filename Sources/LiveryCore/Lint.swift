@@ -10,7 +10,9 @@ public enum Lint {
     /// - Returns: warnings, sorted by position.
     public static func warnings(chain: [ThemeSource]) -> [Diagnostic] {
         guard let own = chain.last else { return [] }
-        var out: [Diagnostic] = []
+        // The rules are looked at last first, so warnings are found in no useful order: only
+        // the first of each file by position are kept as they come, the rest counted.
+        var out = FirstDiagnostics()
 
         // Shadowed rules, by (app, selector): the properties later rules with that selector set,
         // and where the latest sets each. A block's declarations are looked at once for the
@@ -112,12 +114,42 @@ public enum Lint {
                     .warning, "palette colour '@\(d.name)' is never used", at: d.location,
                     sourceLine: d.sourceLine))
         }
-        // At most `Diagnostic.maximumPerFile` a file, as the compiler keeps.
-        let sorted = out.sorted {
-            ($0.location.file, $0.location.line, $0.location.column) < (
-                $1.location.file, $1.location.line, $1.location.column
-            )
+        return out.diagnostics(severity: .warning)
+    }
+}
+
+/// The first `Diagnostic.maximumPerFile` diagnostics of each file by position, whatever the order
+/// they are added in, and a count of the rest: memory bounded however many are found.
+struct FirstDiagnostics {
+    private var byFile: [String: [Diagnostic]] = [:]
+    private var omitted: [String: Int] = [:]
+
+    /// Keeps `d` among its file's first by position, or counts it.
+    mutating func append(_ d: Diagnostic) {
+        let file = d.location.file
+        var list = byFile.removeValue(forKey: file) ?? []
+        defer { byFile[file] = list }
+        let key = (d.location.line, d.location.column)
+        // After every kept one at or before its position (binary search).
+        var (lo, hi) = (0, list.count)
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if (list[mid].location.line, list[mid].location.column) <= key { lo = mid + 1 } else { hi = mid }
         }
-        return DiagnosticLog.limited(sorted, omitted: [:], severity: .warning)
+        guard lo < Diagnostic.maximumPerFile else {
+            omitted[file, default: 0] += 1
+            return
+        }
+        list.insert(d, at: lo)
+        if list.count > Diagnostic.maximumPerFile {
+            list.removeLast()
+            omitted[file, default: 0] += 1
+        }
+    }
+
+    /// The kept ones, sorted by file and position, each file's followed by the count of the rest.
+    func diagnostics(severity: Diagnostic.Severity) -> [Diagnostic] {
+        DiagnosticLog.limited(
+            byFile.keys.sorted().flatMap { byFile[$0]! }, omitted: omitted, severity: severity)
     }
 }

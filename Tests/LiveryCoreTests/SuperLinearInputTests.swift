@@ -44,6 +44,19 @@ final class SuperLinearInputTests: XCTestCase {
         XCTAssertEqual(warnings.count, 2 * (s - 1))
     }
 
+    /// The lint finds warnings last rule first; it keeps the first 100 of the file by position
+    /// (not the first found) and counts the rest, without holding them.
+    func testLintKeepsTheFirstHundredWarningsByPosition() {
+        let css = (0..<150).map { "Button#n\($0) { tint-color: #111; tint-color: #222; }\n" }.joined()
+        let source = ThemeSource(id: "t", format: "native", path: "t", sheet: SheetParser().parse(css, file: "t.css"))
+        let warnings = Lint.warnings(chain: [source])
+        XCTAssertEqual(warnings.count, 101)
+        XCTAssertEqual(warnings.prefix(100).map(\.location.line), Array(1...100))
+        XCTAssertTrue(warnings.prefix(100).allSatisfy { $0.message.contains("is set again later in the same rule") })
+        XCTAssertEqual(warnings[100].message, "50 more problems in this file not shown (the first 100 are)")
+        XCTAssertEqual(warnings[100].severity, .warning)
+    }
+
     /// N misspelt component types: the first 100 errors are kept, the first 20 with their
     /// suggestion, and the rest are one line with their count.
     func testMisspeltTypesKeepTheFirstHundredErrors() throws {
