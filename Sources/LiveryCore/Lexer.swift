@@ -88,6 +88,20 @@ struct Lexer {
     /// Tokenizes the whole text; the last token is `.eof`.
     mutating func tokenize() -> [Token] {
         var tokens: [Token] = []
+        repeat { tokens.append(next()) } while tokens.last!.kind != .eof
+        return tokens
+    }
+
+    /// The diagnostics found so far, handed over and forgotten.
+    mutating func takeDiagnostics() -> DiagnosticLog {
+        defer { diagnostics = DiagnosticLog() }
+        return diagnostics
+    }
+
+    /// The next token; `.eof` at the end, and again after it. The parser pulls tokens one at a
+    /// time, so that a sheet's tokens are never all held at once (4 MiB of `}` would be four
+    /// million of them).
+    mutating func next() -> Token {
         var space = false
         while true {
             // Whitespace and comments.
@@ -113,8 +127,7 @@ struct Lexer {
             let (l, col, spaced) = (line, column, space)
             func make(_ k: Token.Kind) -> Token { Token(kind: k, line: l, column: col, spaceBefore: spaced) }
             guard let c = peek() else {
-                tokens.append(make(.eof))
-                return tokens
+                return make(.eof)
             }
             space = false
             if c == "\"" || c == "'" {
@@ -153,7 +166,7 @@ struct Lexer {
                     }
                 }
                 if !closed { error("unterminated string", line: l, column: col) }
-                tokens.append(make(.string(s)))
+                return make(.string(s))
             } else if isNumberStart() {
                 var text = ""
                 if c == "-" || c == "+" {
@@ -192,31 +205,31 @@ struct Lexer {
                 if let v = Double(text), v.isFinite {
                     // −0 is 0: values are interned by equality, and −0 == 0, so one spelling
                     // must stand for both (else `resolve` and `explain` could print either).
-                    tokens.append(make(.number(v == 0 ? 0 : v, unit: unit)))
+                    return make(.number(v == 0 ? 0 : v, unit: unit))
                 } else {
                     error("number '\(text)' is malformed or out of range", line: l, column: col)
-                    tokens.append(make(.number(0, unit: unit)))
+                    return make(.number(0, unit: unit))
                 }
             } else if c == "@" || c == "#" {
                 advance()
                 let name = readName()
                 if name.isEmpty {
                     error("expected a name after '\(c)'", line: l, column: col)
-                    tokens.append(make(.delim(Character(c))))
+                    return make(.delim(Character(c)))
                 } else {
-                    tokens.append(make(c == "@" ? .atKeyword(name) : .hash(name)))
+                    return make(c == "@" ? .atKeyword(name) : .hash(name))
                 }
             } else if Lexer.isNameStart(c) || (c == "-" && peek(1).map(Lexer.isNameStart) == true) {
                 let name = readName()
                 if peek() == "(" {
                     advance()
-                    tokens.append(make(.function(name)))
+                    return make(.function(name))
                 } else {
-                    tokens.append(make(.ident(name)))
+                    return make(.ident(name))
                 }
             } else {
                 advance()
-                tokens.append(make(.delim(Character(c))))
+                return make(.delim(Character(c)))
             }
         }
     }

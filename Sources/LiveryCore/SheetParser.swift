@@ -79,10 +79,7 @@ public struct SheetParser {
     /// the order found.
     private func parse(_ text: String, file: String, imports: Imports, log: inout DiagnosticLog) -> Stylesheet {
         var sheet = Stylesheet(file: file)
-        var lexer = Lexer(text: text, file: file)
-        let tokens = lexer.tokenize()
-        log.merge(lexer.diagnostics)
-        var cursor = Cursor(tokens: tokens, lexer: lexer, bundleRoot: bundleRoot)
+        var cursor = Cursor(lexer: Lexer(text: text, file: file), bundleRoot: bundleRoot)
         while !cursor.atEnd {
             let t = cursor.peek
             switch t.kind {
@@ -103,6 +100,7 @@ public struct SheetParser {
                     cursor.next()
                     cursor.expectSemicolon()
                     // The importing file's diagnostics so far come before the imported file's.
+                    log.merge(cursor.lexer.takeDiagnostics())
                     log.merge(cursor.diagnostics)
                     cursor.diagnostics = DiagnosticLog()
                     importFile(
@@ -158,6 +156,7 @@ public struct SheetParser {
                 if let rule = cursor.rule() { sheet.rules.append(rule) }
             }
         }
+        log.merge(cursor.lexer.takeDiagnostics())
         log.merge(cursor.diagnostics)
         return sheet
     }
@@ -218,10 +217,13 @@ public struct SheetParser {
 
 /// A position in the token stream with the recovery rules of the sheet language.
 private struct Cursor {
-    let tokens: [Token]
-    let lexer: Lexer
+    /// Where tokens come from, one at a time.
+    var lexer: Lexer
     let bundleRoot: String?
-    var index = 0
+    /// The tokens pulled and not yet passed, `window[start...]`: the current one and the few
+    /// that `token(_:)` has looked ahead to.
+    private var window: [Token] = []
+    private var start = 0
     /// Function nesting depth of the value being read.
     var depth = 0
     /// Deepest nesting of functions in a value, e.g. `alpha(mix(…))`.
@@ -230,15 +232,31 @@ private struct Cursor {
     static let maximumCompounds = 32
     var diagnostics = DiagnosticLog()
 
-    init(tokens: [Token], lexer: Lexer, bundleRoot: String?) {
-        self.tokens = tokens
+    init(lexer: Lexer, bundleRoot: String?) {
         self.lexer = lexer
         self.bundleRoot = bundleRoot
+        window.append(self.lexer.next())
     }
 
-    var peek: Token { tokens[index] }
+    var peek: Token { window[start] }
     var atEnd: Bool { if case .eof = peek.kind { true } else { false } }
-    mutating func next() { if !atEnd { index += 1 } }
+    mutating func next() {
+        guard !atEnd else { return }
+        start += 1
+        if start == window.count {
+            window.removeAll(keepingCapacity: true)
+            start = 0
+            window.append(lexer.next())
+        }
+    }
+
+    /// The token `k` places after the current one (`.eof` past the end).
+    mutating func token(_ k: Int) -> Token {
+        while window.count - start <= k {
+            window.append(window.last!.kind == .eof ? window.last! : lexer.next())
+        }
+        return window[start + k]
+    }
 
     func location(_ t: Token) -> SourceLocation {
         SourceLocation(file: lexer.file, line: t.line, column: t.column)
@@ -576,7 +594,7 @@ private struct Cursor {
             return
         }
         next()
-        guard peek.kind == .delim(":"), case .ident(let superType) = tokens[index + 1].kind else {
+        guard peek.kind == .delim(":"), case .ident(let superType) = token(1).kind else {
             error("expected ': SuperType' after '@component \(name)'", at: peek)
             skipStatement()
             return
@@ -584,7 +602,7 @@ private struct Cursor {
         func place(_ t: Token) -> (location: SourceLocation, sourceLine: String) {
             (location(t), lexer.sourceLine(t.line))
         }
-        var typePlaces = [place(tokens[index + 1])]
+        var typePlaces = [place(token(1))]
         var partPlaces: [(location: SourceLocation, sourceLine: String)] = []
         next()
         next()
@@ -592,13 +610,13 @@ private struct Cursor {
         if peek.kind == .delim("{") {
             next()
             while !atEnd && peek.kind != .delim("}") {
-                if case .ident("part") = peek.kind, case .ident(let partName) = tokens[index + 1].kind,
-                    tokens[index + 2].kind == .delim(":"), case .ident(let partType) = tokens[index + 3].kind
+                if case .ident("part") = peek.kind, case .ident(let partName) = token(1).kind,
+                    token(2).kind == .delim(":"), case .ident(let partType) = token(3).kind
                 {
                     parts.append((partName, partType))
-                    partPlaces.append(place(tokens[index + 1]))
-                    typePlaces.append(place(tokens[index + 3]))
-                    index += 4
+                    partPlaces.append(place(token(1)))
+                    typePlaces.append(place(token(3)))
+                    for _ in 0..<4 { next() }
                     expectSemicolon()
                 } else {
                     error("expected 'part name: Type;'", at: peek)
