@@ -42,19 +42,12 @@ func fuzzHash(_ data: UnsafePointer<UInt8>, _ size: Int) -> UInt64 {
     return h
 }
 
-/// SplitMix64, seeded by the input.
-struct FuzzRandom {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { n <= 0 ? 0 : Int(next() % UInt64(n)) }
+/// The input's choices: SplitMix64 (LiveryCore's), seeded by the input.
+typealias FuzzRandom = SplitMix64
+
+extension SplitMix64 {
+    init(state: UInt64) { self.init(seed: state) }
     mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-    mutating func pick<T>(_ a: [T]) -> T { a[below(a.count)] }
 }
 
 /// Values compared for equality, NaN included (a NaN is never equal to itself, but two NaNs in

@@ -1,23 +1,10 @@
 import Foundation
 import LiveryCore
 
-/// SplitMix64: small, fast and the same on every machine, so a seed names a workload.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+extension SplitMix64 {
     /// Uniform in 0..<n.
-    mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    mutating func int(_ n: Int) -> Int { below(n) }
     mutating func chance(_ p: Double) -> Bool { unit() < p }
-    mutating func pick<T>(_ a: [T]) -> T { a[int(a.count)] }
     /// Index into `weights` (need not sum to 1).
     mutating func weighted(_ weights: [Double]) -> Int {
         var x = unit() * weights.reduce(0, +)

@@ -140,6 +140,20 @@ final class SuperLinearInputTests: XCTestCase {
         XCTAssertEqual(storage(declarations[0].sourceLine), storage(declarations[49].sourceLine))
     }
 
+    /// theme.css importing f0.css 4 times and each fK.css importing f(K+1).css 4 times, `depth`
+    /// files deep, parsed with an importer that calls `read` with each path it reads.
+    func importsFourWide(depth: Int, read: @escaping @Sendable (String) -> Void = { _ in }) -> Stylesheet {
+        let importer = SheetParser.Importer(label: { path, _ in path }) { path, _ in
+            read(path)
+            let k = Int(path.dropFirst().dropLast(4))!
+            var text = "Button { alpha: 0.5; }\n"
+            if k + 1 < depth { text += String(repeating: "@import \"f\(k + 1).css\";\n", count: 4) }
+            return .success(text)
+        }
+        return SheetParser(bundleRoot: "/nowhere", importer: importer).parse(
+            String(repeating: "@import \"f0.css\";\n", count: 4), file: "theme.css")
+    }
+
     /// theme.css imports f0.css 4 times, each fK.css imports f(K+1).css 4 times: each file is
     /// read once, and its rules stand at every place it is imported (4 + 16 + … + 4^6).
     func testRepeatedImportsAreReadOnce() {
@@ -149,15 +163,7 @@ final class SuperLinearInputTests: XCTestCase {
         }
         let reads = Reads()
         let depth = 6
-        let importer = SheetParser.Importer(label: { path, _ in path }) { path, _ in
-            reads.lock.withLock { reads.count[path, default: 0] += 1 }
-            let k = Int(path.dropFirst().dropLast(4))!
-            var text = "Button { alpha: 0.5; }\n"
-            if k + 1 < depth { text += String(repeating: "@import \"f\(k + 1).css\";\n", count: 4) }
-            return .success(text)
-        }
-        let sheet = SheetParser(bundleRoot: "/nowhere", importer: importer).parse(
-            String(repeating: "@import \"f0.css\";\n", count: 4), file: "theme.css")
+        let sheet = importsFourWide(depth: depth) { path in reads.lock.withLock { reads.count[path, default: 0] += 1 } }
         XCTAssertEqual(sheet.diagnostics.map(\.message), [])
         XCTAssertEqual(reads.count, Dictionary(uniqueKeysWithValues: (0..<depth).map { ("f\($0).css", 1) }))
         XCTAssertEqual(sheet.rules.count, (1...depth).reduce(0) { $0 + Int(pow(4.0, Double($1))) })
@@ -166,15 +172,7 @@ final class SuperLinearInputTests: XCTestCase {
     /// At depth 16 the same files would splice in 4^16 copies: refused past 4 MiB of text, at
     /// the import that would pass it, with each file still read once.
     func testImportsThatWouldSpliceTooMuchTextAreRefused() {
-        let depth = 16
-        let importer = SheetParser.Importer(label: { path, _ in path }) { path, _ in
-            let k = Int(path.dropFirst().dropLast(4))!
-            var text = "Button { alpha: 0.5; }\n"
-            if k + 1 < depth { text += String(repeating: "@import \"f\(k + 1).css\";\n", count: 4) }
-            return .success(text)
-        }
-        let sheet = SheetParser(bundleRoot: "/nowhere", importer: importer).parse(
-            String(repeating: "@import \"f0.css\";\n", count: 4), file: "theme.css")
+        let sheet = importsFourWide(depth: 16)
         XCTAssertFalse(sheet.diagnostics.isEmpty)
         XCTAssertTrue(
             sheet.diagnostics.allSatisfy {
