@@ -141,7 +141,7 @@ fuzz-build: $(FUZZ_TARGETS:%=Fuzz/.build/fuzz-%)
 
 Fuzz/.build/fuzz-%: Fuzz/%.swift Fuzz/common.swift $(FUZZ_CORE)
 	@mkdir -p Fuzz/.build
-	$(SWIFTC) -sanitize=fuzzer,address -parse-as-library -module-name LiveryFuzz -O -g \
+	$(SWIFTC) -sanitize=fuzzer,address -parse-as-library -module-name LiveryFuzz -package-name Livery -O -g \
 	  -I Sources/CYAML -lyaml $(FUZZ_CORE) Fuzz/common.swift $< -o $@
 
 fuzz: deps fuzz-build
