@@ -140,18 +140,40 @@ public enum BundleFiles {
         ((from as NSString).deletingLastPathComponent as NSString).appendingPathComponent(path)
     }
 
-    /// Reads a whole file, saying why it cannot be read as the system does.
-    /// - Parameter path: The file's path.
-    /// - Returns: The bytes, or a refusal `cannot be read: Permission denied` (strerror(3)).
-    public static func contents(of path: String) -> Result<Data, Refusal> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// Reads a whole regular file of at most `limit` bytes, saying why it cannot be read as the
+    /// system does. Opened without blocking and checked to be a regular file before any read: a
+    /// named pipe on the search path would otherwise block the reader for good, and a link to
+    /// `/dev/zero` (size 0) would be read until memory runs out; at most `limit` + 1 bytes are
+    /// read whatever the file claims.
+    /// - Parameters:
+    ///   - path: The file's path.
+    ///   - limit: The most bytes the file may hold; 4 MiB (a sheet's limit) by default.
+    /// - Returns: The bytes, or a refusal: `cannot be read: Permission denied` (strerror(3)),
+    ///   `is not a regular file`, `is larger than N bytes`.
+    public static func contents(of path: String, limit: Int = maximumSheetSize) -> Result<Data, Refusal> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {
             return .failure(Refusal(message: "cannot be read: \(String(cString: strerror(errno)))"))
         }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        do { return .success(try handle.readToEnd() ?? Data()) } catch {
-            return .failure(Refusal(message: "cannot be read: \(error.localizedDescription)"))
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            return .failure(Refusal(message: "cannot be read: \(String(cString: strerror(errno)))"))
         }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { return .failure(Refusal(message: "is not a regular file")) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while data.count <= limit {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, min($0.count, limit + 1 - data.count)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .failure(Refusal(message: "cannot be read: \(String(cString: strerror(errno)))"))
+            }
+            if n == 0 { break }
+            data.append(contentsOf: buffer[0..<n])
+        }
+        guard data.count <= limit else { return .failure(Refusal(message: "is larger than \(limit) bytes")) }
+        return .success(data)
     }
 
     /// Why a directory cannot be listed and entered, or nil when it can.

@@ -35,7 +35,7 @@ public enum ThemeFormats {
             return .failure(Diagnostic(.error, "file is \(size) bytes; the limit is \(limit)", at: loc))
         }
         let data: Data
-        switch BundleFiles.contents(of: url.path) {
+        switch BundleFiles.contents(of: url.path, limit: limit) {
         case .failure(let e): return .failure(Diagnostic(.error, "file \(e.message)", at: loc))
         case .success(let d): data = d
         }

@@ -720,7 +720,11 @@ public final class ThemeService: @unchecked Sendable {
     /// change to publish (DESIGN §5); the files are not read, so a reload costs one `stat` each.
     static func imageIdentities(_ theme: CompiledTheme) -> [String: String] {
         var out: [String: String] = [:]
-        for rule in theme.rules {
+        // A block's declarations once (its rules are adjacent): a selector list costs its
+        // length plus its declarations, as in `fingerprint`.
+        var lastBlock = -1
+        for rule in theme.rules where rule.block != lastBlock {
+            lastBlock = rule.block
             for d in rule.declarations {
                 guard case .image(let path?) = d.value, out[path] == nil else { continue }
                 var st = stat()

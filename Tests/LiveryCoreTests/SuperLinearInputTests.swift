@@ -182,6 +182,28 @@ final class SuperLinearInputTests: XCTestCase {
         XCTAssertLessThanOrEqual(total, SheetParser.maximumImportedText)
     }
 
+    /// A named pipe or a link to a device named like a sheet is refused before anything is read
+    /// from it: a pipe blocked the reader for good, and `/dev/zero` (size 0) was read until memory
+    /// ran out (found by a newcomer's trial).
+    func testSpecialFilesAreRefusedUnread() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livery-special-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        XCTAssertEqual(mkfifo(dir.appendingPathComponent("fifo.css").path, 0o644), 0)
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.appendingPathComponent("zero.css").path, withDestinationPath: "/dev/zero")
+        for name in ["fifo", "zero"] {
+            let source = NativeFormat().read(dir.appendingPathComponent(name + ".css"), id: name)
+            XCTAssertEqual(source.sheet.diagnostics.map(\.message), ["file is not a regular file"], name)
+        }
+        // A regular file past the limit is refused after reading at most one byte more.
+        let big = dir.appendingPathComponent("big.css")
+        try Data(repeating: 0x20, count: 100).write(to: big)
+        guard case .failure(let e) = BundleFiles.contents(of: big.path, limit: 99) else { return XCTFail("read") }
+        XCTAssertEqual(e.message, "is larger than 99 bytes")
+        XCTAssertEqual(try BundleFiles.contents(of: big.path, limit: 100).get().count, 100)
+    }
+
     /// A scheme of many plain keys is refused for its size, not for aliases it does not have.
     func testYAMLOfTooManyPlainNodesSaysSo() {
         var yaml = "extra:\n"
