@@ -88,6 +88,20 @@ public struct ThemeCatalog: Sendable {
         ids = sources.keys.sorted()
     }
 
+    /// Takes the themes `other` has read that this catalog found and has not read yet, so that
+    /// a theme read into a copy (to compile it without holding the daemon's lock) is not read
+    /// again. Themes this catalog has already read are kept.
+    /// - Parameter other: A catalog of the same search path.
+    public mutating func adopt(_ other: ThemeCatalog) {
+        var took = false
+        for (id, source) in other.sources where sources[id] == nil && pending[id] != nil {
+            pending[id] = nil
+            sources[id] = source
+            took = true
+        }
+        if took { ids = sources.keys.sorted() }
+    }
+
     /// One entry of a theme directory and the format that claims it.
     public struct Entry: Sendable {
         public var id: String
@@ -189,9 +203,11 @@ public struct ThemeCatalog: Sendable {
     ///   - id: The theme's id.
     ///   - schema: The base schema, before the sheets' `@component` types.
     ///   - overrides: The user's overrides sheet, or nil.
+    ///   - timeLimit: The longest checking the rules may take (see
+    ///     ``ThemeCompiler/compile(chain:overrides:schema:timeLimit:)``); nil for no bound.
     /// - Returns: The theme, or nil when there is any error (a broken chain included); and every
     ///   diagnostic.
-    public func compile(_ id: String, schema: Schema, overrides: Stylesheet? = nil)
+    public func compile(_ id: String, schema: Schema, overrides: Stylesheet? = nil, timeLimit: Duration? = nil)
         -> (theme: CompiledTheme?, diagnostics: [Diagnostic])
     {
         switch chain(for: id) {
@@ -199,7 +215,7 @@ public struct ThemeCatalog: Sendable {
             // Still report the theme's own errors alongside the broken chain.
             return (nil, (sources[id]?.sheet.diagnostics ?? []) + [d])
         case .success(let chain):
-            return ThemeCompiler.compile(chain: chain, overrides: overrides, schema: schema)
+            return ThemeCompiler.compile(chain: chain, overrides: overrides, schema: schema, timeLimit: timeLimit)
         }
     }
 

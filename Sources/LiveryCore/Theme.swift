@@ -199,16 +199,28 @@ public enum ThemeCompiler {
         return lengths
     }
 
+    /// The longest the daemon lets the checking of one theme's rules take (``compile(chain:overrides:schema:timeLimit:)``):
+    /// every theme within the size limits takes far less (`bench/README.md`, "Hostile inputs");
+    /// the bound keeps a theme that does not from holding up switches and the checks of the others.
+    public static let timeLimit: Duration = .seconds(10)
+
     /// Compiles a theme.
     /// - Parameters:
     ///   - chain: the theme's sources, root ancestor first, the theme itself last.
     ///   - overrides: the user's overrides sheet, applied as the `user` layer (its `@app` blocks
     ///     join the `app` layer).
+    ///   - timeLimit: when given, the longest the rules may take to check: past it, the
+    ///     compile stops with an error at the rule it reached that names the bound (the daemon
+    ///     passes ``timeLimit``; `livery check` waits as long as it takes).
     /// - Returns: the theme, or nil when there is any error; and every diagnostic.
-    public static func compile(chain: [ThemeSource], overrides: Stylesheet? = nil, schema base: Schema)
+    public static func compile(
+        chain: [ThemeSource], overrides: Stylesheet? = nil, schema base: Schema, timeLimit: Duration? = nil
+    )
         -> (theme: CompiledTheme?, diagnostics: [Diagnostic])
     {
         precondition(!chain.isEmpty)
+        let clock = ContinuousClock()
+        let deadline = timeLimit.map { clock.now + $0 }
         let sheets: [(Stylesheet, Bool)] =
             chain.map { ($0.sheet, false) } + (overrides.map { [($0, true)] } ?? [])
         // At most `Diagnostic.maximumPerFile` kept a file, the rest counted; "did you mean" is
@@ -393,8 +405,15 @@ public enum ThemeCompiler {
         var rules: [CompiledRule] = []
         var order = 0
         var block = 0
-        for (sheet, isOverrides) in sheets {
+        rulesOfSheets: for (sheet, isOverrides) in sheets {
             for rule in sheet.rules {
+                if let deadline, let timeLimit, clock.now > deadline {
+                    diagnostics.add(
+                        .error,
+                        "checking the theme's rules took longer than \(timeLimit) (the bound for one theme); stopped at this rule",
+                        at: rule.location, sourceLine: "")
+                    break rulesOfSheets
+                }
                 var selectorsOK = true
                 for sel in rule.selectors {
                     for c in sel.compounds {

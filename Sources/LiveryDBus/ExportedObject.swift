@@ -145,6 +145,15 @@ public struct Method: Sendable {
     /// The type of a handler answering with a prepared body.
     public typealias PreparedHandler = @Sendable (MethodInvocation) throws -> PreparedValues
 
+    /// A handler that answers later through a ``PendingReply``; when set, it is used instead of
+    /// ``handler`` and ``preparedHandler``.
+    public var deferredHandler: DeferredHandler?
+
+    /// The type of a handler that answers later: it runs on the loop thread, hands the work
+    /// and the ``PendingReply`` to another thread and returns. An error it throws before
+    /// answering is the reply.
+    public typealias DeferredHandler = @Sendable (MethodInvocation, PendingReply) throws -> Void
+
     /// Creates a method.
     ///
     /// - Parameters:
@@ -176,6 +185,25 @@ public struct Method: Sendable {
     ) -> Method {
         var m = Method(name, inputs: inputs, outputs: outputs) { try handler($0).values }
         m.preparedHandler = handler
+        return m
+    }
+
+    /// Creates a method whose handler answers later, from any thread, so that long work does
+    /// not hold up the calls behind it (see ``PendingReply``).
+    ///
+    /// - Parameters:
+    ///   - name: the member name.
+    ///   - inputs: the arguments callers send, in order.
+    ///   - outputs: the values the reply carries, in order.
+    ///   - handler: takes the call and its pending reply; runs on the loop thread and must
+    ///     return at once.
+    public static func deferred(
+        _ name: String, inputs: [Argument] = [], outputs: [Argument] = [], handler: @escaping DeferredHandler
+    ) -> Method {
+        var m = Method(name, inputs: inputs, outputs: outputs) { _ in
+            throw DBusError(.failed, "method \(name) answers through a pending reply")
+        }
+        m.deferredHandler = handler
         return m
     }
 

@@ -74,6 +74,7 @@ extension Connection {
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         }
         let result = route(raw)
+        if case .success(.deferred) = result { return DBUS_HANDLER_RESULT_HANDLED }
         if dbus_message_get_no_reply(raw) == 0 {
             reply(to: raw, with: result)
         }
@@ -81,16 +82,20 @@ extension Connection {
     }
 
     /// What a handler answered.
-    enum Answer {
+    enum Answer: Sendable {
         case values([DBusValue])
         case prepared(PreparedValues)
+        /// The handler took a ``PendingReply``, which sends the reply later.
+        case deferred
     }
 
-    private func reply(to call: OpaquePointer, with answer: Result<Answer, DBusError>) {
+    /// Sends the reply to `call` (on the loop thread).
+    func reply(to call: OpaquePointer, with answer: Result<Answer, DBusError>) {
         let result: Result<[DBusValue], DBusError>
         switch answer {
         case .failure(let e): result = .failure(e)
         case .success(.values(let v)): result = .success(v)
+        case .success(.deferred): return
         case .success(.prepared(let p)):
             if let message = p.reply(to: call) {
                 MessageReference(message).send(on: self.raw)
@@ -186,6 +191,18 @@ extension Connection {
         }
         let invocation = MethodInvocation(
             sender: text(dbus_message_get_sender(raw)) ?? "", path: path, member: member, message: raw)
+        if let deferred = method.deferredHandler {
+            let pending = PendingReply(
+                call: raw, connection: self, methodName: "\(interface.name).\(method.name)",
+                outputSignature: method.outputSignature)
+            do {
+                try deferred(invocation, pending)
+            } catch {
+                // Thrown before anything was sent: the error is the reply, now.
+                if pending.claim() { return .failure(DBusError.from(error)) }
+            }
+            return .success(.deferred)
+        }
         if let prepared = method.preparedHandler {
             let p: PreparedValues
             do { p = try prepared(invocation) } catch { return .failure(DBusError.from(error)) }

@@ -165,7 +165,7 @@ public final class Daemon: Sendable {
         }
         if options.watch {
             let configuration = service.configuration
-            let (connection, interface, service) = (self.connection, self.interface, self.service)
+            let (interface, service) = (self.interface, self.service)
             watcher = try? ThemeWatcher(
                 directories: {
                     configuration.searchPath + [
@@ -173,11 +173,10 @@ public final class Daemon: Sendable {
                     ]
                 },
                 onChange: {
-                    // Reload and publish on the loop thread, in order with method calls.
-                    connection.perform {
-                        service.log(.debug, "theme files changed on disk; reloading")
-                        interface.reload()
-                    }
+                    // On the switch queue, in order with SetTheme and Toggle; the loop thread
+                    // goes on answering meanwhile.
+                    service.log(.debug, "theme files changed on disk; reloading")
+                    interface.reloadLater()
                 })
             watcher?.start()
         } else {

@@ -46,6 +46,11 @@ public final class LiveryInterface: Sendable {
     let replies = ReplyCache()
     /// The `Problems` last announced, to signal every change of it.
     let announcedProblems: LockedBox<[String]>
+    /// Where switches run, one at a time in the order they were asked for: reading and compiling
+    /// a theme, then publishing the change, away from the loop thread, which goes on answering
+    /// (`Resolve` gets the old theme until the new one is in place). Publishing from this one
+    /// queue keeps the signals in serial order.
+    let switches = DispatchQueue(label: "org.livery.switch")
     /// The desktop portal backend, told of every published change.
     let portal: LockedBox<PortalBackend?> = LockedBox(nil)
 
@@ -82,11 +87,9 @@ public final class LiveryInterface: Sendable {
                 Method("ListThemes", outputs: [Argument("themes", "a(ssa{sv})")]) { _ in
                     [.array(element: "(ssa{sv})", service.listThemes().map(LiveryInterface.listing))]
                 },
-                Method("SetTheme", inputs: [Argument("id", "s")]) { [weak self] call in
+                Method.deferred("SetTheme", inputs: [Argument("id", "s")]) { [weak self] call, reply in
                     let id = call.arguments[0].string ?? ""
-                    defer { self?.announceProblems() }
-                    if let change = try service.setTheme(id) { self?.publish(change) }
-                    return []
+                    self?.switchTheme(reply) { () throws(ServiceError) in (try service.setTheme(id), []) }
                 },
                 Method.prepared(
                     "Resolve",
@@ -133,11 +136,11 @@ public final class LiveryInterface: Sendable {
                         call.arguments[0].string ?? "", property: call.arguments[1].string ?? "", app: app)
                     return [.array(element: "a{sv}", LiveryInterface.explanation(e))]
                 },
-                Method("Toggle", outputs: [Argument("id", "s")]) { [weak self] _ in
-                    defer { self?.announceProblems() }
-                    let (id, change) = try service.toggle()
-                    if let change { self?.publish(change) }
-                    return [.string(id)]
+                Method.deferred("Toggle", outputs: [Argument("id", "s")]) { [weak self] _, reply in
+                    self?.switchTheme(reply) { () throws(ServiceError) in
+                        let (id, change) = try service.toggle()
+                        return (change, [.string(id)])
+                    }
                 },
                 Method(
                     "Subscribe",
@@ -164,9 +167,12 @@ public final class LiveryInterface: Sendable {
                     if self.subscriptions.count(of: call.sender) == 0 { self.unwatch(call.sender) }
                     return []
                 },
-                Method("Reload") { [weak self] _ in
-                    self?.reload()
-                    return []
+                Method.deferred("Reload") { [weak self] _, reply in
+                    guard let self else { return }
+                    self.switches.async { [weak self] in
+                        self?.reloadNow()
+                        reply.succeed([])
+                    }
                 },
             ],
             signals: [
@@ -185,9 +191,37 @@ public final class LiveryInterface: Sendable {
             ])
     }
 
+    /// Runs a switch (`SetTheme`, `Toggle`) on the switch queue and answers `reply` when it is
+    /// published: `work` returns the change to publish and the reply's values, or throws the
+    /// error reply. The active theme's problems are announced either way.
+    func switchTheme(
+        _ reply: PendingReply, _ work: @escaping @Sendable () throws(ServiceError) -> (ThemeService.Change?, [DBusValue])
+    ) {
+        switches.async { [weak self] in
+            defer { self?.announceProblems() }
+            do {
+                let (change, values) = try work()
+                if let change { self?.publish(change) }
+                reply.succeed(values)
+            } catch {
+                reply.fail(error)
+            }
+        }
+    }
+
     /// Rescans themes and overrides and publishes what changed (the `Reload` method and live
-    /// reload).
+    /// reload), after any switch queued before; returns when it is published.
     public func reload() {
+        switches.sync { reloadNow() }
+    }
+
+    /// Queues a reload after the switches already queued and returns at once (live reload).
+    public func reloadLater() {
+        switches.async { [weak self] in self?.reloadNow() }
+    }
+
+    /// A reload, on the switch queue.
+    private func reloadNow() {
         if let change = service.reload() { publish(change) }
         announceProblems()
     }

@@ -5,7 +5,9 @@ import LiveryCore
 /// operations of the `org.livery.Livery1` interface. The D-Bus layer (`LiveryInterface`) maps
 /// calls onto it and publishes the `Change`s it returns.
 ///
-/// Safe to share between threads: every piece of state is read and written under `lock`.
+/// Safe to share between threads: every piece of state is read and written under `lock`, which
+/// is never held while a file is read or a theme compiled; switches (`setTheme`, `toggle`,
+/// `reload`) are made one at a time under `switching`.
 public final class ThemeService: @unchecked Sendable {
     /// Configuration: where themes, schema, state and overrides live.
     public struct Configuration: Sendable {
@@ -60,6 +62,9 @@ public final class ThemeService: @unchecked Sendable {
     /// Where the service writes its messages.
     public let log: Log
     private let lock = NSLock()
+    /// Held for the whole of a switch (reading, compiling, committing), so that two switches
+    /// never interleave; `lock` is taken only to read the state and to commit.
+    private let switching = NSLock()
     private let schema: Schema
     private var catalog: ThemeCatalog
     private var listings: [String: Listing] = [:]
@@ -426,9 +431,9 @@ public final class ThemeService: @unchecked Sendable {
         guard id.utf8.count <= Limits.identifierBytes else {
             throw ServiceError(.limitExceeded, "theme id is longer than \(Limits.identifierBytes) bytes")
         }
-        lock.lock()
-        defer { lock.unlock() }
-        return try setThemeLocked(id)
+        switching.lock()
+        defer { switching.unlock() }
+        return try switchTo(id)
     }
 
     /// Switches to the active theme's sibling of the other variant, atomically (no get-then-set
@@ -437,10 +442,10 @@ public final class ThemeService: @unchecked Sendable {
     /// - Returns: the new theme's id and the change to publish.
     /// - Throws: `UnknownTheme` when there is no sibling; `InvalidTheme` when it has errors.
     public func toggle() throws(ServiceError) -> (theme: String, change: Change?) {
-        lock.lock()
-        defer { lock.unlock() }
-        let meta = cascade.theme.metadata
-        let target = ThemeService.sibling(of: meta, installed: { self.catalog.isInstalled($0) })
+        switching.lock()
+        defer { switching.unlock() }
+        let (meta, known, catalog) = lock.withLock { (cascade.theme.metadata, listings, self.catalog) }
+        let target = ThemeService.sibling(of: meta, installed: { catalog.isInstalled($0) })
         guard let target else {
             let other = meta.variant == "dark" ? "light" : "dark"
             throw ServiceError(
@@ -451,19 +456,21 @@ public final class ThemeService: @unchecked Sendable {
         }
         // A declared sibling must really be of the other variant. The listing made at the last
         // check knows it; a theme not checked yet is checked now.
-        if listings[target] == nil {
-            catalog.read(target)
-            if catalog.sources[target] != nil {
-                listings[target] = ThemeService.listing(target, catalog: catalog, schema: schema)
+        var listing = known[target]
+        if listing == nil {
+            var reading = catalog
+            reading.read(target)
+            if reading.sources[target] != nil {
+                listing = ThemeService.listing(target, catalog: reading, schema: schema)
             }
         }
-        if let sibling = listings[target]?.metadata, sibling.variant == meta.variant {
+        if let sibling = listing?.metadata, sibling.variant == meta.variant {
             throw ServiceError(
                 .invalidTheme,
                 "theme '\(meta.id)' names '\(target)' as its other variant, but '\(target)' is \(sibling.variant) too"
             )
         }
-        return (target, try setThemeLocked(target))
+        return (target, try switchTo(target))
     }
 
     /// The installed sibling of the other variant, if any.
@@ -484,7 +491,10 @@ public final class ThemeService: @unchecked Sendable {
         return [strip("-light").map { $0 + "-dark" }, id + "-dark"].compactMap { $0 }
     }
 
-    private func setThemeLocked(_ id: String) throws(ServiceError) -> Change? {
+    /// Reads and compiles theme `id` with `lock` not held, then makes it active; called with
+    /// `switching` held, so the active theme cannot change in between.
+    private func switchTo(_ id: String) throws(ServiceError) -> Change? {
+        var catalog = lock.withLock { self.catalog }
         catalog.read(id)
         guard catalog.sources[id] != nil else {
             let hint = suggestion(for: id, among: catalog.installedIDs).map { " (did you mean '\($0)'?)" } ?? ""
@@ -503,27 +513,35 @@ public final class ThemeService: @unchecked Sendable {
         case .success(let built): (withOverrides, problems) = built
         }
         let print = ThemeService.fingerprint(withOverrides)
-        currentProblems = problems
+        let pictures = ThemeService.imageIdentities(withOverrides)
+        let (active, activePrint, activeImages) = lock.withLock { (activeID, fingerprint, images) }
+        let edited = ThemeService.editedImages(from: activeImages, to: pictures)
+        let changed = id != active || print != activePrint || !edited.isEmpty
+        // The index is built before the commit too, so that `Resolve` is answered meanwhile.
+        let prepared = changed ? Cascade(theme: withOverrides) : nil
         // Saved before the reply, so that a crash right after `SetTheme` returns keeps the choice.
+        var saveFailure: String?
         do {
             try store.save(StateStore.State(theme: id))
-            saveProblem = nil
         } catch {
             // The switch stands; the failure is shown in `Problems` and `livery status` until a
             // later save works, so that it is not lost in the log.
-            saveProblem = "cannot save the active theme to \(store.path): \(error.localizedDescription)"
-            log(.error, saveProblem!)
+            saveFailure = "cannot save the active theme to \(store.path): \(error.localizedDescription)"
+            log(.error, saveFailure!)
         }
-        let pictures = ThemeService.imageIdentities(withOverrides)
-        let edited = ThemeService.editedImages(from: images, to: pictures)
-        guard id != activeID || print != fingerprint || !edited.isEmpty else { return nil }
-        activeID = id
-        cascade = Cascade(theme: withOverrides)
-        fingerprint = print
-        images = pictures
-        serialNumber &+= 1
-        log(.info, "active theme '\(id)' (serial \(serialNumber))")
-        return Change(theme: id, serial: serialNumber, editedImages: edited)
+        return lock.withLock { () -> Change? in
+            self.catalog.adopt(catalog)
+            currentProblems = problems
+            saveProblem = saveFailure
+            guard let prepared else { return nil }
+            activeID = id
+            cascade = prepared
+            fingerprint = print
+            images = pictures
+            serialNumber &+= 1
+            log(.info, "active theme '\(id)' (serial \(serialNumber))")
+            return Change(theme: id, serial: serialNumber, editedImages: edited)
+        }
     }
 
     /// Rescans the search path and the overrides file. The active theme stays active; when its
@@ -531,6 +549,8 @@ public final class ThemeService: @unchecked Sendable {
     /// kept for `problems` and the log.
     /// - Returns: the change to publish when resolved values may have changed.
     public func reload() -> Change? {
+        switching.lock()
+        defer { switching.unlock() }
         // The active theme is read and compiled here; the others are checked again away from
         // the bus thread, each listed as before until its new check is done (a new one as not
         // checked yet).
@@ -626,11 +646,12 @@ public final class ThemeService: @unchecked Sendable {
     ) -> Result<(CompiledTheme, [String]), ThemeErrors> {
         var overrideErrors: [String] = []
         if let overrides {
-            let (combined, diagnostics) = catalog.compile(id, schema: schema, overrides: overrides)
+            let (combined, diagnostics) = catalog.compile(
+                id, schema: schema, overrides: overrides, timeLimit: ThemeCompiler.timeLimit)
             if let combined { return .success((combined, [])) }
             overrideErrors = diagnostics.filter { $0.severity == .error }.map(\.description)
         }
-        let (theme, diagnostics) = catalog.compile(id, schema: schema)
+        let (theme, diagnostics) = catalog.compile(id, schema: schema, timeLimit: ThemeCompiler.timeLimit)
         guard let theme else { return .failure(ThemeErrors(diagnostics.filter { $0.severity == .error })) }
         if overrides != nil {
             log(
@@ -658,7 +679,7 @@ public final class ThemeService: @unchecked Sendable {
 
     /// Compiles theme `id` of `catalog` (without the user's overrides) for `listThemes`.
     static func listing(_ id: String, catalog: ThemeCatalog, schema: Schema) -> Listing {
-        let (theme, diagnostics) = catalog.compile(id, schema: schema)
+        let (theme, diagnostics) = catalog.compile(id, schema: schema, timeLimit: ThemeCompiler.timeLimit)
         let source = catalog.sources[id]!
         let meta = theme?.metadata ?? placeholderMetadata(id, source: source)
         return Listing(

@@ -89,4 +89,38 @@ final class HostileThemesTests: EndToEndTestCase {
         XCTAssertEqual(try activeTheme(), "anchors\n")
         XCTAssertTrue(daemon.isRunning, "liveryd died: \(daemon.stderr)")
     }
+
+    /// `SetTheme` of a theme that takes seconds to compile (a 1.3 MB selector list) is compiled
+    /// away from the thread that answers the bus: calls sent meanwhile are answered, with the
+    /// old theme's values, while the `SetTheme` call is still waiting for its reply.
+    func testCallsAreAnsweredWhileSetThemeCompiles() throws {
+        let dir = try makeDirectory("slow-themes")
+        let s = 60_000
+        try ("@theme { name: \"Slow\"; }\nButton" + String(repeating: ", Button", count: s - 1) + " {"
+            + String(repeating: " alpha: 0.5;", count: s) + " }\n")
+            .write(toFile: dir + "/slow.css", atomically: true, encoding: .utf8)
+        try startDaemon(extraThemesDirectories: [dir])
+        XCTAssertEqual(try resolve("Window/Button", "alpha"), "1\n")
+        let set = try background(
+            Locations.tool("gdbus"),
+            [
+                "call", "--address", address, "--dest", Locations.busName, "--object-path", Locations.objectPath,
+                "--method", Locations.interface + ".SetTheme", "slow",
+            ])
+        // Before the change: every call waited for the compile, so at most one could come back
+        // before gdbus had its SetTheme reply.
+        var answeredMeanwhile: [String] = []
+        while set.isRunning && answeredMeanwhile.count < 5 {
+            let r = try gdbusCall("Resolve", ["Window/Button", "['alpha']", "{}"])
+            let ping = try busctl(["call", Locations.busName, Locations.objectPath, "org.freedesktop.DBus.Peer", "Ping"])
+            XCTAssertEqual(ping.status, 0, "\(ping)")
+            if set.isRunning { answeredMeanwhile.append(r.stdout) }
+        }
+        XCTAssertEqual(answeredMeanwhile.count, 5, "calls answered while SetTheme compiled: \(answeredMeanwhile)")
+        XCTAssertEqual(Set(answeredMeanwhile), ["({'alpha': <1.0>},)\n"], "the old theme answers until the switch")
+        XCTAssertTrue(set.waitForExit(timeout: 60), "SetTheme got no reply")
+        XCTAssertEqual(set.process.terminationStatus, 0, set.stderr)
+        XCTAssertEqual(try activeTheme(), "slow\n")
+        XCTAssertEqual(try resolve("Window/Button", "alpha"), "0.5\n")
+    }
 }

@@ -33,6 +33,22 @@ final class SuperLinearInputTests: XCTestCase {
     /// The lint looks at a block once: S − 1 earlier copies of the selector never win, and
     /// S − 1 declarations are set again later in the rule — each said once, not once per
     /// selector (the old lint said the latter S × (S − 1) times).
+    /// A theme whose rules take longer to check than the daemon's bound is invalid, with an
+    /// error at the rule reached that names the bound; within the bound it compiles.
+    func testCheckingPastTheTimeLimitIsAnErrorNamingTheBound() throws {
+        let source = try bundle("Button { alpha: 0.5; }\nLabel { alpha: 0.25; }\n", files: [:])
+        let (late, diagnostics) = ThemeCompiler.compile(chain: [source], schema: shippedSchema, timeLimit: .zero)
+        XCTAssertNil(late)
+        XCTAssertEqual(
+            diagnostics.map { "\($0.location.line):\($0.location.column) \($0.message)" },
+            [
+                "1:1 checking the theme's rules took longer than 0.0 seconds (the bound for one theme); stopped at this rule"
+            ])
+        XCTAssertNotNil(
+            ThemeCompiler.compile(chain: [source], schema: shippedSchema, timeLimit: ThemeCompiler.timeLimit).theme)
+        XCTAssertEqual(ThemeCompiler.timeLimit, .seconds(10))
+    }
+
     func testLintOfASelectorListIsLinear() {
         let s = 40
         let source = ThemeSource(

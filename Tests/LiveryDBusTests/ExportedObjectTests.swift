@@ -196,6 +196,61 @@ final class ExportedObjectTests: BusTestCase {
         XCTAssertTrue(wrong?.message.contains("returned signature 's' instead of its declared 'u'") ?? false)
     }
 
+    // MARK: Answers given later
+
+    func testADeferredReplyLetsOtherCallsBeAnsweredMeanwhile() throws {
+        // Another connection, so that its blocking call does not hold up this client's.
+        let other = try Connection(address: bus.address)
+        defer { other.close() }
+        let later = Box<[DBusValue]?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            later.value = try? other.call(
+                destination: Test.name, path: Test.path, interface: Test.interface,
+                member: MemberName("Later"), arguments: [.string("hi")], timeout: 10)
+            done.signal()
+        }
+        // `Later` waits for the gate; the loop thread answers other calls meanwhile, from this
+        // client and from gdbus.
+        for i in 0..<20 { XCTAssertEqual(try callTest("Add", [.int32(Int32(i)), .int32(1)]), [.int32(Int32(i) + 1)]) }
+        let add = try runTool(
+            "/usr/bin/gdbus",
+            [
+                "call", "--address", bus.address, "--dest", "org.livery.Test", "--object-path", "/org/livery/Test",
+                "--method", "org.livery.Test1.Add", "2", "3",
+            ])
+        XCTAssertEqual(add.stdout, "(5,)\n", add.stderr)
+        XCTAssertNil(later.value, "Later answered before the gate opened")
+        gate.signal()
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(later.value, [.string("hi!")], "one answer, the first")
+        // The second answer was not sent: the next call gets its own reply.
+        XCTAssertEqual(try callTest("Add", [.int32(1), .int32(1)]), [.int32(2)])
+    }
+
+    func testDeferredRepliesThatFailOrAreDroppedStillAnswerTheCaller() throws {
+        let dropped = assertDBusError(.failed) { _ = try callTest("Dropped") }
+        XCTAssertEqual(dropped?.message, "org.livery.Test1.Dropped ended without an answer")
+        let wrong = assertDBusError(.failed) { _ = try callTest("LaterWrongly") }
+        XCTAssertEqual(
+            wrong?.message, "Method 'org.livery.Test1.LaterWrongly' returned signature 's' instead of its declared 'u'")
+        let failing = assertDBusError(ErrorName(rawValue: "org.livery.Test1.Error.Late")) {
+            _ = try callTest("LaterFailing")
+        }
+        XCTAssertEqual(failing?.message, "too late")
+        let thrown = assertDBusError(.accessDenied) { _ = try callTest("ThrowsAtOnce") }
+        XCTAssertEqual(thrown?.message, "not now")
+        // dbus-send, a client nobody here wrote, gets the same error reply.
+        let send = try runTool(
+            "/usr/bin/dbus-send",
+            [
+                "--bus=\(bus.address)", "--print-reply", "--dest=org.livery.Test", "/org/livery/Test",
+                "org.livery.Test1.Dropped",
+            ])
+        XCTAssertNotEqual(send.status, 0)
+        XCTAssertTrue(send.stderr.contains("org.livery.Test1.Dropped ended without an answer"), send.stderr)
+    }
+
     func testHandlersSeeTheCallersUniqueName() throws {
         XCTAssertEqual(try callTest("Caller"), [.string(client.uniqueName)])
         XCTAssertTrue(client.uniqueName.hasPrefix(":"))

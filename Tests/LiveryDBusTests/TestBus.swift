@@ -113,6 +113,8 @@ class BusTestCase: XCTestCase {
     var client: Connection!
     let propertyName = Box("initial")
     let setterCalls = Box(0)
+    /// Released by a test to let `Later` answer.
+    let gate = DispatchSemaphore(value: 0)
 
     override func setUpWithError() throws {
         bus = try TestBus()
@@ -140,6 +142,7 @@ class BusTestCase: XCTestCase {
     func testInterfaces(_ connection: Connection) -> [Interface] {
         let propertyName = self.propertyName
         let setterCalls = self.setterCalls
+        let gate = self.gate
         return [
             Interface(
                 Test.interface,
@@ -177,6 +180,28 @@ class BusTestCase: XCTestCase {
                     ) { call in
                         // The body first, then an argument: read after the bytes, still right.
                         [.array(element: "y", call.marshalledBody.map { .byte($0) }), call.arguments[0]]
+                    },
+                    // Answered from another thread once the test releases `gate`.
+                    Method.deferred("Later", inputs: [Argument("word", .string)], outputs: [Argument("word", .string)]) {
+                        call, reply in
+                        let word = call.arguments[0].string ?? ""
+                        Thread.detachNewThread {
+                            gate.wait()
+                            reply.succeed([.string(word + "!")])
+                            reply.fail(DBusError(.failed, "a second answer, never sent"))
+                        }
+                    },
+                    Method.deferred("Dropped") { _, _ in },
+                    Method.deferred("LaterWrongly", outputs: [Argument("n", .uint32)]) { _, reply in
+                        DispatchQueue.global().async { reply.succeed([.string("not a number")]) }
+                    },
+                    Method.deferred("LaterFailing") { _, reply in
+                        DispatchQueue.global().async {
+                            reply.fail(DBusError(ErrorName(rawValue: "org.livery.Test1.Error.Late"), "too late"))
+                        }
+                    },
+                    Method.deferred("ThrowsAtOnce") { _, _ in
+                        throw DBusError(.accessDenied, "not now")
                     },
                     Method("BusId", outputs: [Argument("id", .string)]) { [weak connection] _ in
                         // A blocking call made from inside a handler, on the loop thread.

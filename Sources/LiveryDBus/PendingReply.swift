@@ -1,0 +1,88 @@
+import CDBus
+import Synchronization
+
+/// The reply to one method call whose handler answers later, from any thread
+/// (``Method/deferred(_:inputs:outputs:handler:)``): a method whose work is long (compiling a
+/// theme) runs it elsewhere, and the loop thread goes on answering other calls meanwhile.
+///
+/// Exactly one reply is sent for the call, as the D-Bus specification requires of every call
+/// that expects one ("Message Protocol", "Method Calls"): the first ``succeed(_:)`` or
+/// ``fail(_:)`` sends it and later ones do nothing; a pending reply released unanswered sends
+/// `org.freedesktop.DBus.Error.Failed` ("the method ended without an answer"), so that the caller
+/// is never left waiting for its timeout. Nothing is sent for a call flagged
+/// `NO_REPLY_EXPECTED`. The reply is queued to the connection's loop thread and sent from it.
+public final class PendingReply: Sendable {
+    private let call: CallMessage
+    private let connection: Connection
+    private let expectsReply: Bool
+    /// `Interface.Method`, for the error about a wrong output signature.
+    private let methodName: String
+    private let outputSignature: String
+    private let answered = Atomic<Bool>(false)
+
+    init(call: OpaquePointer, connection: Connection, methodName: String, outputSignature: String) {
+        self.call = CallMessage(retaining: call)
+        self.connection = connection
+        self.expectsReply = dbus_message_get_no_reply(call) == 0
+        self.methodName = methodName
+        self.outputSignature = outputSignature
+    }
+
+    deinit {
+        if claim() {
+            send(.failure(DBusError(.failed, "\(methodName) ended without an answer")))
+        }
+    }
+
+    /// Answers the call with `values`, which must match the method's declared outputs
+    /// (otherwise the caller gets `org.freedesktop.DBus.Error.Failed` naming both signatures).
+    ///
+    /// - Parameter values: the output arguments, in order.
+    public func succeed(_ values: [DBusValue]) {
+        guard claim() else { return }
+        let returned = values.map(\.signatureText).joined()
+        guard returned == outputSignature else {
+            send(
+                .failure(
+                    DBusError(
+                        .failed,
+                        "Method '\(methodName)' returned signature '\(returned)' instead of its declared '\(outputSignature)'"
+                    )))
+            return
+        }
+        send(.success(.values(values)))
+    }
+
+    /// Answers the call with an error reply: a ``DBusError`` as it is, any other error as
+    /// ``Method/Handler`` describes.
+    ///
+    /// - Parameter error: why the call failed.
+    public func fail(_ error: any Error) {
+        guard claim() else { return }
+        send(.failure(DBusError.from(error)))
+    }
+
+    /// Whether this is the first answer; marks the reply answered.
+    func claim() -> Bool {
+        !answered.exchange(true, ordering: .acquiringAndReleasing)
+    }
+
+    private func send(_ answer: Result<Connection.Answer, DBusError>) {
+        guard expectsReply else { return }
+        let (call, connection) = (self.call, self.connection)
+        connection.perform { connection.reply(to: call.raw, with: answer) }
+    }
+}
+
+/// A received method call held until it is answered.
+///
+/// Safe to share between threads: the message is never changed after it was received (its byte
+/// order was fixed by the dispatching thread, see ``CallBody``), and libdbus's reference count
+/// is atomic.
+final class CallMessage: @unchecked Sendable {
+    let raw: OpaquePointer
+
+    init(retaining raw: OpaquePointer) { self.raw = dbus_message_ref(raw) }
+
+    deinit { dbus_message_unref(raw) }
+}
