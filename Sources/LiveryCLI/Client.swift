@@ -361,6 +361,9 @@ struct Client {
                 return 0
             }
             output.out("\(inv.positional[0]) \(inv.positional[1])\n")
+            if let omitted = entries.first?["omitted"]?.variantValue.uint32 {
+                output.out("   (\(omitted) earlier candidates not shown)\n")
+            }
             for e in entries {
                 let value = display(e["value"]?.variantValue ?? .string(""))
                 switch e["kind"]?.variantValue.string {

@@ -403,8 +403,15 @@ public struct Explanation: Sendable {
     public var path: String
     /// The property explained.
     public var property: String
-    /// Lowest precedence first; the winner, if any, is last.
+    /// Lowest precedence first; the winner, if any, is last. At most ``maximumCandidates``:
+    /// the ones of highest precedence.
     public var candidates: [Candidate]
+    /// How many candidates of lower precedence than the first listed were left out.
+    public var omittedCandidates = 0
+    /// The most candidates an explanation lists (the winner and those nearest to winning): a
+    /// selector list of S selectors over a block declaring the property D times makes S × D
+    /// candidates, which a theme within the size limits can make billions of.
+    public static let maximumCandidates = 1000
     /// The resolved value.
     public var value: Value
     /// Where the value came from: the winning declaration, a container or the initial value.
@@ -424,9 +431,23 @@ extension Cascade {
     {
         let (value, origin) = try resolveWithOrigin(path, property: property, app: app)
         let rules = matchingRules(path, at: path.nodes.count - 1, app: app)
+        // The property's declarations of each block, found once per block: a selector list's
+        // rules share their block's declarations (`CompiledRule.block`).
+        var declarationsOfBlock: [Int: [CompiledDeclaration]] = [:]
+        func declarations(of rule: CompiledRule) -> [CompiledDeclaration] {
+            if let known = declarationsOfBlock[rule.block] { return known }
+            let found = rule.declarations.filter { $0.property == property }
+            declarationsOfBlock[rule.block] = found
+            return found
+        }
+        // From the winner back, until the list is full; the rest are counted.
         var candidates: [Explanation.Candidate] = []
-        for rule in rules {
-            for d in rule.declarations where d.property == property {
+        var omitted = 0
+        for rule in rules.reversed() {
+            let ds = declarations(of: rule)
+            let room = Explanation.maximumCandidates - candidates.count
+            omitted += max(0, ds.count - room)
+            for d in ds.suffix(max(0, room)).reversed() {
                 candidates.append(
                     Explanation.Candidate(
                         location: d.location, selector: rule.selector.text, layer: rule.layer, app: rule.app,
@@ -435,6 +456,7 @@ extension Cascade {
                         reason: ""))
             }
         }
+        candidates.reverse()
         if let winner = candidates.indices.last {
             candidates[winner].won = true
             let w = candidates[winner]
@@ -452,6 +474,7 @@ extension Cascade {
             }
         }
         return Explanation(
-            path: path.description, property: property, candidates: candidates, value: value, origin: origin)
+            path: path.description, property: property, candidates: candidates, omittedCandidates: omitted,
+            value: value, origin: origin)
     }
 }

@@ -357,7 +357,7 @@ public final class LiveryInterface: Sendable {
             }
             return [.dict(d)]
         }
-        return e.candidates.map { c in
+        return e.candidates.enumerated().map { i, c in
             var d: [String: DBusValue] = [
                 "kind": .string("declaration"), "origin": .string(c.location.description),
                 "file": .string(c.location.file), "line": .uint32(UInt32(c.location.line)),
@@ -370,6 +370,7 @@ public final class LiveryInterface: Sendable {
                 "value": c.value.dbusValue, "winner": .boolean(c.won), "reason": .string(c.reason),
             ]
             if let app = c.app { d["app"] = .string(app) }
+            if i == 0 && e.omittedCandidates > 0 { d["omitted"] = .uint32(UInt32(clamping: e.omittedCandidates)) }
             return .dict(d)
         }
     }

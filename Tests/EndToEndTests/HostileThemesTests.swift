@@ -85,6 +85,12 @@ final class HostileThemesTests: EndToEndTestCase {
         XCTAssertTrue(daemon.isRunning, "liveryd died: \(daemon.stderr)")
         try setTheme("product")
         XCTAssertEqual(try resolve("Window/Button", "alpha"), "0.5\n")
+        // 5,000 selectors × 5,000 declarations match: the 1,000 nearest the winner are listed.
+        let explained = try livery("explain", "Window/Button", "alpha")
+        XCTAssertEqual(explained.status, 0, "\(explained)")
+        let lines = explained.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.prefix(2), ["Window/Button alpha", "   (24999000 earlier candidates not shown)"])
+        XCTAssertEqual(lines.count, 2 + 2 * 1000)
         try setTheme("anchors")
         XCTAssertEqual(try activeTheme(), "anchors\n")
         XCTAssertTrue(daemon.isRunning, "liveryd died: \(daemon.stderr)")

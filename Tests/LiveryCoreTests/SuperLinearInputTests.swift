@@ -30,9 +30,25 @@ final class SuperLinearInputTests: XCTestCase {
         XCTAssertEqual(try resolved(cascade, "Window/Switch", "row-height"), "7")
     }
 
-    /// The lint looks at a block once: S − 1 earlier copies of the selector never win, and
-    /// S − 1 declarations are set again later in the rule — each said once, not once per
-    /// selector (the old lint said the latter S × (S − 1) times).
+    /// Explain of a selector list of S selectors over S declarations of the property (S × S
+    /// matches) lists the 1,000 nearest the winner and counts the rest.
+    func testExplainOfASelectorListListsAThousandCandidates() throws {
+        let s = 2_000
+        let cascade = try compileSheet(product(s))
+        let e = try cascade.explain(ComponentPath("Window/Button", schema: cascade.theme.schema), property: "alpha")
+        XCTAssertEqual(e.candidates.count, 1000)
+        XCTAssertEqual(e.omittedCandidates, s * s - 1000)
+        XCTAssertEqual(e.candidates.filter(\.won).count, 1)
+        XCTAssertEqual(e.candidates.last?.won, true)
+        // The winner is the last declaration of the last selector; the 999 before it are that
+        // selector's earlier declarations, all on the one line, in column order.
+        let last = e.candidates.last!.location
+        XCTAssertEqual(Set(e.candidates.map(\.selector)), ["Button"])
+        XCTAssertEqual(Set(e.candidates.map(\.location.line)), [last.line])
+        XCTAssertEqual(e.candidates.map(\.location.column), e.candidates.map(\.location.column).sorted())
+        XCTAssertEqual(Set(e.candidates.dropLast().map(\.reason)), ["earlier in source order"])
+    }
+
     /// A theme whose rules take longer to check than the daemon's bound is invalid, with an
     /// error at the rule reached that names the bound; within the bound it compiles.
     func testCheckingPastTheTimeLimitIsAnErrorNamingTheBound() throws {
@@ -49,6 +65,9 @@ final class SuperLinearInputTests: XCTestCase {
         XCTAssertEqual(ThemeCompiler.timeLimit, .seconds(10))
     }
 
+    /// The lint looks at a block once: S − 1 earlier copies of the selector never win, and
+    /// S − 1 declarations are set again later in the rule — each said once, not once per
+    /// selector (the old lint said the latter S × (S − 1) times).
     func testLintOfASelectorListIsLinear() {
         let s = 40
         let source = ThemeSource(
