@@ -52,7 +52,7 @@ func check(_ inv: Invocation, output: Output) -> Int32 {
         }
         guard ThemeSource.isValidID(id) else {
             output.err(
-                "\(arg): error: '\(id)' is not a theme id (lower-case letters, digits and '-'); liveryd would skip it\n"
+                "\(arg): error: '\(id)' is not a theme id (\(ThemeSource.idRule)); liveryd would skip it\n"
             )
             failed = true
             continue
@@ -78,10 +78,14 @@ func check(_ inv: Invocation, output: Output) -> Int32 {
         }
         for c in conflicts { output.err(c + "\n") }
         for d in diagnostics { output.err(d.rendered + "\n") }
-        let errors = diagnostics.filter { $0.severity == .error }.count
+        // A file's "N more problems" line is not one of them; the N are said after.
+        let errors = diagnostics.filter { $0.severity == .error && $0.omitted == 0 }.count
+        let notShown = diagnostics.reduce(0) { $0 + $1.omitted }
         if theme == nil || errors > 0 {
             failed = true
-            output.err("\(arg): \(errors) error\(errors == 1 ? "" : "s")\n")
+            output.err(
+                "\(arg): \(errors) error\(errors == 1 ? "" : "s")"
+                    + (notShown > 0 ? " and \(notShown) more problem\(notShown == 1 ? "" : "s") not shown" : "") + "\n")
         } else {
             let warnings = diagnostics.filter { $0.severity == .warning }.count + conflicts.count
             output.out(

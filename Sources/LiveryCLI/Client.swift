@@ -401,13 +401,16 @@ struct Client {
                 return meta?["valid"]?.variantValue.bool == false && meta?["checked"]?.variantValue.bool != false
             }
             .compactMap { $0.structureFields?[0].string }
+            let unchecked = themes.filter {
+                $0.structureFields?[2].stringVariantDictionary?["checked"]?.variantValue.bool == false
+            }.count
             let problems = all["Problems"]?.variantValue.stringArray ?? []
             if inv.json {
                 printJSON([
                     "owner": owner, "active": all["ActiveTheme"]?.variantValue.string ?? "",
                     "serial": Int(all["Serial"]?.variantValue.uint32 ?? 0),
                     "version": all["Version"]?.variantValue.string ?? "",
-                    "themes": themes.count, "invalid": invalid, "problems": problems,
+                    "themes": themes.count, "invalid": invalid, "unchecked": unchecked, "problems": problems,
                 ])
                 return 0
             }
@@ -417,6 +420,7 @@ struct Client {
             output.out("serial: \(all["Serial"]?.variantValue.uint32 ?? 0)\n")
             output.out(
                 "themes: \(themes.count) installed"
+                    + (unchecked > 0 ? ", \(unchecked) not checked yet" : "")
                     + (invalid.isEmpty ? "" : ", with errors: \(invalid.joined(separator: ", "))") + "\n")
             if problems.isEmpty {
                 output.out("problems: none\n")

@@ -36,7 +36,7 @@ public struct ThemeCatalog: Sendable {
         for entry in scan.entries {
             if !ThemeSource.isValidID(entry.id) {
                 notes.append(
-                    "\(entry.url.path): skipped: '\(entry.id)' is not a theme id (lower-case letters, digits and '-')"
+                    "\(entry.url.path): skipped: '\(entry.id)' is not a theme id (\(ThemeSource.idRule))"
                 )
             } else if let first = pending[entry.id]?.url,
                 first.deletingLastPathComponent().path == entry.url.deletingLastPathComponent().path

@@ -31,6 +31,9 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
     public var location: SourceLocation
     /// The text of the source line, for the caret display; empty when unknown.
     public var sourceLine: String
+    /// For the line that ends a file's kept diagnostics (`N more problems in this file not
+    /// shown`), the N problems it stands for; 0 for every other diagnostic.
+    public var omitted = 0
 
     /// A diagnostic.
     /// - Parameters:
@@ -169,8 +172,8 @@ func boundedDistance(_ a: [UInt32], _ b: [UInt32], _ k: Int, rows: inout ([Int],
 }
 
 /// " (did you mean 'x'?)" or the empty string.
-func didYouMean(_ word: String, _ candidates: some Sequence<String>) -> String {
-    suggestion(for: word, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
+func didYouMean(_ word: String, _ candidates: some Sequence<String>, prefix: String = "") -> String {
+    suggestion(for: word, among: candidates).map { " (did you mean '\(prefix)\($0)'?)" } ?? ""
 }
 
 extension Diagnostic {
@@ -253,11 +256,12 @@ struct DiagnosticLog {
         var current: SourceLocation?
         func summarize() {
             guard let at = current, let n = more.removeValue(forKey: at.file), n > 0 else { return }
-            out.append(
-                Diagnostic(
-                    severity,
-                    "\(n) more \(n == 1 ? "problem" : "problems") in this file not shown (the first \(Diagnostic.maximumPerFile) are)",
-                    at: at))
+            var summary = Diagnostic(
+                severity,
+                "\(n) more \(n == 1 ? "problem" : "problems") in this file not shown (the first \(Diagnostic.maximumPerFile) are)",
+                at: at)
+            summary.omitted = n
+            out.append(summary)
         }
         for d in ds {
             if d.location.file != current?.file {
@@ -274,10 +278,11 @@ struct DiagnosticLog {
         }
         summarize()
         for (file, n) in more.sorted(by: { $0.key < $1.key }) where n > 0 {
-            out.append(
-                Diagnostic(
-                    severity, "\(n) more \(n == 1 ? "problem" : "problems") in this file not shown",
-                    at: SourceLocation(file: file, line: 1, column: 1)))
+            var summary = Diagnostic(
+                severity, "\(n) more \(n == 1 ? "problem" : "problems") in this file not shown",
+                at: SourceLocation(file: file, line: 1, column: 1))
+            summary.omitted = n
+            out.append(summary)
         }
         return out
     }

@@ -19,13 +19,17 @@ public struct ThemeSource: Sendable {
         self.sheet = sheet
     }
 
-    /// Whether `id` is a valid theme id: 1–64 lower-case ASCII letters, digits and `-`.
+    /// Whether `id` is a valid theme id: 1–64 lower-case ASCII letters, digits and `-`, not
+    /// starting with `-` (which a command line takes for an option: `livery set -x`).
     /// - Parameter id: A candidate id, e.g. a bundle's directory name or a `SetTheme` argument.
     /// - Returns: Whether it may name a theme.
     public static func isValidID(_ id: String) -> Bool {
-        !id.isEmpty && id.count <= 64
+        !id.isEmpty && id.count <= 64 && id.utf8.first != 45
             && id.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 }
     }
+
+    /// What ``isValidID(_:)`` allows, for messages: `lower-case letters, digits and '-', not first`.
+    public static let idRule = "lower-case letters, digits and '-', not first"
 }
 
 /// What a theme says about itself in `@theme { … }`, with what its ancestors supply.
@@ -379,7 +383,7 @@ public enum ThemeCompiler {
                     if d.property.hasSuffix("-variant") || d.property == "inherits" {
                         if !ThemeSource.isValidID(v) {
                             typer.error(
-                                "'\(v)' is not a theme id (lower-case letters, digits and '-')",
+                                "'\(v)' is not a theme id (\(ThemeSource.idRule))",
                                 at: d.value[0])
                             break
                         }

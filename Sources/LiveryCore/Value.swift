@@ -76,8 +76,8 @@ struct ValueTyper {
     }
 
     /// " (did you mean 'x'?)" while `suggests`, else the empty string.
-    func hint(_ word: String, _ candidates: some Sequence<String>) -> String {
-        suggests ? didYouMean(word, candidates) : ""
+    func hint(_ word: String, _ candidates: some Sequence<String>, prefix: String = "") -> String {
+        suggests ? didYouMean(word, candidates, prefix: prefix) : ""
     }
 
     mutating func error(_ message: String, at node: ValueNode) {
@@ -228,7 +228,7 @@ struct ValueTyper {
             guard let c = lookup(name) else {
                 // A defined colour that failed has its own error where it is defined.
                 if !paletteNames.contains(name) {
-                    error("unknown palette colour '@\(name)'\(hint(name, paletteNames))", at: n)
+                    error("unknown palette colour '@\(name)'\(hint(name, paletteNames, prefix: "@"))", at: n)
                 }
                 return nil
             }

@@ -77,7 +77,7 @@ final class NewcomerFindingsTests: EndToEndTestCase {
         XCTAssertEqual(
             upper.stderr,
             themes
-                + "/Upper: error: 'Upper' is not a theme id (lower-case letters, digits and '-'); liveryd would skip it\n"
+                + "/Upper: error: 'Upper' is not a theme id (lower-case letters, digits and '-', not first); liveryd would skip it\n"
         )
         let bomb = try run(Locations.livery, ["check", themes + "/bomb"])
         XCTAssertEqual(bomb.status, 1)

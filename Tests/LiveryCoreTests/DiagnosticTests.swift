@@ -27,7 +27,7 @@ final class DiagnosticTests: XCTestCase {
             [
                 "2:17: unknown property 'tint-colour' (did you mean 'tint-color'?)",
                 "3:1: unknown component type 'Buton' (did you mean 'Button'?)",
-                "4:25: unknown palette colour '@acent' (did you mean 'accent'?)",
+                "4:25: unknown palette colour '@acent' (did you mean '@accent'?)",
                 "5:25: expected a length (px or no unit)",
                 "6:36: '#12345' is not a colour: use #rgb, #rgba, #rrggbb or #rrggbbaa",
                 "7:7: unknown state ':hovered'",
@@ -327,7 +327,7 @@ final class NewcomerFindingsTests: XCTestCase {
                 \.message),
             [
                 "a theme cannot name itself as its 'dark-variant'",
-                "'Nope Nope' is not a theme id (lower-case letters, digits and '-')",
+                "'Nope Nope' is not a theme id (lower-case letters, digits and '-', not first)",
             ])
     }
 

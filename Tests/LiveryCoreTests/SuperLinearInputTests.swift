@@ -152,7 +152,7 @@ final class SuperLinearInputTests: XCTestCase {
         for i in 0..<n { css += String(format: "Button { tint-color: @cxl%06d; }\n", i) }
         let d = try diagnostics(of: css)
         XCTAssertEqual(d.count, 101)
-        XCTAssertEqual(d[0].message, "unknown palette colour '@cxl000000' (did you mean 'col000000'?)")
+        XCTAssertEqual(d[0].message, "unknown palette colour '@cxl000000' (did you mean '@col000000'?)")
         XCTAssertEqual(d[100].message, "150 more problems in this file not shown (the first 100 are)")
     }
 

@@ -210,7 +210,8 @@ final class ThemeIdTests: XCTestCase {
         XCTAssertEqual(Base16Format.id(for: URL(fileURLWithPath: "/t/Gruvbox_Dark.yml")), "gruvbox-dark")
         XCTAssertEqual(
             NativeFormat().claim(URL(fileURLWithPath: "/t/Upper.css"), isDirectory: false), "Upper")
-        for name in ["Upper", "a_b"] { XCTAssertFalse(ThemeSource.isValidID(name), name) }
+        for name in ["Upper", "a_b", "-dash", "-"] { XCTAssertFalse(ThemeSource.isValidID(name), name) }
+        XCTAssertTrue(ThemeSource.isValidID("a-"))
         XCTAssertTrue(ThemeSource.isValidID("my-scheme"))
     }
 }
