@@ -15,9 +15,10 @@ let package = Package(
         .systemLibrary(
             name: "CYAML", pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CMalloc"),
         .target(name: "LiveryCore", dependencies: ["CYAML"]),
         .target(name: "LiveryDBus", dependencies: ["CDBus"]),
-        .target(name: "LiveryDaemon", dependencies: ["LiveryCore", "LiveryDBus"]),
+        .target(name: "LiveryDaemon", dependencies: ["LiveryCore", "LiveryDBus", "CMalloc"]),
         .target(name: "LiveryCLI", dependencies: ["LiveryCore", "LiveryDBus", "LiveryDaemon"]),
         .executableTarget(name: "liveryd", dependencies: ["LiveryDaemon"]),
         .executableTarget(name: "livery", dependencies: ["LiveryCLI"]),

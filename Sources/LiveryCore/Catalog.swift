@@ -19,6 +19,9 @@ public struct ThemeCatalog: Sendable {
 
     /// Entries found on the search path and not read yet (`init(searchPath:formats:readingOnly:)`).
     private var pending: [String: Entry] = [:]
+    /// The entries of the themes read, so that `forget(keepingChainOf:)` can make them pending
+    /// again.
+    private var readEntries: [String: Entry] = [:]
 
     /// Scans `searchPath` in order; directories that do not exist are skipped.
     /// - Parameters:
@@ -56,6 +59,7 @@ public struct ThemeCatalog: Sendable {
             for id in wanted { read(id) }
         } else {
             for (id, entry) in pending { sources[id] = entry.format.read(entry.url, id: id) }
+            readEntries = pending
             pending = [:]
         }
         ids = sources.keys.sorted()
@@ -82,6 +86,7 @@ public struct ThemeCatalog: Sendable {
         while let id = next, let entry = pending.removeValue(forKey: id), steps <= 64 {
             let source = entry.format.read(entry.url, id: id)
             sources[id] = source
+            readEntries[id] = entry
             next = source.sheet.metadataString("inherits")
             steps += 1
         }
@@ -95,11 +100,32 @@ public struct ThemeCatalog: Sendable {
     public mutating func adopt(_ other: ThemeCatalog) {
         var took = false
         for (id, source) in other.sources where sources[id] == nil && pending[id] != nil {
-            pending[id] = nil
+            readEntries[id] = pending.removeValue(forKey: id)
             sources[id] = source
             took = true
         }
         if took { ids = sources.keys.sorted() }
+    }
+
+    /// Forgets every theme read except `id` and the parents its `inherits` chain names: their
+    /// parsed sheets are freed and they are read again when asked for. The daemon keeps only
+    /// the active theme's chain in memory, however many (and however large) the themes it has
+    /// checked or switched away from.
+    /// - Parameter id: The theme whose chain stays read.
+    public mutating func forget(keepingChainOf id: String) {
+        var kept = Set<String>()
+        var next: String? = id
+        while let current = next, kept.count <= 64, kept.insert(current).inserted {
+            next = sources[current]?.sheet.metadataString("inherits")
+        }
+        var forgot = false
+        for (read, entry) in readEntries where !kept.contains(read) {
+            sources[read] = nil
+            pending[read] = entry
+            readEntries[read] = nil
+            forgot = true
+        }
+        if forgot { ids = sources.keys.sorted() }
     }
 
     /// One entry of a theme directory and the format that claims it.

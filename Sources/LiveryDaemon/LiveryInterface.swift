@@ -198,7 +198,10 @@ public final class LiveryInterface: Sendable {
         _ reply: PendingReply, _ work: @escaping @Sendable () throws(ServiceError) -> (ThemeService.Change?, [DBusValue])
     ) {
         switches.async { [weak self] in
-            defer { self?.announceProblems() }
+            defer {
+                self?.announceProblems()
+                ThemeService.returnFreedMemory()
+            }
             do {
                 let (change, values) = try work()
                 if let change { self?.publish(change) }
@@ -224,6 +227,7 @@ public final class LiveryInterface: Sendable {
     private func reloadNow() {
         if let change = service.reload() { publish(change) }
         announceProblems()
+        ThemeService.returnFreedMemory()
     }
 
     /// Emits `PropertiesChanged` for `Problems` when it differs from what was last announced.

@@ -1,3 +1,4 @@
+import CMalloc
 import Foundation
 import LiveryCore
 
@@ -160,6 +161,7 @@ public final class ThemeService: @unchecked Sendable {
                 .invalidTheme,
                 "no valid theme on the search path (\(configuration.searchPath.joined(separator: ":")))")
         }
+        catalog.forget(keepingChainOf: id)
         self.catalog = catalog
         activeID = id
         cascade = Cascade(theme: theme)
@@ -190,20 +192,26 @@ public final class ThemeService: @unchecked Sendable {
         let searchPath = configuration.searchPath
         let schema = self.schema
         let thread = Thread { [weak self] in
-            let full = ThemeCatalog(searchPath: searchPath)
+            // Scanned, nothing read: each theme is read for its check and freed after it.
+            let scanned = ThemeCatalog(searchPath: searchPath, readingOnly: [])
             guard let self else { return }
             let fresh: Bool = self.lock.withLock {
                 guard generation == self.scanGeneration else { return false }
-                // The full catalog replaces the partial one; a theme read since (by SetTheme)
-                // is read again here, from the same files.
+                // The new scan replaces the old one, with the active theme's chain as read.
                 let known = Set(self.catalog.notes)
-                for note in full.notes where !known.contains(note) { self.log(.notice, note) }
-                self.catalog = full
+                for note in scanned.notes where !known.contains(note) { self.log(.notice, note) }
+                var current = scanned
+                current.adopt(self.catalog)
+                current.forget(keepingChainOf: self.activeID)
+                self.catalog = current
                 return true
             }
             guard fresh else { return }
-            for id in full.ids {
-                let listing = ThemeService.listing(id, catalog: full, schema: schema)
+            for id in scanned.installedIDs {
+                var one = scanned
+                one.read(id)
+                guard one.sources[id] != nil else { continue }
+                let listing = ThemeService.listing(id, catalog: one, schema: schema)
                 let current: Bool = self.lock.withLock {
                     guard generation == self.scanGeneration else { return false }
                     self.listings[id] = listing
@@ -214,6 +222,7 @@ public final class ThemeService: @unchecked Sendable {
             self.lock.withLock {
                 if generation == self.scanGeneration { self.allChecked = true }
             }
+            ThemeService.returnFreedMemory()
             self.checkedCondition.lock()
             self.checkedCondition.broadcast()
             self.checkedCondition.unlock()
@@ -531,6 +540,7 @@ public final class ThemeService: @unchecked Sendable {
         }
         return lock.withLock { () -> Change? in
             self.catalog.adopt(catalog)
+            self.catalog.forget(keepingChainOf: id)
             currentProblems = problems
             saveProblem = saveFailure
             guard let prepared else { return nil }
@@ -612,6 +622,14 @@ public final class ThemeService: @unchecked Sendable {
     }
 
     // MARK: Helpers
+
+    /// Gives the memory freed since to the system (`malloc_trim(0)`, every arena): glibc keeps
+    /// freed blocks for reuse, so a daemon that compiled a few large themes (hostile ones,
+    /// say) would otherwise keep its peak size for the rest of its life. Called after a pass of
+    /// checks and after each switch, when the compiles' memory has been released.
+    static func returnFreedMemory() {
+        _ = malloc_trim(0)
+    }
 
     /// Reads the overrides file; an unreadable one becomes a sheet with one error, so that it is
     /// set aside and reported like any broken overrides.
