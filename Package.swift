@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "Livery",
-    platforms: [.macOS(.v14)],
+    // Synchronization's `Mutex` needs macOS 15; on Linux any Swift 6 toolchain has it.
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "liveryd", targets: ["liveryd"]),
         .executable(name: "livery", targets: ["livery"]),
@@ -18,15 +19,22 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
         .target(name: "LiveryCore", dependencies: ["CYAML"]),
         .target(name: "LiveryDBus", dependencies: ["CDBus"]),
-        .target(name: "LiveryDaemon", dependencies: ["LiveryCore", "LiveryDBus", "CMalloc"]),
-        .target(name: "LiveryCLI", dependencies: ["LiveryCore", "LiveryDBus", "LiveryDaemon"]),
+        // The bus contract shared by daemon and client; the interface XML is documentation and
+        // the reference the daemon's tests check its exported interface against.
+        .target(
+            name: "LiveryAPI", dependencies: ["LiveryCore", "LiveryDBus"],
+            exclude: ["org.livery.Livery1.xml"]),
+        .target(name: "LiveryDaemon", dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus", "CMalloc"]),
+        .target(name: "LiveryCLI", dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus"]),
         .executableTarget(name: "liveryd", dependencies: ["LiveryDaemon"]),
         .executableTarget(name: "livery", dependencies: ["LiveryCLI"]),
-        .executableTarget(name: "livery-bench", dependencies: ["LiveryCore", "LiveryDBus", "LiveryDaemon"]),
+        .executableTarget(name: "livery-bench", dependencies: ["LiveryCore", "LiveryDBus"]),
         .testTarget(name: "LiveryCoreTests", dependencies: ["LiveryCore"]),
         .testTarget(name: "LiveryDBusTests", dependencies: ["LiveryDBus"]),
-        .testTarget(name: "LiveryDaemonTests", dependencies: ["LiveryDaemon", "LiveryCore", "LiveryDBus"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["LiveryCore"]),
+        .testTarget(name: "LiveryDaemonTests", dependencies: ["LiveryDaemon", "LiveryAPI", "LiveryCore", "LiveryDBus"]),
+        .testTarget(name: "LiveryCLITests", dependencies: ["LiveryCLI", "LiveryAPI", "LiveryCore", "LiveryDBus"]),
+        // Runs the built liveryd and livery as processes; imports no target.
+        .testTarget(name: "EndToEndTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -209,7 +209,7 @@ public final class Connection: @unchecked Sendable {
     }
 
     /// Called on the loop thread when the bus takes away a name we owned (`NameLost`), with
-    /// that name. The D-Bus design (§9) says a single-instance daemon exits then.
+    /// that name; a single-instance service usually exits then.
     public var onNameLost: (@Sendable (String) -> Void)? {
         get { state.withLock { $0.onNameLost } }
         set { state.withLock { $0.onNameLost = newValue } }
@@ -226,7 +226,7 @@ public final class Connection: @unchecked Sendable {
     /// Asks the bus for a well-known name (`RequestName`). Export objects first.
     ///
     /// - Parameters:
-    ///   - name: the well-known name, such as `org.livery.Livery1`.
+    ///   - name: the well-known name, such as `org.example.Service1`.
     ///   - flags: queueing and replacement behaviour.
     /// - Returns: what the bus did.
     /// - Throws: ``DBusError`` from the bus, such as `AccessDenied`, or `InvalidArgs` for a
@@ -426,7 +426,7 @@ public final class Connection: @unchecked Sendable {
     /// the loop thread.
     ///
     /// - Parameters:
-    ///   - rule: a match rule, such as `type='signal',interface='org.livery.Livery1'`
+    ///   - rule: a match rule, such as `type='signal',interface='org.example.Service1'`
     ///     (D-Bus specification, "Match Rules").
     ///   - handler: called for every matching message.
     /// - Throws: ``DBusError`` `MatchRuleInvalid` from the bus or the local parser.

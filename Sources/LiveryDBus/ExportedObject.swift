@@ -38,7 +38,7 @@ public struct MethodInvocation: Sendable {
     /// the header; `[]` for no arguments), in this machine's byte order: a call from a sender
     /// of the other order is swapped when it is received. Equal bytes are equal arguments, so
     /// a handler whose answer depends on its arguments alone can key a cache on them without
-    /// reading the arguments (`Resolve` does).
+    /// reading the arguments.
     public var marshalledBody: [UInt8] { call.body }
 
     /// Creates an invocation, as tests of handlers need.
@@ -72,8 +72,7 @@ final class CallBody: @unchecked Sendable {
     /// message of the other byte order in place, header and body, the first time an iterator
     /// is made on it (`dbus_message_iter_init`): done here, before the handler can hand the
     /// invocation to another thread, since the dispatching thread goes on to read the
-    /// message's header for the reply (reading the arguments later on another thread raced
-    /// with it and lost replies to big-endian callers).
+    /// message's header for the reply: the swap must not run while another thread reads it.
     init(message: OpaquePointer) {
         self.message = dbus_message_ref(message)
         var iter = DBusMessageIter()
@@ -115,7 +114,7 @@ final class CallBody: @unchecked Sendable {
     static func marshalledBody(of arguments: [DBusValue]) -> [UInt8] {
         let call = try? MessageReference.make(
             CDBUS_MESSAGE_TYPE_METHOD_CALL, path: ObjectPath(unchecked: "/"),
-            interface: InterfaceName(unchecked: "org.livery.Call"), member: MemberName(unchecked: "Call"),
+            interface: InterfaceName(unchecked: "org.example.Call"), member: MemberName(unchecked: "Call"),
             destination: nil, arguments: arguments)
         return call?.marshalled(serial: 1).map(MessageReference.body) ?? []
     }
@@ -157,7 +156,7 @@ public struct Method: Sendable {
     /// Creates a method.
     ///
     /// - Parameters:
-    ///   - name: the member name, for example `SetTheme`.
+    ///   - name: the member name, for example `GetAll`.
     ///   - inputs: the arguments callers send, in order.
     ///   - outputs: the values the handler returns, in order.
     ///   - handler: answers a call; runs on the loop thread, so it must not block for long.
@@ -220,7 +219,7 @@ public struct SignalDescription: Sendable, Equatable {
     /// Creates a signal description.
     ///
     /// - Parameters:
-    ///   - name: the member name, for example `ThemeChanged`.
+    ///   - name: the member name, for example `NameOwnerChanged`.
     ///   - arguments: the values the signal carries, in order.
     public init(_ name: String, arguments: [Argument] = []) {
         self.name = name
@@ -258,7 +257,7 @@ public struct Property: Sendable {
     /// Creates a property.
     ///
     /// - Parameters:
-    ///   - name: the member name, for example `ActiveTheme`.
+    ///   - name: the member name, for example `Version`.
     ///   - signature: the value's single complete type.
     ///   - access: `.read` or `.readWrite`.
     ///   - emitsChangedSignal: whether a successful `Set` emits `PropertiesChanged`, and what
@@ -293,7 +292,7 @@ public struct Interface: Sendable {
     /// Creates an interface.
     ///
     /// - Parameters:
-    ///   - name: the interface name, for example `org.livery.Livery1`.
+    ///   - name: the interface name, for example `org.example.Service1`.
     ///   - methods: its methods.
     ///   - signals: its signals.
     ///   - properties: its properties.

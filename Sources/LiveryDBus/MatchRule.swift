@@ -12,7 +12,7 @@ public struct MatchRule: Sendable, Equatable {
     /// The `key='value'` pairs in order.
     public let pairs: [(key: String, value: String)]
 
-    /// Parses a rule such as `type='signal',interface='org.livery.Livery1'`.
+    /// Parses a rule such as `type='signal',interface='org.example.Service1'`.
     ///
     /// - Parameter text: comma-separated `key='value'` pairs; inside quotes everything is
     ///   literal, outside them `\'` is an apostrophe.

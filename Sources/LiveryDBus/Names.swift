@@ -144,7 +144,7 @@ enum NameRules {
     }
 }
 
-/// A validated object path such as `/org/livery/Livery1`.
+/// A validated object path such as `/org/freedesktop/DBus`.
 ///
 /// Rules (D-Bus specification, "Valid Object Paths"): starts with `/`; elements of
 /// `[A-Za-z0-9_]` separated by single `/`; no empty element; no trailing `/` except for the
@@ -197,7 +197,7 @@ public struct ObjectPath: Hashable, Sendable, CustomStringConvertible, Comparabl
     }
 }
 
-/// A validated bus name: well-known (`org.livery.Livery1`) or unique (`:1.42`).
+/// A validated bus name: well-known (`org.freedesktop.DBus`) or unique (`:1.42`).
 ///
 /// Rules (D-Bus specification, "Valid Names: Bus names"): at most 255 bytes; two or more
 /// elements separated by `.` of `[A-Za-z0-9_-]`; unique names start with `:`; elements of
@@ -227,7 +227,7 @@ public struct BusName: Hashable, Sendable, CustomStringConvertible {
     public var description: String { rawValue }
 }
 
-/// A validated interface name such as `org.livery.Livery1`.
+/// A validated interface name such as `org.freedesktop.DBus.Peer`.
 ///
 /// Rules (D-Bus specification, "Valid Names: Interface names"): at most 255 bytes; two or
 /// more elements of `[A-Za-z0-9_]` separated by `.`; no element starts with a digit.
@@ -259,7 +259,7 @@ public struct InterfaceName: Hashable, Sendable, CustomStringConvertible {
     public var description: String { rawValue }
 }
 
-/// A validated member (method or signal) name such as `SetTheme`.
+/// A validated member (method or signal) name such as `GetAll`.
 ///
 /// Rules (D-Bus specification, "Valid Names: Member names"): 1 to 255 bytes of
 /// `[A-Za-z0-9_]`, not starting with a digit, no `.`.

@@ -2,8 +2,8 @@ import CDBus
 import Synchronization
 
 /// The reply to one method call whose handler answers later, from any thread
-/// (``Method/deferred(_:inputs:outputs:handler:)``): a method whose work is long (compiling a
-/// theme) runs it elsewhere, and the loop thread goes on answering other calls meanwhile.
+/// (``Method/deferred(_:inputs:outputs:handler:)``): a method whose work is long runs it
+/// elsewhere, and the loop thread goes on answering other calls meanwhile.
 ///
 /// Exactly one reply is sent for the call, as the D-Bus specification requires of every call
 /// that expects one ("Message Protocol", "Method Calls"): the first ``succeed(_:)`` or

@@ -1,8 +1,9 @@
 import Foundation
+import LiveryAPI
 import LiveryCore
 import LiveryDBus
 
-/// The command line of `liveryd` (DESIGN §7).
+/// The command line of `liveryd` (the README's "Installing as a user service" lists its flags).
 public struct DaemonOptions: Sendable, Equatable {
     /// Each `--themes-dir`, searched in order before the XDG data directories.
     public var themesDirectories: [String] = []
@@ -110,7 +111,8 @@ public final class Daemon: Sendable {
     let log: Log
 
     /// Loads themes, connects, exports the object and takes the bus name (objects are registered
-    /// first, then `RequestName` with `DO_NOT_QUEUE`, DESIGN §9).
+    /// first, then `RequestName` with `DO_NOT_QUEUE`, so that no call can reach the name before
+    /// the object answers it).
     /// - Parameters:
     ///   - options: The parsed command line.
     ///   - environment: The variables that locate the XDG directories (`HOME`, `XDG_*`).
@@ -130,13 +132,7 @@ public final class Daemon: Sendable {
             stateFile: paths.stateFile, overridesFile: paths.overridesFile)
         service = try ThemeService(configuration: configuration, log: log)
         do {
-            if let a = options.address {
-                connection = try Connection(address: a)
-            } else if options.system {
-                connection = try Connection.system()
-            } else {
-                connection = try Connection.session()
-            }
+            connection = try Connection.open(Bus(address: options.address, system: options.system))
         } catch {
             throw ServiceError(.accessDenied, "cannot connect to the bus: \(error.message)")
         }
@@ -144,7 +140,7 @@ public final class Daemon: Sendable {
         try interface.export()
         var flags: RequestNameFlags = [.doNotQueue, .allowReplacement]
         if options.replace { flags.insert(.replaceExisting) }
-        let reply = try connection.requestName(try BusName(LiveryBus.name), flags: flags)
+        let reply = try connection.requestName(LiveryBus.busName, flags: flags)
         switch reply {
         case .primaryOwner, .alreadyOwner:
             break

@@ -1,4 +1,4 @@
-/// The limits of DESIGN §5; a request past any of them fails with `LimitExceeded`, never a crash.
+/// The limits the README's "D-Bus API" states; a request past any of them fails with `LimitExceeded`, never a crash.
 public enum Limits {
     /// Bytes of UTF-8 in one component path.
     public static let pathBytes = 1024

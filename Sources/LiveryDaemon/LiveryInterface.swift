@@ -1,36 +1,8 @@
 import Foundation
+import LiveryAPI
 import LiveryCore
 import LiveryDBus
-
-/// The names of Livery's bus API (DESIGN §5).
-public enum LiveryBus {
-    /// The well-known bus name the daemon owns.
-    public static let name = "org.livery.Livery1"
-    /// The object path of the one exported object.
-    public static let path = "/org/livery/Livery1"
-    /// The interface name.
-    public static let interface = "org.livery.Livery1"
-    /// The daemon's version, published as the `Version` property.
-    public static let version = "0.1.0"
-}
-
-extension Value {
-    /// The D-Bus form of DESIGN §5: colour `s` `#rrggbbaa`; image `s` absolute path (empty for
-    /// none); length, number `d`; duration `d` seconds; keyword and string `s`; size `(dd)`;
-    /// insets `(dddd)` top, right, bottom, left.
-    public var dbusValue: DBusValue {
-        switch self {
-        case .color(let c): .string(c.hex)
-        case .image(let p): .string(p ?? "")
-        case .length(let v), .number(let v), .duration(let v): .double(v)
-        case .keyword(let k): .string(k)
-        case .string(let s): .string(s)
-        case .size(let w, let h): .structure([.double(w), .double(h)])
-        case .insets(let t, let r, let b, let l):
-            .structure([.double(t), .double(r), .double(b), .double(l)])
-        }
-    }
-}
+import Synchronization
 
 /// Maps `org.livery.Livery1` onto a `ThemeService` and publishes its changes.
 public final class LiveryInterface: Sendable {
@@ -45,18 +17,18 @@ public final class LiveryInterface: Sendable {
     /// `Resolve` replies of the current theme generation: a repeated call costs a lookup.
     let replies = ReplyCache()
     /// The `Problems` last announced, to signal every change of it.
-    let announcedProblems: LockedBox<[String]>
+    let announcedProblems: Mutex<[String]>
     /// Where switches run, one at a time in the order they were asked for: reading and compiling
     /// a theme, then publishing the change, away from the loop thread, which goes on answering
     /// (`Resolve` gets the old theme until the new one is in place). Publishing from this one
     /// queue keeps the signals in serial order.
     let switches = DispatchQueue(label: "org.livery.switch")
     /// The desktop portal backend, told of every published change.
-    let portal: LockedBox<PortalBackend?> = LockedBox(nil)
+    let portal = Mutex<PortalBackend?>(nil)
 
     /// Publishes to the portal backend too from now on.
     /// - Parameter backend: The started portal backend; it replaces any attached before.
-    public func attach(_ backend: PortalBackend) { _ = portal.exchange(backend) }
+    public func attach(_ backend: PortalBackend) { portal.withLock { $0 = backend } }
 
     /// Maps `service` onto `connection`; nothing is exported until `export()`.
     /// - Parameters:
@@ -65,10 +37,10 @@ public final class LiveryInterface: Sendable {
     /// - Throws: `DBusError` if the fixed names fail validation (they do not).
     public init(service: ThemeService, connection: Connection) throws(DBusError) {
         self.service = service
-        self.announcedProblems = LockedBox(service.problems)
+        self.announcedProblems = Mutex(service.problems)
         self.connection = connection
-        self.path = try ObjectPath(LiveryBus.path)
-        self.interfaceName = try InterfaceName(LiveryBus.interface)
+        self.path = LiveryBus.objectPath
+        self.interfaceName = LiveryBus.interfaceName
     }
 
     /// Exports the object with its interface at `/org/livery/Livery1`.
@@ -85,7 +57,7 @@ public final class LiveryInterface: Sendable {
             interfaceName,
             methods: [
                 Method("ListThemes", outputs: [Argument("themes", "a(ssa{sv})")]) { _ in
-                    [.array(element: "(ssa{sv})", service.listThemes().map(LiveryInterface.listing))]
+                    [.array(element: ThemeListing.signature, service.listThemes().map { LiveryInterface.listing($0).dbusValue })]
                 },
                 Method.deferred("SetTheme", inputs: [Argument("id", "s")]) { [weak self] call, reply in
                     let id = call.arguments[0].string ?? ""
@@ -98,17 +70,17 @@ public final class LiveryInterface: Sendable {
                     ],
                     outputs: [Argument("values", "a{sv}")]
                 ) { [replies] call in
-                    // One snapshot of the theme for the lookup and the store; the key is the
-                    // call's body, so a repeated call is answered before its arguments are read.
-                    let cascade = service.activeCascade
+                    // The key is the call's body, so a repeated call is answered before its
+                    // arguments are read; a reply is stored under the generation it was
+                    // resolved in, so a switch in between cannot leave an old answer behind.
                     let key = ReplyCache.Key(call.marshalledBody)
-                    if let hit = replies.lookup(cascade.generation, key) { return hit }
+                    if let hit = replies.lookup(service.generation, key) { return hit }
                     let app = try LiveryInterface.app(call.arguments[2])
                     let path = call.arguments[0].string ?? ""
                     let properties = call.arguments[1].stringArray ?? []
-                    let values = try ThemeService.resolve(path, properties: properties, app: app, in: cascade)
-                    let reply = try PreparedValues([LiveryInterface.dictionary(values)])
-                    replies.store(cascade.generation, key, reply)
+                    let resolution = try service.resolve(path, properties: properties, app: app)
+                    let reply = try PreparedValues([PropertyValues(resolved: resolution.values).dbusValue])
+                    replies.store(resolution.generation, key, reply)
                     return reply
                 },
                 Method(
@@ -117,14 +89,11 @@ public final class LiveryInterface: Sendable {
                 ) { call in
                     let app = try LiveryInterface.app(call.arguments[1])
                     let items = (call.arguments[0].array ?? []).map {
-                        item -> (path: String, properties: [String]) in
-                        let fields = item.structureFields ?? []
-                        return (
-                            fields.first?.string ?? "", fields.count > 1 ? fields[1].stringArray ?? [] : []
-                        )
+                        let request = ResolveRequest(decoding: $0)
+                        return (path: request.path, properties: request.properties)
                     }
                     let results = try service.resolveMany(items, app: app)
-                    return [.array(element: "a{sv}", results.map(LiveryInterface.dictionary))]
+                    return [.array(element: "a{sv}", results.map { PropertyValues(resolved: $0).dbusValue })]
                 },
                 Method(
                     "Explain",
@@ -134,7 +103,7 @@ public final class LiveryInterface: Sendable {
                     let app = try LiveryInterface.app(call.arguments[2])
                     let e = try service.explain(
                         call.arguments[0].string ?? "", property: call.arguments[1].string ?? "", app: app)
-                    return [.array(element: "a{sv}", LiveryInterface.explanation(e))]
+                    return [.array(element: "a{sv}", ExplainEntry.entries(for: e).map(\.dbusValue))]
                 },
                 Method.deferred("Toggle", outputs: [Argument("id", "s")]) { [weak self] _, reply in
                     self?.switchTheme(reply) { () throws(ServiceError) in
@@ -159,7 +128,7 @@ public final class LiveryInterface: Sendable {
                         try service.snapshot(paths: paths, properties: properties, app: app)
                     }
                     self.watch(call.sender)
-                    return [.uint32(s.id), LiveryInterface.snapshot(s.values)]
+                    return SubscribeReply(id: s.id, current: ComponentValues(s.values)).arguments
                 },
                 Method("Unsubscribe", inputs: [Argument("id", "u")]) { [weak self] call in
                     guard let self else { return [] }
@@ -177,17 +146,19 @@ public final class LiveryInterface: Sendable {
             ],
             signals: [
                 SignalDescription(
-                    "Changed",
+                    ChangedSignal.member,
                     arguments: [
                         Argument("id", "u"), Argument("serial", "u"), Argument("changes", "a{sa{sv}}"),
                     ]),
-                SignalDescription("ThemeChanged", arguments: [Argument("id", "s"), Argument("serial", "u")]),
+                SignalDescription(ThemeChangedSignal.member, arguments: [Argument("id", "s"), Argument("serial", "u")]),
             ],
             properties: [
-                Property("ActiveTheme", "s") { .string(service.activeTheme) },
-                Property("Serial", "u") { .uint32(service.serial) },
-                Property("Version", "s", emitsChangedSignal: false) { .string(LiveryBus.version) },
-                Property("Problems", "as") { .strings(service.problems) },
+                Property(LiveryProperty.activeTheme.rawValue, "s") { .string(service.activeTheme) },
+                Property(LiveryProperty.serial.rawValue, "u") { .uint32(service.serial) },
+                Property(LiveryProperty.version.rawValue, "s", emitsChangedSignal: false) {
+                    .string(LiveryBus.version)
+                },
+                Property(LiveryProperty.problems.rawValue, "as") { .strings(service.problems) },
             ])
     }
 
@@ -233,7 +204,11 @@ public final class LiveryInterface: Sendable {
     /// Emits `PropertiesChanged` for `Problems` when it differs from what was last announced.
     func announceProblems() {
         let now = service.problems
-        guard announcedProblems.exchange(now) != now else { return }
+        let before = announcedProblems.withLock { announced in
+            defer { announced = now }
+            return announced
+        }
+        guard before != now else { return }
         try? connection.emitPropertiesChanged(
             path: path, interface: interfaceName, changed: ["Problems": .strings(now)])
     }
@@ -243,11 +218,11 @@ public final class LiveryInterface: Sendable {
     /// - Parameter change: The new active theme and serial, as `ThemeService` returned them.
     public func publish(_ change: ThemeService.Change) {
         let problems = service.problems
-        _ = announcedProblems.exchange(problems)
+        announcedProblems.withLock { $0 = problems }
         do {
             try connection.emitSignal(
-                path: path, interface: interfaceName, member: try MemberName("ThemeChanged"),
-                arguments: [.string(change.theme), .uint32(change.serial)])
+                path: path, interface: interfaceName, member: LiveryInterface.themeChangedMember,
+                arguments: ThemeChangedSignal(theme: change.theme, serial: change.serial).arguments)
             try connection.emitPropertiesChanged(
                 path: path, interface: interfaceName,
                 changed: [
@@ -257,7 +232,7 @@ public final class LiveryInterface: Sendable {
         } catch {
             service.log(.error, "cannot publish theme change: \(error)")
         }
-        portal.current?.publish()
+        portal.withLock { $0 }?.publish()
         let service = self.service
         let deliveries = subscriptions.update(editedImages: change.editedImages) { r in
             service.resolvableSnapshot(paths: r.paths, properties: r.properties, app: r.app)
@@ -269,7 +244,8 @@ public final class LiveryInterface: Sendable {
             do {
                 signal = try FanOutSignal(
                     path: path, interface: interfaceName, member: LiveryInterface.changedMember,
-                    arguments: [.uint32(0), .uint32(change.serial), LiveryInterface.snapshot(d.changes)])
+                    arguments: ChangedSignal(id: 0, serial: change.serial, changes: ComponentValues(d.changes))
+                        .arguments)
             } catch {
                 service.log(.error, "cannot encode Changed: \(error)")
                 continue
@@ -284,18 +260,17 @@ public final class LiveryInterface: Sendable {
         }
     }
 
-    static let changedMember = try! MemberName("Changed")
+    static let changedMember = try! MemberName(ChangedSignal.member)
+    static let themeChangedMember = try! MemberName(ThemeChangedSignal.member)
 
-    /// Follows a subscriber's unique name with a `NameOwnerChanged` match (DESIGN §9), so its
+    /// Follows a subscriber's unique name with a `NameOwnerChanged` match, so its
     /// subscriptions go when it leaves the bus.
     func watch(_ owner: String) {
         guard watcher.insert(owner) else { return }
         let rule = OwnerWatch.rule(for: owner)
         do {
             try connection.addMatch(rule) { [weak self] message in
-                guard let self, message.arguments.count == 3, message.arguments[2].string == "" else {
-                    return
-                }
+                guard let self, NameOwnerChange(decoding: message.arguments)?.newOwner == "" else { return }
                 let dropped = self.subscriptions.removeAll(of: owner)
                 self.unwatch(owner)
                 self.service.log(.debug, "\(owner) left the bus; dropped \(dropped) subscription(s)")
@@ -313,21 +288,6 @@ public final class LiveryInterface: Sendable {
         try? connection.removeMatch(OwnerWatch.rule(for: owner))
     }
 
-    /// `a{sa{sv}}`: path → property → value.
-    static func snapshot(_ s: StyleSnapshot) -> DBusValue {
-        .dictionary(
-            key: "s", value: "a{sv}",
-            s.keys.sorted().map { path in
-                DBusDictEntry(
-                    key: .string(path),
-                    value: .dictionary(
-                        key: "s", value: "v",
-                        s[path]!.keys.sorted().map {
-                            DBusDictEntry(key: .string($0), value: .variant(s[path]![$0]!.dbusValue))
-                        }))
-            })
-    }
-
     /// Reads the `app` option (`s`) of an `a{sv}` options dictionary.
     /// - Throws: `InvalidArgs` when `app` is not a string.
     static func app(_ options: DBusValue) throws(DBusError) -> String? {
@@ -338,73 +298,24 @@ public final class LiveryInterface: Sendable {
         return s.isEmpty ? nil : s
     }
 
-    static func dictionary(_ values: [(property: String, value: Value)]) -> DBusValue {
-        .dictionary(
-            key: "s", value: "v",
-            values.map { DBusDictEntry(key: .string($0.property), value: .variant($0.value.dbusValue)) })
-    }
-
-    /// `aa{sv}`: one dictionary per matching declaration in cascade order (lowest first) with
-    /// `kind` "declaration", `origin` "file:line:col", `file` s, `line` u, `column` u, `selector`
-    /// s, `layer` s (theme, user, app), `app` s when from an `@app` block, `specificity` (uuu),
-    /// `value` v, `winner` b, `reason` s (why it lost); or, when none matched, one dictionary with
-    /// `kind` "inherited" (and `from`, the container's path) or "initial", and `value`.
-    static func explanation(_ e: Explanation) -> [DBusValue] {
-        guard !e.candidates.isEmpty else {
-            var d: [String: DBusValue] = ["value": e.value.dbusValue]
-            switch e.origin {
-            case .inherited(let from):
-                d["kind"] = .string("inherited")
-                d["from"] = .string(from)
-            default:
-                d["kind"] = .string("initial")
-            }
-            return [.dict(d)]
-        }
-        return e.candidates.enumerated().map { i, c in
-            var d: [String: DBusValue] = [
-                "kind": .string("declaration"), "origin": .string(c.location.description),
-                "file": .string(c.location.file), "line": .uint32(UInt32(c.location.line)),
-                "column": .uint32(UInt32(c.location.column)), "selector": .string(c.selector),
-                "layer": .string(c.layer.description),
-                "specificity": .structure([
-                    .uint32(UInt32(c.specificity.ids)), .uint32(UInt32(c.specificity.classes)),
-                    .uint32(UInt32(c.specificity.types)),
-                ]),
-                "value": c.value.dbusValue, "winner": .boolean(c.won), "reason": .string(c.reason),
-            ]
-            if let app = c.app { d["app"] = .string(app) }
-            if i == 0 && e.omittedCandidates > 0 { d["omitted"] = .uint32(UInt32(clamping: e.omittedCandidates)) }
-            return .dict(d)
-        }
-    }
-
-    /// `(ssa{sv})`: id, name, and metadata: variant, description, path, format, valid, errors,
-    /// inherits, accent-color.
-    static func listing(_ l: ThemeService.Listing) -> DBusValue {
-        var meta: [String: DBusValue] = [
-            "variant": .string(l.metadata.variant), "description": .string(l.metadata.description),
-            "path": .string(l.metadata.path), "format": .string(l.metadata.format),
-            "valid": .boolean(l.valid),
-            "errors": .strings(l.errors),
-            "checked": .boolean(l.checked),
-        ]
-        if let i = l.metadata.inherits { meta["inherits"] = .string(i) }
-        if let a = l.metadata.accentColor { meta["accent-color"] = .string(a.hex) }
-        return .structure([.string(l.metadata.id), .string(l.metadata.name), .dict(meta)])
+    /// The bus form of one installed theme.
+    static func listing(_ l: ThemeService.Listing) -> ThemeListing {
+        ThemeListing(
+            id: l.metadata.id, name: l.metadata.name, variant: l.metadata.variant,
+            description: l.metadata.description, path: l.metadata.path, format: l.metadata.format,
+            valid: l.valid, errors: l.errors, checked: l.checked, inherits: l.metadata.inherits,
+            accentColor: l.metadata.accentColor?.hex)
     }
 }
 
 /// The unique names whose `NameOwnerChanged` the daemon follows.
-final class OwnerWatch: @unchecked Sendable {
-    // Safe to share: `names` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var names: Set<String> = []
+final class OwnerWatch: Sendable {
+    private let names = Mutex<Set<String>>([])
 
     /// - Returns: true when the name was not watched yet.
-    func insert(_ name: String) -> Bool { lock.withLock { names.insert(name).inserted } }
+    func insert(_ name: String) -> Bool { names.withLock { $0.insert(name).inserted } }
     /// - Returns: true when the name was watched.
-    func remove(_ name: String) -> Bool { lock.withLock { names.remove(name) != nil } }
+    func remove(_ name: String) -> Bool { names.withLock { $0.remove(name) != nil } }
 
     static func rule(for owner: String) -> String {
         "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',"
@@ -415,13 +326,14 @@ final class OwnerWatch: @unchecked Sendable {
 /// Replies to `Resolve` by the call's marshalled body (its path, properties and options, so
 /// the application too), marshalled once, for one theme generation at a time and bounded in
 /// size; a new generation empties it.
-final class ReplyCache: @unchecked Sendable {
-    // Safe to share: all state is only touched with `lock` held.
-    private let lock = NSLock()
-    /// Held, not just identified, so that a freed generation's address cannot be mistaken for a
-    /// new one.
-    private var generation: (AnyObject & Sendable)?
-    private var replies: [Key: PreparedValues] = [:]
+final class ReplyCache: Sendable {
+    private struct State {
+        /// Held, not just identified, so that a freed generation's address cannot be mistaken
+        /// for a new one.
+        var generation: (AnyObject & Sendable)?
+        var replies: [Key: PreparedValues] = [:]
+    }
+    private let state = Mutex(State())
     /// Entries kept at most before the cache starts over.
     static let capacity = 4096
     /// Bodies longer than this are answered but not kept (a path of `Limits.pathBytes` and a
@@ -438,17 +350,17 @@ final class ReplyCache: @unchecked Sendable {
     }
 
     func lookup(_ g: AnyObject & Sendable, _ key: Key) -> PreparedValues? {
-        lock.withLock { generation === g ? replies[key] : nil }
+        state.withLock { $0.generation === g ? $0.replies[key] : nil }
     }
 
     func store(_ g: AnyObject & Sendable, _ key: Key, _ reply: PreparedValues) {
         guard key.bytes.count <= ReplyCache.maximumKeyBytes else { return }
-        lock.withLock {
-            if generation !== g || replies.count >= ReplyCache.capacity {
-                replies.removeAll(keepingCapacity: true)
-                generation = g
+        state.withLock {
+            if $0.generation !== g || $0.replies.count >= ReplyCache.capacity {
+                $0.replies.removeAll(keepingCapacity: true)
+                $0.generation = g
             }
-            replies[key] = reply
+            $0.replies[key] = reply
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LiveryCore
 import LiveryDBus
+import Synchronization
 
 /// The `org.freedesktop.impl.portal.Settings` backend (xdg-desktop-portal's Settings backend
 /// interface, "doc-org.freedesktop.impl.portal.Settings"), serving the `org.freedesktop.appearance`
@@ -24,7 +25,7 @@ public final class PortalBackend: Sendable {
     let objectPath: ObjectPath
     let interfaceName: InterfaceName
     /// The settings last published, to emit `SettingChanged` for changed keys only.
-    private let last: LockedBox<[String: DBusValue]>
+    private let last: Mutex<[String: DBusValue]>
 
     /// A backend for `service`'s active theme; nothing is exported until `start`.
     /// - Parameters:
@@ -36,7 +37,7 @@ public final class PortalBackend: Sendable {
         self.connection = connection
         self.objectPath = try ObjectPath(PortalBackend.path)
         self.interfaceName = try InterfaceName(PortalBackend.interface)
-        self.last = LockedBox(PortalBackend.settings(of: service.activeCascade.theme.metadata))
+        self.last = Mutex(PortalBackend.settings(of: service.activeCascade.theme.metadata))
     }
 
     /// `org.freedesktop.appearance` from theme metadata: `color-scheme` (u: 1 dark, 2 light),
@@ -118,7 +119,10 @@ public final class PortalBackend: Sendable {
     /// since the last call.
     public func publish() {
         let now = PortalBackend.settings(of: service.activeCascade.theme.metadata)
-        let before = last.exchange(now)
+        let before = last.withLock { last in
+            defer { last = now }
+            return last
+        }
         for key in now.keys.sorted() where before[key] != now[key] {
             do {
                 try connection.emitSignal(
@@ -127,24 +131,6 @@ public final class PortalBackend: Sendable {
             } catch {
                 service.log(.warning, "cannot emit SettingChanged: \(error)")
             }
-        }
-    }
-}
-
-/// A value behind a lock.
-final class LockedBox<T>: @unchecked Sendable {
-    // Safe to share: `value` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var value: T
-    init(_ value: T) { self.value = value }
-    /// The value now.
-    var current: T { lock.withLock { value } }
-    /// Stores `new` and returns the previous value.
-    func exchange(_ new: T) -> T {
-        lock.withLock {
-            let old = value
-            value = new
-            return old
         }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
+import LiveryAPI
 import LiveryCore
 
-/// The subscriptions of DESIGN §5: each belongs to the unique name that made it, holds a fixed
+/// The subscriptions of the bus API (the README's "D-Bus API"): each belongs to the unique name that made it, holds a fixed
 /// set of paths and properties, and remembers the values last sent so that only changes go out.
 ///
 /// Safe to share between threads: every piece of state is read and written under `lock`.

@@ -1,5 +1,6 @@
 import CMalloc
 import Foundation
+import LiveryAPI
 import LiveryCore
 
 /// The daemon's model, free of D-Bus: the installed themes, the active one, the serial, and the
@@ -91,11 +92,7 @@ public final class ThemeService: @unchecked Sendable {
         self.log = log
         self.store = StateStore(path: configuration.stateFile)
         store.removeStaleTemporaryFiles()
-        let schemaPath =
-            configuration.schemaFile
-            ?? configuration.searchPath.map { $0 + "/schema.json" }.first {
-                FileManager.default.fileExists(atPath: $0)
-            }
+        let schemaPath = configuration.schemaFile ?? Paths.schemaFile(on: configuration.searchPath)
         guard let schemaPath else {
             throw ServiceError(
                 .invalidTheme,
@@ -278,6 +275,23 @@ public final class ThemeService: @unchecked Sendable {
         }
     }
 
+    /// Values resolved for one component, with the theme generation they came from: a
+    /// collection of (property, value) pairs in the order asked.
+    public struct Resolution: RandomAccessCollection, Sendable {
+        /// (property, value) pairs in the order asked, each name once.
+        public let values: [(property: String, value: Value)]
+        /// The compiled theme they were resolved in (`Cascade.generation`): replies cached
+        /// under it are valid while `generation` is the same object.
+        public let generation: AnyObject & Sendable
+
+        public var startIndex: Int { values.startIndex }
+        public var endIndex: Int { values.endIndex }
+        public subscript(i: Int) -> (property: String, value: Value) { values[i] }
+    }
+
+    /// The active theme's generation (`Cascade.generation`), the key of caches of its answers.
+    public var generation: AnyObject & Sendable { activeCascade.generation }
+
     /// Resolves properties of one component in the active theme.
     /// - Parameters:
     ///   - path: `Type#name.class:state/…`, at most `Limits.pathBytes` bytes and
@@ -285,13 +299,13 @@ public final class ThemeService: @unchecked Sendable {
     ///   - properties: names; empty for every property of the type; at most
     ///     `Limits.propertiesPerCall`.
     ///   - app: the asking application's id for `@app` blocks.
-    /// - Returns: (property, value) pairs in the order asked.
+    /// - Returns: (property, value) pairs in the order asked, and the generation of the theme
+    ///   they were resolved in.
     /// - Throws: `ServiceError` `InvalidPath`, `UnknownProperty` or `LimitExceeded`.
-    public func resolve(_ path: String, properties: [String], app: String?) throws(ServiceError) -> [(
-        property: String, value: Value
-    )] {
+    public func resolve(_ path: String, properties: [String], app: String?) throws(ServiceError) -> Resolution {
         let c = activeCascade
-        return try ThemeService.resolve(path, properties: properties, app: app, in: c)
+        return Resolution(
+            values: try ThemeService.resolve(path, properties: properties, app: app, in: c), generation: c.generation)
     }
 
     /// Explains how one property of one component was resolved in the active theme.
@@ -381,7 +395,7 @@ public final class ThemeService: @unchecked Sendable {
         return out
     }
 
-    static func resolve(_ path: String, properties: [String], app: String?, in c: Cascade)
+    private static func resolve(_ path: String, properties: [String], app: String?, in c: Cascade)
         throws(ServiceError)
         -> [(property: String, value: Value)]
     {
@@ -401,7 +415,7 @@ public final class ThemeService: @unchecked Sendable {
         }
     }
 
-    /// The limits of DESIGN §5 for one path and its property list, and the length of each
+    /// The limits the README states for one path and its property list, and the length of each
     /// property name and of the application id (`Limits.identifierBytes`).
     static func checkLimits(_ path: String, properties: [String], app: String?) throws(ServiceError) {
         guard path.utf8.count <= Limits.pathBytes else {
@@ -756,7 +770,7 @@ public final class ThemeService: @unchecked Sendable {
     /// Every image a theme's declarations name (absolute paths), each with the identity of its
     /// file: size, modification and change times (nanoseconds), inode and device. Editing an image
     /// in place (`cp new.png old.png`) changes the identity though not the path, and so is a
-    /// change to publish (DESIGN §5); the files are not read, so a reload costs one `stat` each.
+    /// change to publish (as the README says); the files are not read, so a reload costs one `stat` each.
     static func imageIdentities(_ theme: CompiledTheme) -> [String: String] {
         var out: [String: String] = [:]
         // A block's declarations once (its rules are adjacent): a selector list costs its

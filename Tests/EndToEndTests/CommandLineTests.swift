@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// The client tool's contract (DESIGN §6): exit 0 success, 1 failure with a message on
+/// The client tool's contract (the README's "The client"): exit 0 success, 1 failure with a message on
 /// stderr, 2 usage error; data as JSON on request.
 final class CommandLineTests: EndToEndTestCase {
     func testClientWithoutADaemonFailsWithExitOne() throws {

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// The active theme survives a crash, and a broken saved state falls back to `default` with a
-/// warning (DESIGN §7).
+/// warning (the README's "Installing as a user service").
 final class PersistenceTests: EndToEndTestCase {
     var stateFile: String { stateHome + "/livery/state.json" }
 

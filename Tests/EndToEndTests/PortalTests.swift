@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// The desktop portal backend (DESIGN §5): org.freedesktop.impl.portal.Settings under
+/// The desktop portal backend (the README's "The desktop portal"): org.freedesktop.impl.portal.Settings under
 /// org.freedesktop.impl.portal.desktop.livery, as xdg-desktop-portal would call it.
 final class PortalTests: EndToEndTestCase {
     static let portalName = "org.freedesktop.impl.portal.desktop.livery"

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// The theme search path of DESIGN §7: each --themes-dir, then $XDG_DATA_HOME/livery/themes,
+/// The theme search path, as the README states it: each --themes-dir, then $XDG_DATA_HOME/livery/themes,
 /// then each $XDG_DATA_DIRS/livery/themes; the first bundle with an id wins.
 final class SearchPathTests: EndToEndTestCase {
     func testFirstBundleOnTheSearchPathWinsForADuplicateId() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Subscriptions (DESIGN §5, seed case 2): a subscriber gets its current values atomically, then
+/// Subscriptions (the README's "D-Bus API", seed case 2): a subscriber gets its current values atomically, then
 /// a unicast `Changed` carrying only what changed; subscriptions belong to their client.
 final class SubscriptionTests: EndToEndTestCase {
     static let subscriberScript = """

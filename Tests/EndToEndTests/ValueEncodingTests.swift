@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Resolved values have the D-Bus types of DESIGN §5, as a python3-dbus client receives them.
+/// Resolved values have the D-Bus types the README's "D-Bus API" gives, as a python3-dbus client receives them.
 final class ValueEncodingTests: EndToEndTestCase {
     func testEachValueTypeHasItsDBusType() throws {
         let themes = try makeDirectory("themes")

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The sub-commands of `livery` with their usage text (DESIGN §6).
+/// The sub-commands of `livery` with their usage text (the README's "The client").
 enum Command: String, CaseIterable {
     case list, get, set, toggle, resolve, explain, watch, check, reload, status
 

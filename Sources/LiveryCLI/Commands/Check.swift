@@ -1,6 +1,6 @@
 import Foundation
+import LiveryAPI
 import LiveryCore
-import LiveryDaemon
 
 /// `livery check BUNDLE...`: reads and compiles each bundle offline, printing every diagnostic
 /// in compiler form. Exit 0 when all are clean, 1 when any has an error.
@@ -14,9 +14,7 @@ func check(_ inv: Invocation, output: Output) -> Int32 {
     // path, then among the themes shipped with this program.
     let searchPath = paths.fullThemeSearchPath(
         extra: bundles.map { $0.deletingLastPathComponent().path } + inv.themesDirectories)
-    let schemaPath =
-        inv.schema
-        ?? searchPath.map { $0 + "/schema.json" }.first { FileManager.default.fileExists(atPath: $0) }
+    let schemaPath = inv.schema ?? Paths.schemaFile(on: searchPath)
     guard let schemaPath else {
         output.err("livery: no schema.json found; give one with --schema FILE or --themes-dir DIR\n")
         return 1

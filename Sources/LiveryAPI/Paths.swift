@@ -30,7 +30,7 @@ public struct Paths: Sendable {
         return v.split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
     }
 
-    /// The theme search path of DESIGN §7: the given directories, then
+    /// The theme search path, as the README states it: the given directories, then
     /// `$XDG_DATA_HOME/livery/themes`, then each `$XDG_DATA_DIRS/livery/themes`.
     /// - Parameter extra: Directories searched first, e.g. each `--themes-dir`.
     /// - Returns: The directories in search order; they need not exist.
@@ -46,6 +46,13 @@ public struct Paths: Sendable {
             out.append(dir)
         }
         return out
+    }
+
+    /// The schema file of a theme search path: the first directory's `schema.json` that exists.
+    /// - Parameter searchPath: Directories in search order.
+    /// - Returns: The file's path, or nil when no directory has one.
+    public static func schemaFile(on searchPath: [String]) -> String? {
+        searchPath.map { $0 + "/schema.json" }.first { FileManager.default.fileExists(atPath: $0) }
     }
 
     /// `$XDG_STATE_HOME/livery/state.json`: the active theme.

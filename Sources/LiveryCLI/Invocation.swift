@@ -1,0 +1,131 @@
+import Foundation
+import LiveryAPI
+import LiveryCore
+
+/// Parsed global and command options.
+struct Invocation {
+    var command: Command?
+    var positional: [String] = []
+    var json = false
+    var app: String?
+    var address: String?
+    var system = false
+    var help = false
+    var themesDirectories: [String] = []
+    var schema: String?
+    var warnings = false
+    var properties: [String] = []
+    /// `--timeout`: seconds to wait for each reply from liveryd.
+    var timeout = Client.defaultTimeout
+}
+
+struct UsageError: Error {
+    var message: String
+    var command: Command?
+}
+
+/// Parses the arguments after the program name and checks them against the command.
+/// - Parameter args: The arguments; `--flag value` and `--flag=value` are both accepted.
+/// - Returns: The invocation; `--version` prints and exits.
+/// - Throws: `UsageError` for unknown commands or flags, missing values and wrong arguments.
+func parse(_ args: [String]) throws(UsageError) -> Invocation {
+    var inv = Invocation()
+    var i = 0
+    func value(_ flag: String) throws(UsageError) -> String {
+        i += 1
+        guard i < args.count else { throw UsageError(message: "\(flag) needs a value", command: inv.command) }
+        return args[i]
+    }
+    var onlyPositional = false
+    while i < args.count {
+        let a = args[i]
+        if onlyPositional || !a.hasPrefix("-") || a == "-" {
+            if inv.command == nil {
+                guard let c = Command(rawValue: a) else {
+                    let hint =
+                        suggestion(for: a, among: Command.allCases.map(\.rawValue)).map {
+                            " (did you mean '\($0)'?)"
+                        } ?? ""
+                    throw UsageError(message: "unknown command '\(a)'\(hint)", command: nil)
+                }
+                inv.command = c
+            } else {
+                inv.positional.append(a)
+            }
+            i += 1
+            continue
+        }
+        var flag = a
+        var inline: String?
+        if let eq = a.firstIndex(of: "="), a.hasPrefix("--") {
+            flag = String(a[..<eq])
+            inline = String(a[a.index(after: eq)...])
+        }
+        func arg() throws(UsageError) -> String {
+            if let inline { return inline } else { return try value(flag) }
+        }
+        switch flag {
+        case "--": onlyPositional = true
+        case "--json": inv.json = true
+        case "--app": inv.app = try arg()
+        case "--address":
+            let a = try arg()
+            guard !a.isEmpty else {
+                throw UsageError(message: "--address needs a bus address", command: inv.command)
+            }
+            inv.address = a
+        case "--system": inv.system = true
+        case "--themes-dir": inv.themesDirectories.append(try arg())
+        case "--schema": inv.schema = try arg()
+        case "--warnings": inv.warnings = true
+        case "--property": inv.properties.append(try arg())
+        case "--timeout":
+            let v = try arg()
+            guard let seconds = Double(v), seconds > 0, seconds.isFinite else {
+                throw UsageError(
+                    message: "--timeout needs a number of seconds above 0, not '\(v)'", command: inv.command)
+            }
+            inv.timeout = seconds
+        case "-h", "--help": inv.help = true
+        case "--version":
+            print("livery \(LiveryBus.version)")
+            exit(0)
+        default: throw UsageError(message: "unknown option '\(a)'", command: inv.command)
+        }
+        i += 1
+    }
+    if inv.help { return inv }
+    if inv.system && inv.address != nil {
+        throw UsageError(message: "--system and --address exclude each other", command: inv.command)
+    }
+    guard let c = inv.command else { return inv }
+    let n = inv.positional.count
+    let ok: Bool
+    switch c {
+    case .list, .get, .reload, .status, .toggle: ok = n == 0
+    case .watch: ok = true
+    case .set: ok = n == 1
+    case .resolve: ok = n >= 1
+    case .explain: ok = n == 2
+    case .check: ok = n >= 1
+    }
+    if !ok {
+        throw UsageError(
+            message:
+                "wrong number of arguments for '\(c.rawValue)'\nUsage: \(c.usage.split(separator: "\n")[0])",
+            command: c)
+    }
+    if inv.json && [.set, .check, .reload, .toggle].contains(c) {
+        throw UsageError(message: "'\(c.rawValue)' has no --json output", command: c)
+    }
+    if !inv.properties.isEmpty && (c != .watch || inv.positional.isEmpty) {
+        throw UsageError(message: "--property applies to 'watch PATH...' only", command: c)
+    }
+    if inv.warnings && c != .check {
+        throw UsageError(message: "--warnings applies to 'check' only", command: c)
+    }
+    if inv.app != nil && c != .resolve && c != .explain && c != .watch {
+        throw UsageError(message: "--app applies to 'resolve', 'explain' and 'watch' only", command: c)
+    }
+    return inv
+}

@@ -1,0 +1,98 @@
+import LiveryAPI
+import LiveryDBus
+import XCTest
+
+@testable import LiveryCLI
+
+/// What each command prints, from replies built by hand, checked against the README's examples.
+final class OutputFormattingTests: XCTestCase {
+    func listing(_ id: String, valid: Bool = true, checked: Bool = true) -> ThemeListing {
+        ThemeListing(
+            id: id, name: id.capitalized, variant: "light", description: "", path: "/t/\(id)", format: "native",
+            valid: valid, errors: [], checked: checked, inherits: nil, accentColor: nil)
+    }
+
+    func testListMarksTheActiveThemeAndThemesWithErrors() {
+        let table = ListCommand.table(
+            [listing("broken", valid: false), listing("forest"), listing("new", checked: false), listing("plain")],
+            active: "forest")
+        let marks = table.split(separator: "\n").map { $0.first! }
+        XCTAssertEqual(marks, ["!", "*", "?", " "])
+        XCTAssertEqual(table.split(separator: "\n")[1], "* forest  Forest  light  native")
+    }
+
+    func testListShowsAnActiveThemeRemovedFromDisk() {
+        XCTAssertTrue(ListCommand.table([], active: "gone").hasPrefix("* gone  (removed from disk; still active)"))
+    }
+
+    func testResolveOfOnePropertyPrintsJustItsValue() {
+        let values = PropertyValues([PropertyValue("tint-color", .string("#008000ff"))])
+        XCTAssertEqual(ResolveCommand.text(values, asked: ["tint-color"], terminal: false), "#008000ff\n")
+    }
+
+    func testResolveOfSeveralPropertiesPrintsAlignedLines() {
+        let values = PropertyValues([
+            PropertyValue("tint-color", .string("#008000ff")), PropertyValue("row-height", .double(80)),
+            PropertyValue("size", .structure([.double(10), .double(2.5)])),
+        ])
+        XCTAssertEqual(
+            ResolveCommand.text(values, asked: [], terminal: false),
+            "tint-color  #008000ff\nrow-height  80\nsize        10 2.5\n")
+    }
+
+    func testAColourOnATerminalHasASwatch() {
+        XCTAssertEqual(display(.string("#ff000080"), terminal: true), "\u{1B}[48;2;255;0;0m    \u{1B}[0m #ff000080")
+        XCTAssertEqual(display(.string("#ff000080"), terminal: false), "#ff000080")
+    }
+
+    func testExplainOfAnInheritedValue() {
+        var entry = ExplainEntry(.inherited, value: .string("#008000ff"))
+        entry.from = "Window/NavigationBar"
+        XCTAssertEqual(
+            ExplainCommand.text(
+                path: "Window/NavigationBar/BarButtonItem", property: "tint-color", [entry], terminal: false),
+            "Window/NavigationBar/BarButtonItem tint-color\n"
+                + "  no declaration matched: inherited from Window/NavigationBar = #008000ff\n")
+    }
+
+    func testExplainMarksTheWinner() {
+        var loser = ExplainEntry(.declaration, value: .string("#000000ff"))
+        loser.selector = "View"
+        loser.origin = "t.css:1:8"
+        loser.layer = "theme"
+        loser.specificity = (0, 0, 1)
+        loser.reason = "lower specificity"
+        var winner = loser
+        winner.selector = "Button.destructive"
+        winner.specificity = (0, 1, 1)
+        winner.winner = true
+        winner.reason = ""
+        let text = ExplainCommand.text(path: "Button", property: "tint-color", [loser, winner], terminal: false)
+        XCTAssertEqual(
+            text,
+            "Button tint-color\n"
+                + "   View = #000000ff\n     t.css:1:8  layer theme  specificity (0,0,1)  loses: lower specificity\n"
+                + "=> Button.destructive = #000000ff\n     t.css:1:8  layer theme  specificity (0,1,1)  wins\n")
+    }
+
+    func testWatchPrintsSerialPathPropertyAndValue() {
+        let signal = ChangedSignal(
+            id: 1, serial: 2,
+            changes: ComponentValues(
+                decoding: .dictionary(
+                    key: "s", value: "a{sv}",
+                    [
+                        DBusDictEntry(
+                            key: .string("Window/TabBar"), value: .dict(["tint-color": .string("#800000ff")]))
+                    ])))
+        XCTAssertEqual(WatchCommand.text(signal, json: false, terminal: false), "2 Window/TabBar tint-color #800000ff\n")
+    }
+
+    func testWatchPrintsThemeChanged() {
+        XCTAssertEqual(
+            WatchCommand.text(ThemeChangedSignal(theme: "crimson", serial: 3), json: false), "ThemeChanged crimson 3\n")
+        XCTAssertEqual(
+            WatchCommand.text(ThemeChangedSignal(theme: "crimson", serial: 3), json: true),
+            #"{"serial":3,"signal":"ThemeChanged","theme":"crimson"}"# + "\n")
+    }
+}

@@ -1,0 +1,107 @@
+import LiveryAPI
+import LiveryDBus
+import XCTest
+
+/// The typed decoding of the replies the client reads, from `DBusValue`s built by hand in the
+/// shapes the README's "D-Bus API" gives.
+final class ReplyDecodingTests: XCTestCase {
+    func testListThemesDecodesIdNameAndMetadata() {
+        let reply: [DBusValue] = [
+            .array(
+                element: "(ssa{sv})",
+                [
+                    .structure([
+                        .string("forest"), .string("Forest"),
+                        .dict([
+                            "variant": .string("dark"), "format": .string("native"), "valid": .boolean(false),
+                            "errors": .strings(["t.css:1:1: error: x"]), "inherits": .string("default"),
+                        ]),
+                    ])
+                ])
+        ]
+        let themes = ThemeListing.list(decoding: reply)
+        XCTAssertEqual(themes.count, 1)
+        XCTAssertEqual(themes[0].id, "forest")
+        XCTAssertEqual(themes[0].name, "Forest")
+        XCTAssertEqual(themes[0].variant, "dark")
+        XCTAssertEqual(themes[0].valid, false)
+        XCTAssertEqual(themes[0].errors, ["t.css:1:1: error: x"])
+        XCTAssertEqual(themes[0].inherits, "default")
+        XCTAssertNil(themes[0].accentColor)
+        // Not sent: a theme counts as checked.
+        XCTAssertEqual(themes[0].checked, true)
+    }
+
+    func testResolveDecodesValuesInTheOrderSent() {
+        let values = PropertyValues(
+            decoding: .dictionary(
+                key: "s", value: "v",
+                [
+                    DBusDictEntry(key: .string("row-height"), value: .variant(.double(80))),
+                    DBusDictEntry(key: .string("tint-color"), value: .variant(.string("#008000ff"))),
+                ]))
+        XCTAssertEqual(values.properties, ["row-height", "tint-color"])
+        XCTAssertEqual(values["tint-color"], .string("#008000ff"))
+        XCTAssertNil(values["alpha"])
+    }
+
+    func testExplainDecodesADeclaration() {
+        let entry = ExplainEntry(
+            decoding: .dict([
+                "kind": .string("declaration"), "origin": .string("a.css:2:3"), "selector": .string("Button"),
+                "layer": .string("user"), "specificity": .structure([.uint32(1), .uint32(2), .uint32(3)]),
+                "value": .double(4), "winner": .boolean(true), "reason": .string(""), "omitted": .uint32(7),
+                "app": .string("org.example.Mail"),
+            ]))
+        XCTAssertEqual(entry.kind, .declaration)
+        XCTAssertEqual(entry.origin, "a.css:2:3")
+        XCTAssertEqual(entry.layer, "user")
+        XCTAssertEqual([entry.specificity.ids, entry.specificity.classes, entry.specificity.types], [1, 2, 3])
+        XCTAssertEqual(entry.value, .double(4))
+        XCTAssertTrue(entry.winner)
+        XCTAssertEqual(entry.omitted, 7)
+        XCTAssertEqual(entry.app, "org.example.Mail")
+    }
+
+    func testExplainDecodesAnInitialValue() {
+        let entry = ExplainEntry(decoding: .dict(["kind": .string("initial"), "value": .string("normal")]))
+        XCTAssertEqual(entry.kind, .initial)
+        XCTAssertEqual(entry.value, .string("normal"))
+    }
+
+    func testGetAllDecodesTheProperties() {
+        let p = DaemonProperties(decoding: [
+            .dict([
+                "ActiveTheme": .string("forest"), "Serial": .uint32(3), "Version": .string("0.1.0"),
+                "Problems": .strings(["p"]),
+            ])
+        ])
+        XCTAssertEqual(p.activeTheme, "forest")
+        XCTAssertEqual(p.serial, 3)
+        XCTAssertEqual(p.version, "0.1.0")
+        XCTAssertEqual(p.problems, ["p"])
+    }
+
+    func testSubscribeAndChangedDecode() {
+        let current: DBusValue = .dictionary(
+            key: "s", value: "a{sv}",
+            [DBusDictEntry(key: .string("Window/TabBar"), value: .dict(["tint-color": .string("#008000ff")]))])
+        let reply = SubscribeReply(decoding: [.uint32(5), current])
+        XCTAssertEqual(reply?.id, 5)
+        XCTAssertEqual(reply?.current.components.first?.path, "Window/TabBar")
+        XCTAssertEqual(reply?.current.components.first?.values["tint-color"], .string("#008000ff"))
+        XCTAssertNil(SubscribeReply(decoding: [.uint32(5)]))
+        let changed = ChangedSignal(decoding: [.uint32(5), .uint32(9), current])
+        XCTAssertEqual(changed?.serial, 9)
+        XCTAssertNil(ChangedSignal(decoding: [.uint32(5), .uint32(9)]))
+        let theme = ThemeChangedSignal(decoding: [.string("crimson"), .uint32(2)])
+        XCTAssertEqual(theme, ThemeChangedSignal(theme: "crimson", serial: 2))
+    }
+
+    func testLiveryErrorNamesCarryTheirKind() {
+        XCTAssertEqual(LiveryErrorKind.unknownTheme.errorName.rawValue, "org.livery.Livery1.Error.UnknownTheme")
+        XCTAssertEqual(
+            LiveryErrorKind(errorName: ErrorName(rawValue: "org.livery.Livery1.Error.InvalidPath")), .invalidPath)
+        XCTAssertNil(LiveryErrorKind(errorName: .invalidArgs))
+    }
+}
