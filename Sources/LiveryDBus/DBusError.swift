@@ -1,64 +1,48 @@
-/// The name of a D-Bus error, such as `org.freedesktop.DBus.Error.UnknownMethod`.
-///
-/// Modelled on swift-system's `Errno`: any name arriving from the wire is accepted with
-/// ``init(rawValue:)``, and the errors the D-Bus specification defines are static constants.
-/// Error names follow the rules for interface names (D-Bus specification, "Valid Names").
-public struct ErrorName: Hashable, Sendable, CustomStringConvertible, RawRepresentable {
-    /// The dotted error name, for example `org.freedesktop.DBus.Error.Failed`.
-    public let rawValue: String
+/// A D-Bus error name such as `org.freedesktop.DBus.Error.Failed` (``ErrorNameRule``). Like
+/// swift-system's `Errno`, it takes any text from the wire (`init(rawValue:)`) and offers the
+/// standard names as constants; `init(_:)` validates a name before it goes out in a reply.
+public typealias ErrorName = DBusName<ErrorNameRule>
 
+extension DBusName: RawRepresentable where Rule == ErrorNameRule {
     /// Wraps a name as it arrived from the wire, without validating it.
     ///
     /// - Parameter rawValue: the error name from a received message.
     public init(rawValue: String) {
-        self.rawValue = rawValue
+        self.init(unchecked: rawValue)
     }
-
-    /// Validates an error name before it is used in an outgoing error reply.
-    ///
-    /// - Parameter s: a dotted name with at least two elements of `[A-Za-z0-9_]`, none
-    ///   starting with a digit, at most 255 bytes (D-Bus specification, "Valid Names").
-    /// - Throws: ``DBusError`` `InvalidArgs` saying what is wrong with `s`.
-    public init(_ s: String) throws(DBusError) {
-        try NameRules.checkInterfaceLike(s, kind: "error name")
-        self.rawValue = s
-    }
-
-    /// The error name itself.
-    public var description: String { rawValue }
 
     /// `org.freedesktop.DBus.Error.Failed`: a generic failure.
-    public static let failed = ErrorName(rawValue: "org.freedesktop.DBus.Error.Failed")
+    public static var failed: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.Failed") }
     /// `org.freedesktop.DBus.Error.NoMemory`: out of memory.
-    public static let noMemory = ErrorName(rawValue: "org.freedesktop.DBus.Error.NoMemory")
+    public static var noMemory: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.NoMemory") }
     /// `org.freedesktop.DBus.Error.ServiceUnknown`: no such name and no activatable service.
-    public static let serviceUnknown = ErrorName(rawValue: "org.freedesktop.DBus.Error.ServiceUnknown")
+    public static var serviceUnknown: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.ServiceUnknown") }
     /// `org.freedesktop.DBus.Error.NameHasNoOwner`: the bus name has no owner.
-    public static let nameHasNoOwner = ErrorName(rawValue: "org.freedesktop.DBus.Error.NameHasNoOwner")
+    public static var nameHasNoOwner: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.NameHasNoOwner") }
     /// `org.freedesktop.DBus.Error.NoReply`: the peer did not reply in time.
-    public static let noReply = ErrorName(rawValue: "org.freedesktop.DBus.Error.NoReply")
+    public static var noReply: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.NoReply") }
     /// `org.freedesktop.DBus.Error.Timeout`: an operation timed out.
-    public static let timeout = ErrorName(rawValue: "org.freedesktop.DBus.Error.Timeout")
+    public static var timeout: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.Timeout") }
     /// `org.freedesktop.DBus.Error.AccessDenied`: the caller may not do this.
-    public static let accessDenied = ErrorName(rawValue: "org.freedesktop.DBus.Error.AccessDenied")
+    public static var accessDenied: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.AccessDenied") }
     /// `org.freedesktop.DBus.Error.InvalidArgs`: arguments of the wrong type or value.
-    public static let invalidArgs = ErrorName(rawValue: "org.freedesktop.DBus.Error.InvalidArgs")
+    public static var invalidArgs: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.InvalidArgs") }
     /// `org.freedesktop.DBus.Error.UnknownMethod`: no such method on the object.
-    public static let unknownMethod = ErrorName(rawValue: "org.freedesktop.DBus.Error.UnknownMethod")
+    public static var unknownMethod: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.UnknownMethod") }
     /// `org.freedesktop.DBus.Error.UnknownObject`: nothing is exported at the object path.
-    public static let unknownObject = ErrorName(rawValue: "org.freedesktop.DBus.Error.UnknownObject")
+    public static var unknownObject: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.UnknownObject") }
     /// `org.freedesktop.DBus.Error.UnknownInterface`: the object has no such interface.
-    public static let unknownInterface = ErrorName(rawValue: "org.freedesktop.DBus.Error.UnknownInterface")
+    public static var unknownInterface: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.UnknownInterface") }
     /// `org.freedesktop.DBus.Error.UnknownProperty`: the interface has no such property.
-    public static let unknownProperty = ErrorName(rawValue: "org.freedesktop.DBus.Error.UnknownProperty")
+    public static var unknownProperty: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.UnknownProperty") }
     /// `org.freedesktop.DBus.Error.PropertyReadOnly`: `Set` on a read-only property.
-    public static let propertyReadOnly = ErrorName(rawValue: "org.freedesktop.DBus.Error.PropertyReadOnly")
+    public static var propertyReadOnly: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.PropertyReadOnly") }
     /// `org.freedesktop.DBus.Error.LimitsExceeded`: a resource limit was hit.
-    public static let limitsExceeded = ErrorName(rawValue: "org.freedesktop.DBus.Error.LimitsExceeded")
+    public static var limitsExceeded: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.LimitsExceeded") }
     /// `org.freedesktop.DBus.Error.Disconnected`: the connection is closed.
-    public static let disconnected = ErrorName(rawValue: "org.freedesktop.DBus.Error.Disconnected")
+    public static var disconnected: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.Disconnected") }
     /// `org.freedesktop.DBus.Error.InvalidSignature`: a malformed type signature.
-    public static let invalidSignature = ErrorName(rawValue: "org.freedesktop.DBus.Error.InvalidSignature")
+    public static var invalidSignature: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.InvalidSignature") }
 }
 
 /// A D-Bus error: a dotted error name and a human-readable message.

@@ -144,34 +144,100 @@ enum NameRules {
     }
 }
 
-/// A validated object path such as `/org/freedesktop/DBus`.
-///
-/// Rules (D-Bus specification, "Valid Object Paths"): starts with `/`; elements of
-/// `[A-Za-z0-9_]` separated by single `/`; no empty element; no trailing `/` except for the
-/// root path `/`.
-public struct ObjectPath: Hashable, Sendable, CustomStringConvertible, Comparable {
-    /// The path text.
+/// The rule one kind of D-Bus name or path follows; the only difference between the kinds of
+/// ``DBusName``.
+public protocol NameRule: Sendable {
+    /// Checks `text` against the rule.
+    ///
+    /// - Parameter text: the candidate name or path.
+    /// - Throws: ``DBusError`` `InvalidArgs` saying what is wrong and quoting `text`.
+    static func check(_ text: String) throws(DBusError)
+}
+
+/// A name or path whose text has been checked against `Rule` before any libdbus call sees it:
+/// ``ObjectPath``, ``BusName``, ``InterfaceName``, ``MemberName`` and ``ErrorName`` are this
+/// type with their rule of the D-Bus specification ("Valid Names", "Valid Object Paths").
+public struct DBusName<Rule: NameRule>: Hashable, Sendable, CustomStringConvertible {
+    /// The name text.
     public let rawValue: String
 
-    /// Validates an object path.
+    /// Validates a name.
     ///
-    /// - Parameter s: the path text.
-    /// - Throws: ``DBusError`` `InvalidArgs` saying what is wrong and quoting `s`.
-    public init(_ s: String) throws(DBusError) {
-        try NameRules.checkObjectPath(s)
-        rawValue = s
+    /// - Parameter text: the name text.
+    /// - Throws: ``DBusError`` `InvalidArgs` saying what is wrong and quoting `text`.
+    public init(_ text: String) throws(DBusError) {
+        try Rule.check(text)
+        rawValue = text
     }
 
-    init(unchecked s: String) { rawValue = s }
+    /// A name known to be valid (a constant of this module, or text libdbus has validated).
+    init(unchecked text: String) { rawValue = text }
 
-    /// The root path `/`.
-    public static let root = ObjectPath(unchecked: "/")
-
-    /// The path text.
+    /// The name text.
     public var description: String { rawValue }
+}
 
+/// "Valid Object Paths": starts with `/`; elements of `[A-Za-z0-9_]` separated by single `/`;
+/// no empty element; no trailing `/` except for the root path `/`.
+public enum ObjectPathRule: NameRule {
+    /// Checks an object path.
+    /// - Throws: ``DBusError`` `InvalidArgs` saying what is wrong.
+    public static func check(_ text: String) throws(DBusError) { try NameRules.checkObjectPath(text) }
+}
+
+/// "Valid Names: Bus names": at most 255 bytes; two or more elements separated by `.` of
+/// `[A-Za-z0-9_-]`; unique names start with `:`; elements of well-known names do not start
+/// with a digit.
+public enum BusNameRule: NameRule {
+    /// Checks a bus name.
+    /// - Throws: ``DBusError`` `InvalidArgs` saying what is wrong.
+    public static func check(_ text: String) throws(DBusError) { try NameRules.checkBusName(text) }
+}
+
+/// "Valid Names: Interface names": at most 255 bytes; two or more elements of `[A-Za-z0-9_]`
+/// separated by `.`; no element starts with a digit.
+public enum InterfaceNameRule: NameRule {
+    /// Checks an interface name.
+    /// - Throws: ``DBusError`` `InvalidArgs` saying what is wrong.
+    public static func check(_ text: String) throws(DBusError) {
+        try NameRules.checkInterfaceLike(text, kind: "interface name")
+    }
+}
+
+/// "Valid Names: Member names": 1 to 255 bytes of `[A-Za-z0-9_]`, not starting with a digit,
+/// no `.`.
+public enum MemberNameRule: NameRule {
+    /// Checks a member name.
+    /// - Throws: ``DBusError`` `InvalidArgs` saying what is wrong.
+    public static func check(_ text: String) throws(DBusError) { try NameRules.checkMember(text) }
+}
+
+/// "Valid Names: Error names": the rule of interface names.
+public enum ErrorNameRule: NameRule {
+    /// Checks an error name.
+    /// - Throws: ``DBusError`` `InvalidArgs` saying what is wrong.
+    public static func check(_ text: String) throws(DBusError) {
+        try NameRules.checkInterfaceLike(text, kind: "error name")
+    }
+}
+
+/// A validated object path such as `/org/freedesktop/DBus` (``ObjectPathRule``).
+public typealias ObjectPath = DBusName<ObjectPathRule>
+/// A validated bus name: well-known (`org.freedesktop.DBus`) or unique (`:1.42`) (``BusNameRule``).
+public typealias BusName = DBusName<BusNameRule>
+/// A validated interface name such as `org.freedesktop.DBus.Peer` (``InterfaceNameRule``).
+public typealias InterfaceName = DBusName<InterfaceNameRule>
+/// A validated member (method or signal) name such as `GetAll` (``MemberNameRule``).
+public typealias MemberName = DBusName<MemberNameRule>
+
+extension DBusName: Comparable where Rule == ObjectPathRule {
     /// Orders paths by their text.
     public static func < (a: ObjectPath, b: ObjectPath) -> Bool { a.rawValue < b.rawValue }
+}
+
+extension DBusName where Rule == ObjectPathRule {
+    /// The root path `/`.
+    public static var root: ObjectPath { ObjectPath(unchecked: "/") }
 
     /// The path's elements; empty for `/`.
     public var elements: [Substring] {
@@ -197,87 +263,21 @@ public struct ObjectPath: Hashable, Sendable, CustomStringConvertible, Comparabl
     }
 }
 
-/// A validated bus name: well-known (`org.freedesktop.DBus`) or unique (`:1.42`).
-///
-/// Rules (D-Bus specification, "Valid Names: Bus names"): at most 255 bytes; two or more
-/// elements separated by `.` of `[A-Za-z0-9_-]`; unique names start with `:`; elements of
-/// well-known names do not start with a digit.
-public struct BusName: Hashable, Sendable, CustomStringConvertible {
-    /// The name text.
-    public let rawValue: String
-
-    /// Validates a bus name.
-    ///
-    /// - Parameter s: the name text.
-    /// - Throws: ``DBusError`` `InvalidArgs` saying what is wrong and quoting `s`.
-    public init(_ s: String) throws(DBusError) {
-        try NameRules.checkBusName(s)
-        rawValue = s
-    }
-
-    init(unchecked s: String) { rawValue = s }
-
+extension DBusName where Rule == BusNameRule {
     /// `org.freedesktop.DBus`, the message bus itself.
-    public static let bus = BusName(unchecked: "org.freedesktop.DBus")
+    public static var bus: BusName { BusName(unchecked: "org.freedesktop.DBus") }
 
     /// Whether this is a unique connection name (starts with `:`).
     public var isUnique: Bool { rawValue.hasPrefix(":") }
-
-    /// The name text.
-    public var description: String { rawValue }
 }
 
-/// A validated interface name such as `org.freedesktop.DBus.Peer`.
-///
-/// Rules (D-Bus specification, "Valid Names: Interface names"): at most 255 bytes; two or
-/// more elements of `[A-Za-z0-9_]` separated by `.`; no element starts with a digit.
-public struct InterfaceName: Hashable, Sendable, CustomStringConvertible {
-    /// The name text.
-    public let rawValue: String
-
-    /// Validates an interface name.
-    ///
-    /// - Parameter s: the name text.
-    /// - Throws: ``DBusError`` `InvalidArgs` saying what is wrong and quoting `s`.
-    public init(_ s: String) throws(DBusError) {
-        try NameRules.checkInterfaceLike(s, kind: "interface name")
-        rawValue = s
-    }
-
-    init(unchecked s: String) { rawValue = s }
-
+extension DBusName where Rule == InterfaceNameRule {
     /// `org.freedesktop.DBus.Introspectable`.
-    public static let introspectable = InterfaceName(unchecked: "org.freedesktop.DBus.Introspectable")
+    public static var introspectable: InterfaceName { InterfaceName(unchecked: "org.freedesktop.DBus.Introspectable") }
     /// `org.freedesktop.DBus.Properties`.
-    public static let properties = InterfaceName(unchecked: "org.freedesktop.DBus.Properties")
+    public static var properties: InterfaceName { InterfaceName(unchecked: "org.freedesktop.DBus.Properties") }
     /// `org.freedesktop.DBus.Peer`.
-    public static let peer = InterfaceName(unchecked: "org.freedesktop.DBus.Peer")
+    public static var peer: InterfaceName { InterfaceName(unchecked: "org.freedesktop.DBus.Peer") }
     /// `org.freedesktop.DBus`, the message bus's own interface.
-    public static let bus = InterfaceName(unchecked: "org.freedesktop.DBus")
-
-    /// The name text.
-    public var description: String { rawValue }
-}
-
-/// A validated member (method or signal) name such as `GetAll`.
-///
-/// Rules (D-Bus specification, "Valid Names: Member names"): 1 to 255 bytes of
-/// `[A-Za-z0-9_]`, not starting with a digit, no `.`.
-public struct MemberName: Hashable, Sendable, CustomStringConvertible {
-    /// The name text.
-    public let rawValue: String
-
-    /// Validates a member name.
-    ///
-    /// - Parameter s: the name text.
-    /// - Throws: ``DBusError`` `InvalidArgs` saying what is wrong and quoting `s`.
-    public init(_ s: String) throws(DBusError) {
-        try NameRules.checkMember(s)
-        rawValue = s
-    }
-
-    init(unchecked s: String) { rawValue = s }
-
-    /// The name text.
-    public var description: String { rawValue }
+    public static var bus: InterfaceName { InterfaceName(unchecked: "org.freedesktop.DBus") }
 }
