@@ -2,15 +2,16 @@ import CMalloc
 import Foundation
 import LiveryAPI
 import LiveryCore
+import Synchronization
 
 /// The daemon's model, free of D-Bus: the installed themes, the active one, the serial, and the
 /// operations of the `org.livery.Livery1` interface. The D-Bus layer (`LiveryInterface`) maps
 /// calls onto it and publishes the `Change`s it returns.
 ///
-/// Safe to share between threads: every piece of state is read and written under `lock`, which
-/// is never held while a file is read or a theme compiled; switches (`setTheme`, `toggle`,
+/// Safe to share between threads: its changing state is one `State` behind a `Mutex`, which is
+/// never held while a file is read or a theme compiled; switches (`setTheme`, `toggle`,
 /// `reload`) are made one at a time under `switching`.
-public final class ThemeService: @unchecked Sendable {
+public final class ThemeService: Sendable {
     /// Configuration: where themes, schema, state and overrides live.
     public struct Configuration: Sendable {
         /// Directories searched for theme bundles, in order; the first holding an id wins.
@@ -63,23 +64,39 @@ public final class ThemeService: @unchecked Sendable {
     public let configuration: Configuration
     /// Where the service writes its messages.
     public let log: Log
-    private let lock = NSLock()
     /// Held for the whole of a switch (reading, compiling, committing), so that two switches
-    /// never interleave; `lock` is taken only to read the state and to commit.
-    private let switching = NSLock()
+    /// never interleave; `state` is locked only to read and to commit.
+    private let switching = Mutex(())
     private let schema: Schema
-    private var catalog: ThemeCatalog
-    private var listings: [String: Listing] = [:]
-    private var activeID: String
-    private var cascade: Cascade
-    private var fingerprint: String
-    /// The active theme's images with the identity of their files (`imageIdentities`).
-    private var images: [String: String]
-    private var serialNumber: UInt32 = 0
-    private var currentProblems: [String] = []
-    /// Why the active theme could not be saved, until a save succeeds.
-    private var saveProblem: String?
     private let store: StateStore
+    private let state: Mutex<State>
+    /// Signalled when a pass of checks ends, for `waitUntilChecked` (a `Mutex` cannot be waited
+    /// on).
+    private let checkedCondition = NSCondition()
+
+    /// Everything that changes, behind `state`.
+    private struct State {
+        var catalog: ThemeCatalog
+        var listings: [String: Listing] = [:]
+        var activeID: String
+        var cascade: Cascade
+        var fingerprint: String
+        /// The active theme's images with the identity of their files (`imageIdentities`).
+        var images: [String: String]
+        var serialNumber: UInt32 = 0
+        var currentProblems: [String] = []
+        /// Why the active theme could not be saved, until a save succeeds.
+        var saveProblem: String?
+        /// Bumped by each scan: a check of an older scan stops and stores nothing.
+        var scanGeneration = 0
+        var allChecked = false
+
+        /// The active theme's declared siblings that are not installed.
+        var variantProblems: [String] {
+            guard case .success(let chain) = catalog.chain(for: activeID) else { return [] }
+            return ThemeCatalog.variantWarnings(chain: chain, installed: catalog.installedIDs).map(\.description)
+        }
+    }
 
     /// Loads the schema and the catalog and activates the saved theme, or the fallback with a
     /// warning when the saved one is missing or broken.
@@ -159,32 +176,26 @@ public final class ThemeService: @unchecked Sendable {
                 "no valid theme on the search path (\(configuration.searchPath.joined(separator: ":")))")
         }
         catalog.forget(keepingChainOf: id)
-        self.catalog = catalog
-        activeID = id
-        cascade = Cascade(theme: theme)
-        fingerprint = ThemeService.fingerprint(theme)
-        images = ThemeService.imageIdentities(theme)
-        currentProblems = problems
+        state = Mutex(
+            State(
+                catalog: catalog, activeID: id, cascade: Cascade(theme: theme),
+                fingerprint: ThemeService.fingerprint(theme), images: ThemeService.imageIdentities(theme),
+                currentProblems: problems))
         log(.info, "active theme '\(id)' (\(catalog.installedIDs.count) themes installed)")
         startChecking()
     }
 
     // MARK: Checking installed themes
 
-    /// Bumped by each scan: a check of an older scan stops and stores nothing.
-    private var scanGeneration = 0
-    private var allChecked = false
-    private let checkedCondition = NSCondition()
-
     /// Reads every installed theme and compiles each for `listThemes`, on a thread of its own:
     /// the bus keeps being answered however large or hostile the files on the search path are.
     /// Each theme's listing is stored as soon as it is checked; a newer scan (a reload) makes
     /// this one stop.
     private func startChecking() {
-        let generation: Int = lock.withLock {
-            scanGeneration += 1
-            allChecked = false
-            return scanGeneration
+        let generation: Int = state.withLock { s in
+            s.scanGeneration += 1
+            s.allChecked = false
+            return s.scanGeneration
         }
         let searchPath = configuration.searchPath
         let schema = self.schema
@@ -192,15 +203,15 @@ public final class ThemeService: @unchecked Sendable {
             // Scanned, nothing read: each theme is read for its check and freed after it.
             let scanned = ThemeCatalog(searchPath: searchPath, readingOnly: [])
             guard let self else { return }
-            let fresh: Bool = self.lock.withLock {
-                guard generation == self.scanGeneration else { return false }
+            let fresh: Bool = self.state.withLock { s in
+                guard generation == s.scanGeneration else { return false }
                 // The new scan replaces the old one, with the active theme's chain as read.
-                let known = Set(self.catalog.notes)
+                let known = Set(s.catalog.notes)
                 for note in scanned.notes where !known.contains(note) { self.log(.notice, note) }
                 var current = scanned
-                current.adopt(self.catalog)
-                current.forget(keepingChainOf: self.activeID)
-                self.catalog = current
+                current.adopt(s.catalog)
+                current.forget(keepingChainOf: s.activeID)
+                s.catalog = current
                 return true
             }
             guard fresh else { return }
@@ -209,15 +220,15 @@ public final class ThemeService: @unchecked Sendable {
                 one.read(id)
                 guard one.sources[id] != nil else { continue }
                 let listing = ThemeService.listing(id, catalog: one, schema: schema)
-                let current: Bool = self.lock.withLock {
-                    guard generation == self.scanGeneration else { return false }
-                    self.listings[id] = listing
+                let current: Bool = self.state.withLock { s in
+                    guard generation == s.scanGeneration else { return false }
+                    s.listings[id] = listing
                     return true
                 }
                 guard current else { return }
             }
-            self.lock.withLock {
-                if generation == self.scanGeneration { self.allChecked = true }
+            self.state.withLock { s in
+                if generation == s.scanGeneration { s.allChecked = true }
             }
             ThemeService.returnFreedMemory()
             self.checkedCondition.lock()
@@ -236,8 +247,8 @@ public final class ThemeService: @unchecked Sendable {
         let deadline = Date(timeIntervalSinceNow: timeout)
         checkedCondition.lock()
         defer { checkedCondition.unlock() }
-        while !lock.withLock({ allChecked }) {
-            guard checkedCondition.wait(until: deadline) else { return lock.withLock { allChecked } }
+        while !state.withLock({ $0.allChecked }) {
+            guard checkedCondition.wait(until: deadline) else { return state.withLock { $0.allChecked } }
         }
         return true
     }
@@ -245,32 +256,27 @@ public final class ThemeService: @unchecked Sendable {
     // MARK: Reading
 
     /// The active theme's id.
-    public var activeTheme: String { lock.withLock { activeID } }
+    public var activeTheme: String { state.withLock { $0.activeID } }
     /// The number of published changes so far.
-    public var serial: UInt32 { lock.withLock { serialNumber } }
+    public var serial: UInt32 { state.withLock { $0.serialNumber } }
     /// Problems the user should see: a broken overrides file, an active theme whose newer version
     /// on disk does not validate.
     /// Also two bundles of one id in one directory, and a declared `dark-variant` /
     /// `light-variant` of the active theme that is not installed.
     public var problems: [String] {
-        lock.withLock {
-            currentProblems + catalog.conflicts + variantProblems() + (saveProblem.map { [$0] } ?? [])
+        state.withLock { s in
+            s.currentProblems + s.catalog.conflicts + s.variantProblems + (s.saveProblem.map { [$0] } ?? [])
         }
     }
 
-    /// The active theme's declared siblings that are not installed; called under the lock.
-    private func variantProblems() -> [String] {
-        guard case .success(let chain) = catalog.chain(for: activeID) else { return [] }
-        return ThemeCatalog.variantWarnings(chain: chain, installed: catalog.installedIDs).map(\.description)
-    }
     /// The active compiled theme.
-    public var activeCascade: Cascade { lock.withLock { cascade } }
+    public var activeCascade: Cascade { state.withLock { $0.cascade } }
 
     /// Every installed theme, sorted by id.
     public func listThemes() -> [Listing] {
-        lock.withLock {
-            catalog.installedIDs.map { id in
-                listings[id] ?? ThemeService.unchecked(id, catalog.sources[id], catalog.unreadEntry(id))
+        state.withLock { s in
+            s.catalog.installedIDs.map { id in
+                s.listings[id] ?? ThemeService.unchecked(id, s.catalog.sources[id], s.catalog.unreadEntry(id))
             }
         }
     }
@@ -454,9 +460,7 @@ public final class ThemeService: @unchecked Sendable {
         guard id.utf8.count <= Limits.identifierBytes else {
             throw ServiceError(.limitExceeded, "theme id is longer than \(Limits.identifierBytes) bytes")
         }
-        switching.lock()
-        defer { switching.unlock() }
-        return try switchTo(id)
+        return try switching.withLock { _ throws(ServiceError) in try switchTo(id) }
     }
 
     /// Switches to the active theme's sibling of the other variant, atomically (no get-then-set
@@ -465,9 +469,12 @@ public final class ThemeService: @unchecked Sendable {
     /// - Returns: the new theme's id and the change to publish.
     /// - Throws: `UnknownTheme` when there is no sibling; `InvalidTheme` when it has errors.
     public func toggle() throws(ServiceError) -> (theme: String, change: Change?) {
-        switching.lock()
-        defer { switching.unlock() }
-        let (meta, known, catalog) = lock.withLock { (cascade.theme.metadata, listings, self.catalog) }
+        try switching.withLock { _ throws(ServiceError) in try toggleHoldingSwitch() }
+    }
+
+    /// `toggle`, with `switching` held.
+    private func toggleHoldingSwitch() throws(ServiceError) -> (theme: String, change: Change?) {
+        let (meta, known, catalog) = state.withLock { s in (s.cascade.theme.metadata, s.listings, s.catalog) }
         let target = ThemeService.sibling(of: meta, installed: { catalog.isInstalled($0) })
         guard let target else {
             let other = meta.variant == "dark" ? "light" : "dark"
@@ -517,7 +524,7 @@ public final class ThemeService: @unchecked Sendable {
     /// Reads and compiles theme `id` with `lock` not held, then makes it active; called with
     /// `switching` held, so the active theme cannot change in between.
     private func switchTo(_ id: String) throws(ServiceError) -> Change? {
-        var catalog = lock.withLock { self.catalog }
+        var catalog = state.withLock { $0.catalog }
         catalog.read(id)
         guard catalog.sources[id] != nil else {
             let hint = suggestion(for: id, among: catalog.installedIDs).map { " (did you mean '\($0)'?)" } ?? ""
@@ -537,7 +544,7 @@ public final class ThemeService: @unchecked Sendable {
         }
         let print = ThemeService.fingerprint(withOverrides)
         let pictures = ThemeService.imageIdentities(withOverrides)
-        let (active, activePrint, activeImages) = lock.withLock { (activeID, fingerprint, images) }
+        let (active, activePrint, activeImages) = state.withLock { s in (s.activeID, s.fingerprint, s.images) }
         let edited = ThemeService.editedImages(from: activeImages, to: pictures)
         let changed = id != active || print != activePrint || !edited.isEmpty
         // The index is built before the commit too, so that `Resolve` is answered meanwhile.
@@ -552,19 +559,19 @@ public final class ThemeService: @unchecked Sendable {
             saveFailure = "cannot save the active theme to \(store.path): \(error.localizedDescription)"
             log(.error, saveFailure!)
         }
-        return lock.withLock { () -> Change? in
-            self.catalog.adopt(catalog)
-            self.catalog.forget(keepingChainOf: id)
-            currentProblems = problems
-            saveProblem = saveFailure
+        return state.withLock { s -> Change? in
+            s.catalog.adopt(catalog)
+            s.catalog.forget(keepingChainOf: id)
+            s.currentProblems = problems
+            s.saveProblem = saveFailure
             guard let prepared else { return nil }
-            activeID = id
-            cascade = prepared
-            fingerprint = print
-            images = pictures
-            serialNumber &+= 1
-            log(.info, "active theme '\(id)' (serial \(serialNumber))")
-            return Change(theme: id, serial: serialNumber, editedImages: edited)
+            s.activeID = id
+            s.cascade = prepared
+            s.fingerprint = print
+            s.images = pictures
+            s.serialNumber &+= 1
+            log(.info, "active theme '\(id)' (serial \(s.serialNumber))")
+            return Change(theme: id, serial: s.serialNumber, editedImages: edited)
         }
     }
 
@@ -573,15 +580,18 @@ public final class ThemeService: @unchecked Sendable {
     /// kept for `problems` and the log.
     /// - Returns: the change to publish when resolved values may have changed.
     public func reload() -> Change? {
-        switching.lock()
-        defer { switching.unlock() }
+        switching.withLock { _ in reloadHoldingSwitch() }
+    }
+
+    /// `reload`, with `switching` held.
+    private func reloadHoldingSwitch() -> Change? {
         // The active theme is read and compiled here; the others are checked again away from
         // the bus thread, each listed as before until its new check is done (a new one as not
         // checked yet).
-        let id = lock.withLock { activeID }
+        let id = state.withLock { $0.activeID }
         let newCatalog = ThemeCatalog(searchPath: configuration.searchPath, readingOnly: [id])
         // Notes already logged (at start-up or an earlier reload) are not repeated.
-        let known = Set(lock.withLock { catalog.notes })
+        let known = Set(state.withLock { $0.catalog.notes })
         for note in newCatalog.notes where !known.contains(note) { log(.notice, note) }
         let overrides = ThemeService.readOverrides(configuration.overridesFile, log: log)
         // Compiled before the lock is taken, so that `Resolve` is answered meanwhile.
@@ -592,14 +602,14 @@ public final class ThemeService: @unchecked Sendable {
         let print = built.map { ThemeService.fingerprint($0.0) }
         let pictures = built.map { ThemeService.imageIdentities($0.0) }
         // The index too, when the theme changed (its fingerprint differs from the active one's).
-        let prepared = built.flatMap { b in print != lock.withLock({ fingerprint }) ? Cascade(theme: b.0) : nil }
-        let change = lock.withLock { () -> Change? in
-            catalog = newCatalog
-            guard id == activeID, let compiled else {
+        let prepared = built.flatMap { b in print != state.withLock({ $0.fingerprint }) ? Cascade(theme: b.0) : nil }
+        let change = state.withLock { s -> Change? in
+            s.catalog = newCatalog
+            guard id == s.activeID, let compiled else {
                 if compiled == nil {
-                    let p = "active theme '\(activeID)' was removed from disk; keeping the loaded version"
+                    let p = "active theme '\(s.activeID)' was removed from disk; keeping the loaded version"
                     log(.warning, p)
-                    currentProblems = [p]
+                    s.currentProblems = [p]
                 }
                 return nil
             }
@@ -609,27 +619,27 @@ public final class ThemeService: @unchecked Sendable {
                 let rendered = failure.errors.map(\.description)
                 log(
                     .error,
-                    "active theme '\(activeID)' no longer validates; keeping the last good version:\n"
+                    "active theme '\(s.activeID)' no longer validates; keeping the last good version:\n"
                         + rendered.joined(separator: "\n"))
-                currentProblems = rendered
+                s.currentProblems = rendered
                 // Listed as the check would list it, until the check of this scan does.
-                listings[id] = Listing(
+                s.listings[id] = Listing(
                     metadata: ThemeService.placeholderMetadata(id, source: newCatalog.sources[id]!), valid: false,
                     errors: rendered)
                 return nil
             case .success(let (theme, problems)):
                 withOverrides = theme
-                currentProblems = problems
-                listings[id] = Listing(metadata: theme.metadata, valid: true, errors: [])
+                s.currentProblems = problems
+                s.listings[id] = Listing(metadata: theme.metadata, valid: true, errors: [])
             }
-            let edited = ThemeService.editedImages(from: images, to: pictures ?? [:])
-            guard print != fingerprint || !edited.isEmpty else { return nil }
-            cascade = prepared ?? Cascade(theme: withOverrides)
-            fingerprint = print ?? ""
-            images = pictures ?? [:]
-            serialNumber &+= 1
-            log(.info, "reloaded theme '\(activeID)' (serial \(serialNumber))")
-            return Change(theme: activeID, serial: serialNumber, editedImages: edited)
+            let edited = ThemeService.editedImages(from: s.images, to: pictures ?? [:])
+            guard print != s.fingerprint || !edited.isEmpty else { return nil }
+            s.cascade = prepared ?? Cascade(theme: withOverrides)
+            s.fingerprint = print ?? ""
+            s.images = pictures ?? [:]
+            s.serialNumber &+= 1
+            log(.info, "reloaded theme '\(s.activeID)' (serial \(s.serialNumber))")
+            return Change(theme: s.activeID, serial: s.serialNumber, editedImages: edited)
         }
         startChecking()
         return change
