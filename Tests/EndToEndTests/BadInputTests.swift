@@ -157,4 +157,23 @@ final class BadInputTests: EndToEndTestCase {
 
         try assertStillServingForest()
     }
+
+    /// Text a theme or a caller controls reaches the terminal with its control characters
+    /// shown as U+FFFD in errors too, not only in `list` and `status`: an escape sequence in a
+    /// path, a theme id or a sheet's line must not recolour or retitle the terminal.
+    func testErrorsShowNoControlCharacters() throws {
+        try startDaemon()
+        let resolved = try livery("resolve", "Window/Button.a\u{1B}[31mRED", "tint-color")
+        let set = try livery("set", "x\u{1B}[2J")
+        let sheet = root + "/escape.css"
+        try "Button { tint-colour: red; } /* \u{1B}]0;pwned\u{07} */\n".write(
+            toFile: sheet, atomically: true, encoding: .utf8)
+        let checked = try livery("check", sheet)
+        for r in [resolved, set, checked] {
+            XCTAssertEqual(r.status, 1, r.command)
+            XCTAssertFalse(
+                r.stderr.contains("\u{1B}") || r.stderr.contains("\u{07}"), "\(r.command): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("\u{FFFD}"), "\(r.command): \(r.stderr)")
+        }
+    }
 }

@@ -166,4 +166,28 @@ final class CheckTests: EndToEndTestCase {
             XCTAssertTrue(r.stderr.contains(warning), "\(entry): \(r.stderr)")
         }
     }
+
+    func testCheckIgnoresBrokenSiblingsAndRefusesInvalidIds() throws {
+        let themes = try makeDirectory("themes")
+        try writeBundle(
+            "good", in: themes, sheet: "@theme { inherits: \"default\"; }\nButton { tint-color: red; }\n")
+        try writeBundle(
+            "bomb", in: themes,
+            sheet: "Button { tint-color: " + String(repeating: "alpha(", count: 3000) + "red; }\n")
+        try writeBundle("Upper", in: themes, sheet: "Button { tint-color: red; }\n")
+        let good = try run(Locations.livery, ["check", themes + "/good"])
+        XCTAssertEqual(good.status, 0, "\(good)")
+        XCTAssertTrue(good.stdout.hasPrefix(themes + "/good: ok (theme 'good', native, "), good.stdout)
+        let upper = try run(Locations.livery, ["check", themes + "/Upper"])
+        XCTAssertEqual(upper.status, 1)
+        XCTAssertEqual(
+            upper.stderr,
+            themes
+                + "/Upper: error: 'Upper' is not a theme id (lower-case letters, digits and '-', not first); liveryd would skip it\n"
+        )
+        let bomb = try run(Locations.livery, ["check", themes + "/bomb"])
+        XCTAssertEqual(bomb.status, 1)
+        XCTAssertTrue(bomb.stderr.contains("theme.css:1:"), bomb.stderr)
+        XCTAssertTrue(bomb.stderr.contains("error: functions nested more than 32 deep"), bomb.stderr)
+    }
 }

@@ -105,4 +105,16 @@ final class CommandLineTests: EndToEndTestCase {
             standard.stderr, "livery: liveryd did not answer within 5 s (is it stopped or busy?)\n")
         XCTAssertEqual(try livery("--timeout", "0", "get").status, 2)
     }
+
+    func testBareLiveryIsAUsageError() throws {
+        let bare = try run(Locations.livery, [])
+        XCTAssertEqual(bare.status, 2)
+        XCTAssertTrue(bare.stderr.hasPrefix("Usage: livery"), bare.stderr)
+        XCTAssertEqual(bare.stdout, "")
+        let help = try run(Locations.livery, ["--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdout.hasPrefix("Usage: livery"), help.stdout)
+        let empty = try run(Locations.livery, ["--address", "", "list"])
+        XCTAssertEqual(empty.status, 2, "\(empty)")
+    }
 }

@@ -49,4 +49,39 @@ final class LiveReloadRecoveryTests: EndToEndTestCase {
         XCTAssertTrue(
             waitUntil { watch.stdout.contains("Window/Button tint-color #333333ff\n") }, watch.stdout)
     }
+
+    func testProblemsPropertySignalsWhenOverridesBreakAndHeal() throws {
+        try startDaemon()
+        let monitor = try startMonitor(
+            "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'")
+        try FileManager.default.createDirectory(
+            atPath: configHome + "/livery", withIntermediateDirectories: true)
+        try "Button { tint-colr: red; }\n".write(
+            toFile: configHome + "/livery/overrides.css", atomically: true, encoding: .utf8)
+        XCTAssertTrue(
+            waitUntil {
+                monitor.stdout.contains("string \"Problems\"") && monitor.stdout.contains("tint-colr")
+            },
+            "no PropertiesChanged for Problems: \(monitor.stdout)\n\(daemon.stderr)")
+        try FileManager.default.removeItem(atPath: configHome + "/livery/overrides.css")
+        XCTAssertTrue(
+            waitUntil {
+                let parts = monitor.stdout.components(separatedBy: "string \"Problems\"")
+                return parts.count == 3
+                    && parts[2].hasPrefix("\n         variant             array [\n            ]\n")
+            }, monitor.stdout)
+    }
+
+    func testListStillShowsAnActiveThemeWhoseFilesWereRemoved() throws {
+        let themes = try makeDirectory("themes")
+        let bundle = try writeBundle("gone", in: themes, sheet: "Button { tint-color: #123456; }\n")
+        try startDaemon(extraThemesDirectories: [themes], arguments: ["--no-watch"])
+        try setTheme("gone")
+        try FileManager.default.removeItem(atPath: bundle)
+        XCTAssertEqual(try livery("reload").status, 0)
+        let list = try livery("list")
+        XCTAssertTrue(list.stdout.contains("* gone"), list.stdout)
+        XCTAssertTrue(list.stdout.contains("(removed from disk; still active)"), list.stdout)
+        XCTAssertEqual(try resolve("Window/Button", "tint-color"), "#123456ff\n")
+    }
 }

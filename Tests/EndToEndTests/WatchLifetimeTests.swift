@@ -82,4 +82,40 @@ final class WatchLifetimeTests: EndToEndTestCase {
         XCTAssertTrue(help.stdout.contains("'ThemeChanged ID SERIAL'"), help.stdout)
         XCTAssertTrue(help.stdout.contains("exits 1"), help.stdout)
     }
+
+    func testWatchEndsWithAnErrorWhenTheDaemonLeaves() throws {
+        try startDaemon()
+        let watch = try background(Locations.livery, ["--address", address, "watch", "Window/TabBar"])
+        var switches = 0
+        XCTAssertTrue(
+            try waitUntil {
+                switches += 1
+                try setTheme(switches % 2 == 1 ? "crimson" : "forest")
+                return waitUntil(timeout: 0.5) { watch.stdout.contains("Window/TabBar tint-color") }
+            }, watch.stderr)
+        daemon.stop()
+        XCTAssertTrue(watch.waitForExit(timeout: 10), "watch kept running after liveryd left")
+        XCTAssertEqual(watch.process.terminationStatus, 1)
+        XCTAssertEqual(watch.stderr, "livery: liveryd left the bus; watch ended\n")
+    }
+
+    func testWatchJsonNamesTheSubscriptionOfEveryChange() throws {
+        try startDaemon()
+        let watch = try background(
+            Locations.livery,
+            ["--address", address, "watch", "Window/TabBar", "--property", "tint-color", "--json"])
+        XCTAssertTrue(waitUntil { watch.stdout.contains("\"current\"") }, watch.stderr)
+        try setTheme("forest")
+        XCTAssertTrue(waitUntil { watch.stdout.contains("\"Changed\"") }, watch.stderr)
+        watch.stop()
+        let lines = watch.stdout.split(separator: "\n").map {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let id = try XCTUnwrap(lines.first??["subscription"] as? Int)
+        let changed = try XCTUnwrap(lines.last ?? nil)
+        XCTAssertEqual(changed["signal"] as? String, "Changed")
+        XCTAssertEqual(changed["subscription"] as? Int, id)
+        XCTAssertEqual(
+            (changed["changes"] as? [String: [String: String]])?["Window/TabBar"]?["tint-color"], "#008000ff")
+    }
 }
