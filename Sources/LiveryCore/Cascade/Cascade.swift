@@ -173,18 +173,9 @@ public struct Cascade: Sendable {
             .sorted(by: Cascade.precedes)
     }
 
-    /// Cascade order: layer, specificity, subject depth, source order (rules 2–4).
+    /// Cascade order (`CascadeOrder`): layer, specificity, subject depth, source order.
     /// - Returns: Whether `a` comes before, so loses to, `b`.
-    public static func precedes(_ a: CompiledRule, _ b: CompiledRule) -> Bool {
-        (
-            a.layer.rawValue, a.specificity.ids, a.specificity.classes, a.specificity.types, a.subjectDepth,
-            a.order
-        )
-            < (
-                b.layer.rawValue, b.specificity.ids, b.specificity.classes, b.specificity.types,
-                b.subjectDepth, b.order
-            )
-    }
+    public static func precedes(_ a: CompiledRule, _ b: CompiledRule) -> Bool { CascadeOrder.precedes(a, b) }
 
     /// Whether `selector` matches node `index` of `nodes` (CSS Selectors 4 §16: matched right to
     /// left, a descendant combinator trying every container outwards).

@@ -478,16 +478,16 @@ public enum ThemeCompiler {
         // compound with a name, class or state likewise (`SelectorMap`): bounded, so that a
         // theme (many `@component` types and `*` selectors) cannot make the daemon take
         // gigabytes.
-        let size = SelectorMap.indexSize(rules: rules, schema: schema)
+        let size = IndexBudget.size(rules: rules, schema: schema)
         // At the theme's own first rule or component, else the first rule of the chain.
-        if size > SelectorMap.indexLimit,
+        if size > IndexBudget.limit,
             let at = chain.last!.sheet.rules.first?.location ?? chain.last!.sheet.components.first?.location
                 ?? sheets.lazy.flatMap({ $0.0.rules }).first?.location
         {
             diagnostics.append(
                 Diagnostic(
                     .error,
-                    "the theme's selector index would take \(size >> 20) MiB (at most \(SelectorMap.indexLimit >> 20) MiB): "
+                    "the theme's selector index would take \(size >> 20) MiB (at most \(IndexBudget.limit >> 20) MiB): "
                         + "\(rules.count) rules over \(schema.types.count) component types; selectors of `*` or of a "
                         + "supertype are listed under every type they can match",
                     at: at))
