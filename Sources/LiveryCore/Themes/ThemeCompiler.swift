@@ -69,7 +69,8 @@ public enum ThemeCompiler {
     /// the bound keeps a theme that does not from holding up switches and the checks of the others.
     public static let timeLimit: Duration = .seconds(10)
 
-    /// Compiles a theme.
+    /// Compiles a theme, in phases: the schema extended with the sheets' `@component` types, the
+    /// palette, the metadata, the rules, and the index budget.
     /// - Parameters:
     ///   - chain: the theme's sources, root ancestor first, the theme itself last.
     ///   - overrides: the user's overrides sheet, applied as the `user` layer (its `@app` blocks
@@ -86,17 +87,48 @@ public enum ThemeCompiler {
         precondition(!chain.isEmpty)
         let clock = ContinuousClock()
         let deadline = timeLimit.map { clock.now + $0 }
-        let sheets: [(Stylesheet, Bool)] =
-            chain.map { ($0.sheet, false) } + (overrides.map { [($0, true)] } ?? [])
+        let sheets: [Sheet] = chain.map { ($0.sheet, false) } + (overrides.map { [($0, true)] } ?? [])
         // At most `Diagnostic.maximumPerFile` kept a file, the rest counted; "did you mean" is
         // computed only for those kept (`log.accepts`), so that its cost, a comparison with each
         // candidate, is paid a bounded number of times however many names are misspelt.
         var diagnostics = DiagnosticLog()
         for (sheet, _) in sheets { diagnostics.merge(kept: sheet.diagnostics, omitted: sheet.omittedDiagnostics) }
+        let schema = extendSchema(base, with: sheets, &diagnostics)
+        let (palette, names) = evaluatePalette(of: sheets, &diagnostics)
+        // Unknown references inside palette definitions are reported once there; rules that use
+        // a failed colour get their own error only when the name is unknown.
+        let lookup: (String) -> RGBA? = { palette[$0] }
+        let meta = metadata(of: chain, lookup: lookup, paletteNames: names, &diagnostics)
+        let rules = compileRules(
+            of: sheets, schema: schema, lookup: lookup, paletteNames: names,
+            deadline: deadline.map { (clock, $0, timeLimit!) }, &diagnostics)
+        checkIndexBudget(of: rules, schema: schema, chain: chain, sheets: sheets, &diagnostics)
+        let unique = DiagnosticLog.limited(dedupe(diagnostics.kept), omitted: diagnostics.omitted)
+        guard !unique.contains(where: { $0.severity == .error }) else { return (nil, unique) }
+        return (CompiledTheme(metadata: meta, palette: palette, rules: rules, schema: schema), unique)
+    }
+
+    /// A sheet of the chain and whether it is the user's overrides.
+    typealias Sheet = (sheet: Stylesheet, isOverrides: Bool)
+
+    /// Phase 1: `base` extended with every sheet's `@component` types, in chain order.
+    static func extendSchema(_ base: Schema, with sheets: [Sheet], _ diagnostics: inout DiagnosticLog) -> Schema {
         var schema = base
         for (sheet, _) in sheets { diagnostics.append(contentsOf: schema.extend(with: sheet.components)) }
+        return schema
+    }
 
-        // Palette: later definitions (children, then overrides) win, even inside a parent's rules.
+    /// Phase 2: the palette. Later definitions (children, then overrides) win, even inside a
+    /// parent's rules.
+    /// - Returns: the colours that evaluated, and the names of every definition (a reference
+    ///   to a defined colour that failed is reported at the definition only).
+    static func evaluatePalette(of sheets: [Sheet], _ log: inout DiagnosticLog)
+        -> (palette: [String: RGBA], names: Set<String>)
+    {
+        // A copy, written back at the end: the evaluation's lookup closure, held by each
+        // `ValueTyper`, cannot capture an `inout` parameter.
+        var diagnostics = log
+        defer { log = diagnostics }
         var definitions: [String: PaletteDefinition] = [:]
         for (sheet, _) in sheets { for d in sheet.palette { definitions[d.name] = d } }
         var palette: [String: RGBA] = [:]
@@ -114,10 +146,7 @@ public enum ThemeCompiler {
             guard let length = lengths[name], length > 64 else { continue }
             failed.insert(name)
             if length == 65, let d = definitions[name] {
-                diagnostics.append(
-                    Diagnostic(
-                        .error, "palette colour '@\(name)' is reached through more than 64 references",
-                        at: d.location, sourceLine: d.sourceLine))
+                diagnostics.error("palette colour '@\(name)' is reached through more than 64 references", at: d)
             }
         }
         func evaluate(_ name: String) -> RGBA? {
@@ -125,23 +154,18 @@ public enum ThemeCompiler {
             guard let d = definitions[name], !failed.contains(name) else { return nil }
             if let start = visiting.firstIndex(of: name) {
                 let cycle = (visiting[start...] + [name]).map { "@" + $0 }.joined(separator: " → ")
-                diagnostics.append(
-                    Diagnostic(
-                        .error,
-                        visiting.count - start == 1
-                            ? "palette colour '@\(name)' refers to itself"
-                            : "palette colour '@\(name)' is part of a reference cycle (\(cycle))",
-                        at: d.location, sourceLine: d.sourceLine))
+                diagnostics.error(
+                    visiting.count - start == 1
+                        ? "palette colour '@\(name)' refers to itself"
+                        : "palette colour '@\(name)' is part of a reference cycle (\(cycle))",
+                    at: d)
                 failed.insert(name)
                 return nil
             }
             // Only a walk into a cycle recurses deeper than a level: keep it short enough for
             // any stack.
             guard visiting.count < 64 else {
-                diagnostics.append(
-                    Diagnostic(
-                        .error, "palette colour '@\(name)' is reached through more than 64 references",
-                        at: d.location, sourceLine: d.sourceLine))
+                diagnostics.error("palette colour '@\(name)' is reached through more than 64 references", at: d)
                 failed.insert(name)
                 return nil
             }
@@ -163,11 +187,14 @@ public enum ThemeCompiler {
         for name in names.sorted(by: { (lengths[$0] ?? .max, $0) < (lengths[$1] ?? .max, $1) }) {
             _ = evaluate(name)
         }
-        // Unknown references inside palette definitions are reported once there; rules that use
-        // a failed colour get their own error only when the name is unknown.
-        let lookup: (String) -> RGBA? = { palette[$0] }
+        return (palette, names)
+    }
 
-        // Metadata: the theme's own, then its ancestors' for what it leaves out.
+    /// Phase 3: the metadata, the theme's own, then its ancestors' for what it leaves out.
+    static func metadata(
+        of chain: [ThemeSource], lookup: @escaping (String) -> RGBA?, paletteNames names: Set<String>,
+        _ diagnostics: inout DiagnosticLog
+    ) -> ThemeMetadata {
         let own = chain.last!
         var meta = ThemeMetadata(
             id: own.id, name: own.id, description: "", variant: "light", inherits: nil, accentColor: nil,
@@ -181,10 +208,9 @@ public enum ThemeCompiler {
             for d in source.sheet.metadata.reversed() {
                 guard metadataKeys.contains(d.property) else {
                     let suggest = diagnostics.suggests(d.location.file)
-                    diagnostics.add(
-                        .error,
+                    diagnostics.error(
                         "unknown @theme key '\(d.property)'\(suggest ? didYouMean(d.property, metadataKeys) : "")",
-                        at: d.location, sourceLine: d.sourceLine)
+                        at: d)
                     continue
                 }
                 var typer = ValueTyper(lookup: lookup, paletteNames: names)
@@ -265,17 +291,27 @@ public enum ThemeCompiler {
             }
         }
         if meta.inherits == nil, chain.count > 1 { meta.inherits = chain[chain.count - 2].id }
+        return meta
+    }
 
-        // Rules.
+    /// Phase 4: the rules, each selector checked against the schema and each declaration typed;
+    /// a rule with a selector error is left out, its declarations still checked.
+    /// - Parameter deadline: when given, the rules are checked until `clock` passes `at`; then an
+    ///   error at the rule reached names `limit`, and the rest are not checked.
+    static func compileRules(
+        of sheets: [Sheet], schema: Schema, lookup: @escaping (String) -> RGBA?, paletteNames names: Set<String>,
+        deadline: (clock: ContinuousClock, at: ContinuousClock.Instant, limit: Duration)?,
+        _ diagnostics: inout DiagnosticLog
+    ) -> [CompiledRule] {
         var rules: [CompiledRule] = []
         var order = 0
         var block = 0
         rulesOfSheets: for (sheet, isOverrides) in sheets {
             for rule in sheet.rules {
-                if let deadline, let timeLimit, clock.now > deadline {
+                if let deadline, deadline.clock.now > deadline.at {
                     diagnostics.add(
                         .error,
-                        "checking the theme's rules took longer than \(timeLimit) (the bound for one theme); stopped at this rule",
+                        "checking the theme's rules took longer than \(deadline.limit) (the bound for one theme); stopped at this rule",
                         at: rule.location, sourceLine: "")
                     break rulesOfSheets
                 }
@@ -283,12 +319,10 @@ public enum ThemeCompiler {
                 for sel in rule.selectors {
                     for c in sel.compounds {
                         let suggest = diagnostics.suggests(c.location.file)
-                        func err(_ m: @autoclosure () -> String) {
-                            diagnostics.add(.error, m(), at: c.location, sourceLine: c.sourceLine)
-                            selectorsOK = false
-                        }
                         if let t = c.type, schema.types[t] == nil {
-                            err("unknown component type '\(t)'\(suggest ? didYouMean(t, schema.types.keys) : "")")
+                            diagnostics.error(
+                                "unknown component type '\(t)'\(suggest ? didYouMean(t, schema.types.keys) : "")", at: c)
+                            selectorsOK = false
                         }
                         for s in c.states where !schema.states.contains(s) {
                             var at = c.location
@@ -305,10 +339,9 @@ public enum ThemeCompiler {
                 for d in rule.declarations {
                     guard let def = schema.properties[d.property] else {
                         let suggest = diagnostics.suggests(d.location.file)
-                        diagnostics.add(
-                            .error,
+                        diagnostics.error(
                             "unknown property '\(d.property)'\(suggest ? didYouMean(d.property, schema.properties.keys) : "")",
-                            at: d.location, sourceLine: d.sourceLine)
+                            at: d)
                         continue
                     }
                     var typer = ValueTyper(lookup: lookup, paletteNames: names)
@@ -335,12 +368,19 @@ public enum ThemeCompiler {
                 block += 1
             }
         }
-        // The selector index lists a rule under each component type its subject can be, and each
-        // compound with a name, class or state likewise (`SelectorMap`): bounded, so that a
-        // theme (many `@component` types and `*` selectors) cannot make the daemon take
-        // gigabytes.
+        return rules
+    }
+
+    /// Phase 5: the index budget (`IndexBudget`). The selector index lists a rule under each
+    /// component type its subject can be, and each compound with a name, class or state likewise
+    /// (`SelectorMap`): bounded, so that a theme (many `@component` types and `*` selectors)
+    /// cannot make the daemon take gigabytes. The error is at the theme's own first rule or
+    /// component, else at the first rule of the chain.
+    static func checkIndexBudget(
+        of rules: [CompiledRule], schema: Schema, chain: [ThemeSource], sheets: [Sheet],
+        _ diagnostics: inout DiagnosticLog
+    ) {
         let size = IndexBudget.size(rules: rules, schema: schema)
-        // At the theme's own first rule or component, else the first rule of the chain.
         if size > IndexBudget.limit,
             let at = chain.last!.sheet.rules.first?.location ?? chain.last!.sheet.components.first?.location
                 ?? sheets.lazy.flatMap({ $0.0.rules }).first?.location
@@ -353,9 +393,6 @@ public enum ThemeCompiler {
                         + "supertype are listed under every type they can match",
                     at: at))
         }
-        let unique = DiagnosticLog.limited(dedupe(diagnostics.kept), omitted: diagnostics.omitted)
-        guard !unique.contains(where: { $0.severity == .error }) else { return (nil, unique) }
-        return (CompiledTheme(metadata: meta, palette: palette, rules: rules, schema: schema), unique)
     }
 
     /// Drops repeated diagnostics (a palette error seen through two paths) and sorts the rest by
@@ -383,5 +420,22 @@ public enum ThemeCompiler {
             i += 1
         }
         return nil
+    }
+}
+
+/// A piece of a sheet that a diagnostic points at: where it was written, and that source line.
+protocol SourceSite {
+    var location: SourceLocation { get }
+    var sourceLine: String { get }
+}
+
+extension Declaration: SourceSite {}
+extension PaletteDefinition: SourceSite {}
+extension CompoundSelector: SourceSite {}
+
+extension DiagnosticLog {
+    /// An error at `site`, with its source line (the message built only when it is kept).
+    mutating func error(_ message: @autoclosure () -> String, at site: some SourceSite) {
+        add(.error, message(), at: site.location, sourceLine: site.sourceLine)
     }
 }
