@@ -13,7 +13,7 @@ public struct ComputedStyle: Sendable {
     let table: ValueTable
     /// With `StyleWalker.tracksWinners`: per property, the source order (`CompiledRule.order`)
     /// of the rule whose declaration won, or −1 when no declaration matched. Empty otherwise.
-    public var winners: ContiguousArray<Int32> = []
+    package var winners: ContiguousArray<Int32> = []
 
     /// The number of properties.
     public var count: Int { slots.count }

@@ -1,7 +1,7 @@
 /// A forest of component trees with their types, names, classes and states interned for one
 /// compiled theme: what a toolkit keeps per widget (as GTK keeps a CSS node's name and classes
 /// as `GQuark`s, and browsers keep atoms), so that styling a tree compares integers only.
-public struct StyleForest: Sendable {
+package struct StyleForest: Sendable {
     /// One node, in preorder; the root of each tree has depth 1.
     struct Entry {
         var depth: Int32
@@ -16,13 +16,13 @@ public struct StyleForest: Sendable {
     /// The selector map whose ids these are: a walker of another theme refuses the forest.
     let map: SelectorMap
     /// The number of nodes.
-    public var count: Int { entries.count }
+    package var count: Int { entries.count }
 
     /// Interns `trees` for `cascade`: each tree in preorder, with every node's depth (the root's
     /// 1, and each node at most one deeper than the node before it).
     /// - Returns: nil when some node's type is unknown to the cascade's schema, or a depth breaks
     ///   the preorder.
-    public init?(_ trees: [[(node: PathNode, depth: Int)]], for cascade: Cascade) {
+    package init?(_ trees: [[(node: PathNode, depth: Int)]], for cascade: Cascade) {
         map = cascade.map
         for tree in trees {
             var previous = 0
@@ -53,7 +53,7 @@ public struct StyleForest: Sendable {
 extension StyleWalker {
     /// Styles every node of `forest`, calling `visit` with each node's index and slots (valid
     /// during the call only), in preorder. The walker must be empty, and is again afterwards.
-    public mutating func resolve(_ forest: StyleForest, _ visit: (Int, UnsafeBufferPointer<Int32>) -> Void) {
+    package mutating func resolve(_ forest: StyleForest, _ visit: (Int, UnsafeBufferPointer<Int32>) -> Void) {
         precondition(depth == 0, "resolve(_:_:) needs an empty walker")
         precondition(forest.map === map, "resolve(_:_:) needs a forest interned for the walker's theme")
         forest.entries.withUnsafeBufferPointer { entries in

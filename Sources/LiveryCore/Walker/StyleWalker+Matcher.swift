@@ -153,14 +153,7 @@ extension StyleWalker {
         /// this is the naive ablation), so adversarial selectors make it exponential.
         func match(_ base: Int, _ ci: Int, _ k: Int) -> Bool {
             guard raw.compoundMatches(raw.compounds[base + ci], nodes[k], nodeClasses) else { return false }
-            if ci == 0 { return true }
-            if raw.compounds[base + ci - 1].combinator == 2 { return k > 0 && match(base, ci - 1, k - 1) }
-            var j = k - 1
-            while j >= 0 {
-                if match(base, ci - 1, j) { return true }
-                j -= 1
-            }
-            return false
+            return ci == 0 || (k > 0 && containers(base, ci, k))
         }
     }
 }

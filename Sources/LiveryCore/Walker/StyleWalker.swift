@@ -13,7 +13,7 @@ public struct StyleWalker: ~Copyable {
     /// How rules are found: `indexed` (the selector map, container states, style sharing),
     /// `naive` (every rule tested against every node; the ablation), `floor` (no rules at all:
     /// only inheritance and initial values; the lower bound).
-    public enum Mode: Sendable { case indexed, naive, floor }
+    package enum Mode: Sendable { case indexed, naive, floor }
 
     let map: SelectorMap
     let raw: SelectorMap.Raw
@@ -30,7 +30,7 @@ public struct StyleWalker: ~Copyable {
     /// it forgets the sharing keys recorded so far, so that no node shares a row whose winners
     /// were not recorded (a walk that switched it on between two alike siblings read the
     /// second's winners from memory never written).
-    public var tracksWinners = false {
+    package var tracksWinners = false {
         didSet { shareKeys.update(repeating: ShareKey.none, count: capacity + 1) }
     }
 
@@ -101,11 +101,16 @@ public struct StyleWalker: ~Copyable {
     /// A row of `stride` −1s: the ranks to beat when no rule was applied before (naive mode).
     var noRanks: UnsafeMutablePointer<Int32>
 
+    /// A walker in the indexed mode, as the daemon runs it.
     /// - Parameters:
     ///   - cascade: the compiled theme.
     ///   - app: the asking application (its `@app` rules apply).
-    ///   - mode: how rules are found.
-    public init(_ cascade: Cascade, app: String? = nil, mode: Mode = .indexed) {
+    public init(_ cascade: Cascade, app: String? = nil) {
+        self.init(cascade, app: app, mode: .indexed)
+    }
+
+    /// A walker that finds rules as `mode` says (the benchmarks' and tests' ablations).
+    package init(_ cascade: Cascade, app: String? = nil, mode: Mode) {
         self.init(map: cascade.map, app: app.map { cascade.map.appIDs[$0] ?? -2 } ?? -3, mode: mode)
     }
 
