@@ -1,6 +1,6 @@
 import Foundation
 
-/// Resolves which value wins for each property of a component (DESIGN §4):
+/// Resolves which value wins for each property of a component (the README, "The cascade"):
 ///
 /// 1. Only declarations whose selector matches the node itself compete, and any of them beats a
 ///    value inherited from a container.

@@ -1,5 +1,5 @@
 /// Why a value won: every declaration that matched the node, in cascade order, and where the
-/// value came from when none did (`livery explain`, DESIGN §4).
+/// value came from when none did (`livery explain`; the README, "The cascade").
 public struct Explanation: Sendable {
     /// One declaration that matched the node.
     public struct Candidate: Sendable, Equatable {

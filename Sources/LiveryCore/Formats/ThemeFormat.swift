@@ -1,7 +1,7 @@
 import Foundation
 
-/// A way of reading themes: the native sheet bundle, base16/base24 schemes, … (DESIGN §2,
-/// "Other formats"). Every format turns its input into a `Stylesheet` so that the compiler and
+/// A way of reading themes: the native sheet bundle, base16/base24 schemes, … (the README, "The
+/// sheet language"). Every format turns its input into a `Stylesheet` so that the compiler and
 /// the cascade see one kind of theme.
 public protocol ThemeFormat: Sendable {
     /// A short name shown in `ListThemes` metadata: `native`, `base16`.

@@ -19,6 +19,10 @@ extension SelectorMap {
     /// (`StyleWalker.blocks`). Among rules of one compound count, those of one type bucket
     /// (`Built.byType`, `Built.universal`) are numbered together, so that a type bucket's
     /// container bits are a few runs of consecutive bits (`Raw.typeChunks`).
+    ///
+    /// Safety: its `Frozen` buffers belong to the `Raw` that holds it (freed by `Raw.free()`);
+    /// `words`, `offsets`, `bits` and `pairSources` address the `blockWords` words of a container
+    /// state, which the walker allocates per level from `blockWords`.
     struct ContainerRules {
         /// A compound that needs a test of its own, with what the test needs beyond its key and
         /// range (which decide its name and type): its classes' mask and its states (the

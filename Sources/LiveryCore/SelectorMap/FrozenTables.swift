@@ -18,6 +18,11 @@ extension SelectorMap {
     }
 
     /// The tables the walker reads, as `Frozen` buffers.
+    ///
+    /// Safety: every buffer is owned by the `SelectorMap` whose `raw` this is, freed once in its
+    /// deinit (`free()`); a walker reads a copy of this struct, which shares the buffers, while
+    /// it holds the map. Every range and id stored in one table was computed from the count of
+    /// the table it indexes when the tables were built, and nothing changes after.
     struct Raw {
         /// At most this many segments a chunk.
         static let maxSegments = 8
@@ -49,8 +54,7 @@ extension SelectorMap {
         /// class) and per class a word of bits of that list (`classMasks[type * classCount +
         /// class]`). A node ORs its classes' words and visits the set bits: one load a class,
         /// from a table by type, instead of a chain of loads (its block of ranges, the type's
-        /// range) and a loop over each class's bucket (+2–4 % on workload (a), 2 % fewer
-        /// instructions). A type with more uses the buckets.
+        /// range) and a loop over each class's bucket. A type with more uses the buckets.
         let classCount: Int
         let classFirst: Frozen<Int32>
         let classMasks: Frozen<UInt64>
@@ -65,8 +69,8 @@ extension SelectorMap {
         /// test (see `Candidate.exact`), and `segmentSlots` segments from `segments[i * segmentSlots]`
         /// say where those bits are in a container state (runs of consecutive bits; unused
         /// slots have a zero mask). The walker gathers a chunk's container bits into one word
-        /// with a fixed number of shifts and visits its set bits only (on workload (a), 3 of
-        /// 28 candidates a node), instead of testing each candidate.
+        /// with a fixed number of shifts and visits its set bits only, instead of testing each
+        /// candidate.
         let typeChunks: Frozen<Bucket>
         let chunkFirst: Frozen<Int32>
         let chunkInexact: Frozen<UInt64>

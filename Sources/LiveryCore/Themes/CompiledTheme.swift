@@ -1,4 +1,4 @@
-/// The layer a declaration belongs to; a higher layer beats a lower one (DESIGN §4, rule 2).
+/// The layer a declaration belongs to; a higher layer beats a lower one (the README, "The cascade").
 public enum Layer: Int, Comparable, Sendable, CustomStringConvertible {
     /// The theme and its `inherits` ancestors.
     case theme = 0

@@ -29,8 +29,7 @@ extension StyleWalker {
         // Per pair of words: the prefixes that may extend here (those the container's state has
         // at the position before; all, at position 0) and end with a type alone the node is,
         // and, for a descendant combinator, those the container's state has. As SIMD2 loads and
-        // stores (LLVM leaves this loop scalar, since the pointers may alias: +1.5–2 % on
-        // workload (a); four words at a time, no gain on baseline x86-64).
+        // stores (LLVM leaves this loop scalar, since the pointers may alias).
         typealias Pair = SIMD2<UInt64>
         let to = UnsafeMutableRawPointer(here)
         let from = UnsafeRawPointer(above)

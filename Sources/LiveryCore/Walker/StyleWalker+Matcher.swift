@@ -1,6 +1,9 @@
 extension StyleWalker {
     /// Matching against the node on top of the walker's stack, on raw buffers: no reference
     /// counting and no bounds checks in the inner loops.
+    ///
+    /// Safety: it borrows the walker's buffers for one push and must not outlive it; the node
+    /// levels it reads are below the walker's depth.
     struct Matcher {
         /// The walker's tables (`StyleWalker.tables`), by pointer: a copy of `Raw` per node
         /// would cost more than the matching it serves.

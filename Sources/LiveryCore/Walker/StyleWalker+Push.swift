@@ -111,8 +111,7 @@ extension StyleWalker {
         // whole row without a branch (a loop the compiler vectorises), from a template
         // kept per (type, states) with the container-free rules (`matchFree`). After the
         // collection rather than before, so that the select's independent work overlaps
-        // the chains of loads the buckets start (class, bucket, candidate): +3–5 % on
-        // workload (a); after the sort it measured slower.
+        // the chains of loads the buckets start (class, bucket, candidate).
         StyleWalker.inherit(
             row, parent: parent, template: freeRow(free, FreeRow.template),
             count: width)

@@ -8,7 +8,7 @@ extension StyleWalker {
         var lanes: SIMD8<Int32>
 
         /// No node's key (a type of −1). Computed, not stored: a stored static is initialised
-        /// lazily, and each push paid a `swift_once` call for it (1 % on workload (a)).
+        /// lazily, and each push would pay a `swift_once` call for it.
         static var none: ShareKey { ShareKey(lanes: SIMD8(repeating: -1)) }
     }
 }

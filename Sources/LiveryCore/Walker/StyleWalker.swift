@@ -9,6 +9,13 @@
 /// match the same rules (Servo's and Blink's "style sharing"). The table of container-free
 /// results and templates (`freeTable`) grows with the (type, states) pairs met. Noncopyable,
 /// because it owns those buffers.
+///
+/// Safety: the walker owns its buffers (`nodes`, `rows`, `winnerRows`, `blocks`, `nodeClasses`,
+/// `shareKeys`, `matched`, the `freeTable` rows and `tables`), allocates them in `init`, grows
+/// them in `reserve` and `matchFree`, and frees them in `deinit`; being noncopyable, no copy can
+/// free them twice. Levels stay below `capacity` because every push reserves first; `topSlots`
+/// hands out a pointer into `rows` that is valid until the next push or pop. The map's tables
+/// it reads (`raw`, `tables`) belong to `map`, which the walker keeps alive.
 public struct StyleWalker: ~Copyable {
     /// How rules are found: `indexed` (the selector map, container states, style sharing),
     /// `naive` (every rule tested against every node; the ablation), `floor` (no rules at all:
@@ -28,8 +35,7 @@ public struct StyleWalker: ~Copyable {
     let stride: Int
     /// Records the winning rule of every property (for cross-checks); off by default. Switching
     /// it forgets the sharing keys recorded so far, so that no node shares a row whose winners
-    /// were not recorded (a walk that switched it on between two alike siblings read the
-    /// second's winners from memory never written).
+    /// were not recorded.
     package var tracksWinners = false {
         didSet { shareKeys.update(repeating: ShareKey.none, count: capacity + 1) }
     }
@@ -55,16 +61,14 @@ public struct StyleWalker: ~Copyable {
     /// Style sharing, per level: the key of the node whose style the level's row holds, or
     /// `ShareKey.none` when it may not be shared (no node yet, winners tracked, a node that
     /// is not `SelectorMap.Node.shareable` or has no siblings). A node is compared with its
-    /// last sibling only, as a list of alike cells needs: remembering the last two (so that
-    /// an alternation of two kinds shares too) measured 2 % slower on workload (a), where
-    /// siblings rarely share, and the last four or eight slower still.
+    /// last sibling only, as a list of alike cells needs (`bench/README.md` has what remembering
+    /// more siblings measured).
     var shareKeys: UnsafeMutablePointer<ShareKey>
     /// How many nodes took their last sibling's style (for tests).
     var sharedNodes = 0
     /// The matches of the node being pushed (`Candidate.match`; and `matchFree`'s scratch):
     /// room for every rule once, and for the slot past the last match that the collectors
-    /// write without a branch when a candidate does not match (a heap overflow when the
-    /// list had room for the rules only and every rule matched); `matched[-1]` is the sort's
+    /// write without a branch when a candidate does not match; `matched[-1]` is the sort's
     /// sentinel (rank `Int32.min`), the allocation starting one slot before.
     var matched: UnsafeMutablePointer<SIMD4<Int32>>
     /// Whether the node being pushed may have siblings (`StyleForest.Entry.hasSiblings`; always
@@ -93,9 +97,7 @@ public struct StyleWalker: ~Copyable {
     /// its container's value), else the winning rule's value or the initial one; each
     /// property's winning rank among the entry's rules (−1 where none set it); and the winning
     /// rule's source order (for `tracksWinners`). The template is one row, not a mask and a
-    /// row of values, so that a node reads 256 bytes of it rather than 512 (by callgrind's
-    /// cache model the two rows missed the L1 cache 5.6 times a node on workload (a), with 242
-    /// entries; the time did not change measurably, the misses being hits in L2).
+    /// row of values, so that a node reads half as many bytes of it.
     var freeRows: UnsafeMutablePointer<Int32>
     var freeRowCapacity: Int
     /// A row of `stride` −1s: the ranks to beat when no rule was applied before (naive mode).
@@ -138,7 +140,7 @@ public struct StyleWalker: ~Copyable {
         shareKeys = .allocate(capacity: levels + 1)
         shareKeys.initialize(repeating: ShareKey.none, count: levels + 1)
         // One slot before the list holds a rank below every rule's: the insertion sort's
-        // sentinel, so that its inner loop tests one condition (+0–2 % on workload (a)).
+        // sentinel, so that its inner loop tests one condition.
         matched = .allocate(capacity: raw.rules.count + SelectorMap.Raw.unrolled + 2) + 1
         matched[-1] = SIMD4(Int32.min, 0, 0, 0)
         freeTable = .allocate(capacity: freeCapacity)
