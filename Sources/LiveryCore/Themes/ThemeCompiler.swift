@@ -1,144 +1,5 @@
 import Foundation
 
-/// A bundle as a format plugin read it: its sheet and where it came from.
-public struct ThemeSource: Sendable {
-    /// The theme id: lower-case letters, digits and `-`.
-    public var id: String
-    /// The format plugin that read it: `native`, `base16`.
-    public var format: String
-    /// The bundle directory or file.
-    public var path: String
-    /// The bundle translated to a sheet; its diagnostics include the plugin's read errors.
-    public var sheet: Stylesheet
-
-    /// A source as a format plugin returns it; the fields are stored as given.
-    public init(id: String, format: String, path: String, sheet: Stylesheet) {
-        self.id = id
-        self.format = format
-        self.path = path
-        self.sheet = sheet
-    }
-
-    /// Whether `id` is a valid theme id: 1–64 lower-case ASCII letters, digits and `-`, not
-    /// starting with `-` (which a command line takes for an option: `livery set -x`).
-    /// - Parameter id: A candidate id, e.g. a bundle's directory name or a `SetTheme` argument.
-    /// - Returns: Whether it may name a theme.
-    public static func isValidID(_ id: String) -> Bool {
-        !id.isEmpty && id.count <= 64 && id.utf8.first != 45
-            && id.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 }
-    }
-
-    /// What ``isValidID(_:)`` allows, for messages: `lower-case letters, digits and '-', not first`.
-    public static let idRule = "lower-case letters, digits and '-', not first"
-}
-
-/// What a theme says about itself in `@theme { … }`, with what its ancestors supply.
-public struct ThemeMetadata: Sendable, Hashable {
-    /// The theme id: lower-case letters, digits and `-`.
-    public var id: String
-    /// The display name from the theme's own `name`; the id when it gives none.
-    public var name: String
-    /// The theme's own `description`; empty when it gives none.
-    public var description: String
-    /// `light` or `dark`: published to the desktop portal as `color-scheme`.
-    public var variant: String
-    /// The parent theme's id.
-    public var inherits: String?
-    /// `accent-color`, published to the desktop portal as `accent-color` `(ddd)` sRGB 0–1.
-    public var accentColor: RGBA?
-    /// `dark-variant` / `light-variant`: the id of the sibling theme of the other variant.
-    public var darkVariant: String?
-    /// `light-variant`: the id of the light sibling of a dark theme.
-    public var lightVariant: String?
-    /// `contrast: normal | high` (or 0 | 1): published to the desktop portal; 0 by default.
-    public var contrast: UInt32 = 0
-    /// `reduced-motion: no-preference | reduce` (or 0 | 1): published to the desktop portal.
-    public var reducedMotion: UInt32 = 0
-    /// The format plugin that read the theme: `native`, `base16`.
-    public var format: String
-    /// The theme's bundle directory or file.
-    public var path: String
-
-    /// Metadata with `contrast` and `reduced-motion` at 0 (no preference); the rest as given.
-    public init(
-        id: String, name: String, description: String, variant: String, inherits: String?, accentColor: RGBA?,
-        darkVariant: String? = nil, lightVariant: String? = nil, format: String, path: String
-    ) {
-        self.id = id
-        self.name = name
-        self.description = description
-        self.variant = variant
-        self.inherits = inherits
-        self.accentColor = accentColor
-        self.darkVariant = darkVariant
-        self.lightVariant = lightVariant
-        self.format = format
-        self.path = path
-    }
-}
-
-/// The layer a declaration belongs to; a higher layer beats a lower one (DESIGN §4, rule 2).
-public enum Layer: Int, Comparable, Sendable, CustomStringConvertible {
-    /// The theme and its `inherits` ancestors.
-    case theme = 0
-    /// `$XDG_CONFIG_HOME/livery/overrides.css`.
-    case user = 1
-    /// `@app "id" { … }` blocks, for the asking application only.
-    case app = 2
-    /// Whether `l` is beaten by `r`: theme < user < app.
-    public static func < (l: Layer, r: Layer) -> Bool { l.rawValue < r.rawValue }
-    /// `theme`, `user` or `app`, as `livery explain` shows it.
-    public var description: String { ["theme", "user", "app"][rawValue] }
-}
-
-/// One typed declaration of a compiled rule.
-public struct CompiledDeclaration: Sendable {
-    /// A property of the schema, e.g. `background-color`.
-    public var property: String
-    /// The value typed by the property's type, palette references resolved.
-    public var value: Value
-    /// Where the property name was written.
-    public var location: SourceLocation
-}
-
-/// A rule with one selector, checked against the schema and with typed values: the unit the
-/// cascade works with.
-public struct CompiledRule: Sendable {
-    /// The one selector; a rule written with several becomes one `CompiledRule` per selector.
-    public var selector: Selector
-    /// The layer the rule's sheet and `@app` block put it in.
-    public var layer: Layer
-    /// The application id of the enclosing `@app` block; the rule applies only to its requests.
-    public var app: String?
-    /// Position in source order across all layers' sheets.
-    public var order: Int
-    /// How derived the subject type is (`View` 0, `Control` 1, `Button` 2; `*` −1): rule 3's
-    /// tie-break.
-    public var subjectDepth: Int
-    /// The selector's specificity: rule 3's first test.
-    public var specificity: Specificity
-    /// The declarations that typed correctly, in source order; a later one wins.
-    public var declarations: [CompiledDeclaration]
-    /// The rule block the declarations were written in, numbered from 0 in source order: the
-    /// rules of one selector list share it and the one `declarations` array, so that indexes and
-    /// digests store a block once, not once per selector (a list of S selectors over D
-    /// declarations is S + D, not S × D).
-    public var block: Int
-}
-
-/// A theme ready for the cascade: merged palette, typed rules of every layer, extended schema.
-public struct CompiledTheme: Sendable {
-    /// The `@theme` metadata of the theme, completed by its ancestors.
-    public var metadata: ThemeMetadata
-    /// `@define-color` names (without `@`) to colours, across ancestors and overrides; a later
-    /// definition wins.
-    public var palette: [String: RGBA]
-    /// Every rule of every layer, in source order (`order` ascending).
-    public var rules: [CompiledRule]
-    /// The schema extended with the sheets' `@component` types.
-    public var schema: Schema
-}
-
 /// Turns a theme's `inherits` chain (and the user's overrides) into a `CompiledTheme`, checking
 /// every name, value and palette reference; collects every error in one pass.
 public enum ThemeCompiler {
@@ -208,7 +69,8 @@ public enum ThemeCompiler {
     /// the bound keeps a theme that does not from holding up switches and the checks of the others.
     public static let timeLimit: Duration = .seconds(10)
 
-    /// Compiles a theme.
+    /// Compiles a theme, in phases: the schema extended with the sheets' `@component` types, the
+    /// palette, the metadata, the rules, and the index budget.
     /// - Parameters:
     ///   - chain: the theme's sources, root ancestor first, the theme itself last.
     ///   - overrides: the user's overrides sheet, applied as the `user` layer (its `@app` blocks
@@ -225,17 +87,48 @@ public enum ThemeCompiler {
         precondition(!chain.isEmpty)
         let clock = ContinuousClock()
         let deadline = timeLimit.map { clock.now + $0 }
-        let sheets: [(Stylesheet, Bool)] =
-            chain.map { ($0.sheet, false) } + (overrides.map { [($0, true)] } ?? [])
+        let sheets: [Sheet] = chain.map { ($0.sheet, false) } + (overrides.map { [($0, true)] } ?? [])
         // At most `Diagnostic.maximumPerFile` kept a file, the rest counted; "did you mean" is
         // computed only for those kept (`log.accepts`), so that its cost, a comparison with each
         // candidate, is paid a bounded number of times however many names are misspelt.
         var diagnostics = DiagnosticLog()
         for (sheet, _) in sheets { diagnostics.merge(kept: sheet.diagnostics, omitted: sheet.omittedDiagnostics) }
+        let schema = extendSchema(base, with: sheets, &diagnostics)
+        let (palette, names) = evaluatePalette(of: sheets, &diagnostics)
+        // Unknown references inside palette definitions are reported once there; rules that use
+        // a failed colour get their own error only when the name is unknown.
+        let lookup: (String) -> RGBA? = { palette[$0] }
+        let meta = metadata(of: chain, lookup: lookup, paletteNames: names, &diagnostics)
+        let rules = compileRules(
+            of: sheets, schema: schema, lookup: lookup, paletteNames: names,
+            deadline: deadline.map { (clock, $0, timeLimit!) }, &diagnostics)
+        checkIndexBudget(of: rules, schema: schema, chain: chain, sheets: sheets, &diagnostics)
+        let unique = DiagnosticLog.limited(dedupe(diagnostics.kept), omitted: diagnostics.omitted)
+        guard !unique.contains(where: { $0.severity == .error }) else { return (nil, unique) }
+        return (CompiledTheme(metadata: meta, palette: palette, rules: rules, schema: schema), unique)
+    }
+
+    /// A sheet of the chain and whether it is the user's overrides.
+    typealias Sheet = (sheet: Stylesheet, isOverrides: Bool)
+
+    /// Phase 1: `base` extended with every sheet's `@component` types, in chain order.
+    static func extendSchema(_ base: Schema, with sheets: [Sheet], _ diagnostics: inout DiagnosticLog) -> Schema {
         var schema = base
         for (sheet, _) in sheets { diagnostics.append(contentsOf: schema.extend(with: sheet.components)) }
+        return schema
+    }
 
-        // Palette: later definitions (children, then overrides) win, even inside a parent's rules.
+    /// Phase 2: the palette. Later definitions (children, then overrides) win, even inside a
+    /// parent's rules.
+    /// - Returns: the colours that evaluated, and the names of every definition (a reference
+    ///   to a defined colour that failed is reported at the definition only).
+    static func evaluatePalette(of sheets: [Sheet], _ log: inout DiagnosticLog)
+        -> (palette: [String: RGBA], names: Set<String>)
+    {
+        // A copy, written back at the end: the evaluation's lookup closure, held by each
+        // `ValueTyper`, cannot capture an `inout` parameter.
+        var diagnostics = log
+        defer { log = diagnostics }
         var definitions: [String: PaletteDefinition] = [:]
         for (sheet, _) in sheets { for d in sheet.palette { definitions[d.name] = d } }
         var palette: [String: RGBA] = [:]
@@ -253,10 +146,7 @@ public enum ThemeCompiler {
             guard let length = lengths[name], length > 64 else { continue }
             failed.insert(name)
             if length == 65, let d = definitions[name] {
-                diagnostics.append(
-                    Diagnostic(
-                        .error, "palette colour '@\(name)' is reached through more than 64 references",
-                        at: d.location, sourceLine: d.sourceLine))
+                diagnostics.error("palette colour '@\(name)' is reached through more than 64 references", at: d)
             }
         }
         func evaluate(_ name: String) -> RGBA? {
@@ -264,23 +154,18 @@ public enum ThemeCompiler {
             guard let d = definitions[name], !failed.contains(name) else { return nil }
             if let start = visiting.firstIndex(of: name) {
                 let cycle = (visiting[start...] + [name]).map { "@" + $0 }.joined(separator: " → ")
-                diagnostics.append(
-                    Diagnostic(
-                        .error,
-                        visiting.count - start == 1
-                            ? "palette colour '@\(name)' refers to itself"
-                            : "palette colour '@\(name)' is part of a reference cycle (\(cycle))",
-                        at: d.location, sourceLine: d.sourceLine))
+                diagnostics.error(
+                    visiting.count - start == 1
+                        ? "palette colour '@\(name)' refers to itself"
+                        : "palette colour '@\(name)' is part of a reference cycle (\(cycle))",
+                    at: d)
                 failed.insert(name)
                 return nil
             }
             // Only a walk into a cycle recurses deeper than a level: keep it short enough for
             // any stack.
             guard visiting.count < 64 else {
-                diagnostics.append(
-                    Diagnostic(
-                        .error, "palette colour '@\(name)' is reached through more than 64 references",
-                        at: d.location, sourceLine: d.sourceLine))
+                diagnostics.error("palette colour '@\(name)' is reached through more than 64 references", at: d)
                 failed.insert(name)
                 return nil
             }
@@ -302,11 +187,14 @@ public enum ThemeCompiler {
         for name in names.sorted(by: { (lengths[$0] ?? .max, $0) < (lengths[$1] ?? .max, $1) }) {
             _ = evaluate(name)
         }
-        // Unknown references inside palette definitions are reported once there; rules that use
-        // a failed colour get their own error only when the name is unknown.
-        let lookup: (String) -> RGBA? = { palette[$0] }
+        return (palette, names)
+    }
 
-        // Metadata: the theme's own, then its ancestors' for what it leaves out.
+    /// Phase 3: the metadata, the theme's own, then its ancestors' for what it leaves out.
+    static func metadata(
+        of chain: [ThemeSource], lookup: @escaping (String) -> RGBA?, paletteNames names: Set<String>,
+        _ diagnostics: inout DiagnosticLog
+    ) -> ThemeMetadata {
         let own = chain.last!
         var meta = ThemeMetadata(
             id: own.id, name: own.id, description: "", variant: "light", inherits: nil, accentColor: nil,
@@ -320,10 +208,9 @@ public enum ThemeCompiler {
             for d in source.sheet.metadata.reversed() {
                 guard metadataKeys.contains(d.property) else {
                     let suggest = diagnostics.suggests(d.location.file)
-                    diagnostics.add(
-                        .error,
+                    diagnostics.error(
                         "unknown @theme key '\(d.property)'\(suggest ? didYouMean(d.property, metadataKeys) : "")",
-                        at: d.location, sourceLine: d.sourceLine)
+                        at: d)
                     continue
                 }
                 var typer = ValueTyper(lookup: lookup, paletteNames: names)
@@ -404,17 +291,27 @@ public enum ThemeCompiler {
             }
         }
         if meta.inherits == nil, chain.count > 1 { meta.inherits = chain[chain.count - 2].id }
+        return meta
+    }
 
-        // Rules.
+    /// Phase 4: the rules, each selector checked against the schema and each declaration typed;
+    /// a rule with a selector error is left out, its declarations still checked.
+    /// - Parameter deadline: when given, the rules are checked until `clock` passes `at`; then an
+    ///   error at the rule reached names `limit`, and the rest are not checked.
+    static func compileRules(
+        of sheets: [Sheet], schema: Schema, lookup: @escaping (String) -> RGBA?, paletteNames names: Set<String>,
+        deadline: (clock: ContinuousClock, at: ContinuousClock.Instant, limit: Duration)?,
+        _ diagnostics: inout DiagnosticLog
+    ) -> [CompiledRule] {
         var rules: [CompiledRule] = []
         var order = 0
         var block = 0
         rulesOfSheets: for (sheet, isOverrides) in sheets {
             for rule in sheet.rules {
-                if let deadline, let timeLimit, clock.now > deadline {
+                if let deadline, deadline.clock.now > deadline.at {
                     diagnostics.add(
                         .error,
-                        "checking the theme's rules took longer than \(timeLimit) (the bound for one theme); stopped at this rule",
+                        "checking the theme's rules took longer than \(deadline.limit) (the bound for one theme); stopped at this rule",
                         at: rule.location, sourceLine: "")
                     break rulesOfSheets
                 }
@@ -422,12 +319,10 @@ public enum ThemeCompiler {
                 for sel in rule.selectors {
                     for c in sel.compounds {
                         let suggest = diagnostics.suggests(c.location.file)
-                        func err(_ m: @autoclosure () -> String) {
-                            diagnostics.add(.error, m(), at: c.location, sourceLine: c.sourceLine)
-                            selectorsOK = false
-                        }
                         if let t = c.type, schema.types[t] == nil {
-                            err("unknown component type '\(t)'\(suggest ? didYouMean(t, schema.types.keys) : "")")
+                            diagnostics.error(
+                                "unknown component type '\(t)'\(suggest ? didYouMean(t, schema.types.keys) : "")", at: c)
+                            selectorsOK = false
                         }
                         for s in c.states where !schema.states.contains(s) {
                             var at = c.location
@@ -444,10 +339,9 @@ public enum ThemeCompiler {
                 for d in rule.declarations {
                     guard let def = schema.properties[d.property] else {
                         let suggest = diagnostics.suggests(d.location.file)
-                        diagnostics.add(
-                            .error,
+                        diagnostics.error(
                             "unknown property '\(d.property)'\(suggest ? didYouMean(d.property, schema.properties.keys) : "")",
-                            at: d.location, sourceLine: d.sourceLine)
+                            at: d)
                         continue
                     }
                     var typer = ValueTyper(lookup: lookup, paletteNames: names)
@@ -474,27 +368,31 @@ public enum ThemeCompiler {
                 block += 1
             }
         }
-        // The selector index lists a rule under each component type its subject can be, and each
-        // compound with a name, class or state likewise (`SelectorMap`): bounded, so that a
-        // theme (many `@component` types and `*` selectors) cannot make the daemon take
-        // gigabytes.
-        let size = SelectorMap.indexSize(rules: rules, schema: schema)
-        // At the theme's own first rule or component, else the first rule of the chain.
-        if size > SelectorMap.indexLimit,
+        return rules
+    }
+
+    /// Phase 5: the index budget (`IndexBudget`). The selector index lists a rule under each
+    /// component type its subject can be, and each compound with a name, class or state likewise
+    /// (`SelectorMap`): bounded, so that a theme (many `@component` types and `*` selectors)
+    /// cannot make the daemon take gigabytes. The error is at the theme's own first rule or
+    /// component, else at the first rule of the chain.
+    static func checkIndexBudget(
+        of rules: [CompiledRule], schema: Schema, chain: [ThemeSource], sheets: [Sheet],
+        _ diagnostics: inout DiagnosticLog
+    ) {
+        let size = IndexBudget.size(rules: rules, schema: schema)
+        if size > IndexBudget.limit,
             let at = chain.last!.sheet.rules.first?.location ?? chain.last!.sheet.components.first?.location
                 ?? sheets.lazy.flatMap({ $0.0.rules }).first?.location
         {
             diagnostics.append(
                 Diagnostic(
                     .error,
-                    "the theme's selector index would take \(size >> 20) MiB (at most \(SelectorMap.indexLimit >> 20) MiB): "
+                    "the theme's selector index would take \(size >> 20) MiB (at most \(IndexBudget.limit >> 20) MiB): "
                         + "\(rules.count) rules over \(schema.types.count) component types; selectors of `*` or of a "
                         + "supertype are listed under every type they can match",
                     at: at))
         }
-        let unique = DiagnosticLog.limited(dedupe(diagnostics.kept), omitted: diagnostics.omitted)
-        guard !unique.contains(where: { $0.severity == .error }) else { return (nil, unique) }
-        return (CompiledTheme(metadata: meta, palette: palette, rules: rules, schema: schema), unique)
     }
 
     /// Drops repeated diagnostics (a palette error seen through two paths) and sorts the rest by
@@ -522,5 +420,22 @@ public enum ThemeCompiler {
             i += 1
         }
         return nil
+    }
+}
+
+/// A piece of a sheet that a diagnostic points at: where it was written, and that source line.
+protocol SourceSite {
+    var location: SourceLocation { get }
+    var sourceLine: String { get }
+}
+
+extension Declaration: SourceSite {}
+extension PaletteDefinition: SourceSite {}
+extension CompoundSelector: SourceSite {}
+
+extension DiagnosticLog {
+    /// An error at `site`, with its source line (the message built only when it is kept).
+    mutating func error(_ message: @autoclosure () -> String, at site: some SourceSite) {
+        add(.error, message(), at: site.location, sourceLine: site.sourceLine)
     }
 }

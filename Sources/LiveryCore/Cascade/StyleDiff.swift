@@ -7,7 +7,7 @@ public enum StyleDiff {
     /// with no change are left out. Values that disappeared are not reported: a subscription's
     /// properties are fixed, so every property present before is present after.
     /// An image named in `editedImages` counts as changed even when its path is the same, since
-    /// its file changed on disk (DESIGN §5).
+    /// its file changed on disk.
     /// - Parameters:
     ///   - old: The values last sent.
     ///   - new: The values now.

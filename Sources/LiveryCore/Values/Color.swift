@@ -2,7 +2,7 @@ import Foundation
 
 /// An sRGB colour with straight (non-premultiplied) alpha; every channel is a float in 0–1.
 ///
-/// The 8-bit form rounds: `round(v × 255)` clamped to 0–255 (DESIGN §2), so 1.0 maps to 0xff and
+/// The 8-bit form rounds: `round(v × 255)` clamped to 0–255, never `floor(v × 256)`, so 1.0 maps to 0xff and
 /// `k/15` maps to `17 × k`. `floor(v × 256)` is never used: it maps 1.0 to 256.
 public struct RGBA: Hashable, Sendable, CustomStringConvertible {
     /// Red, green, blue and alpha, sRGB 0–1.
@@ -30,7 +30,7 @@ public struct RGBA: Hashable, Sendable, CustomStringConvertible {
         Int(min(max((clamp(v) * 255).rounded(.toNearestOrAwayFromZero), 0), 255))
     }
 
-    /// The colour as `#rrggbbaa`, lower-case: the form published over D-Bus (DESIGN §5).
+    /// The colour as `#rrggbbaa`, lower-case: the form published over D-Bus (the README, "D-Bus API").
     public var hex: String { RGBA.hexString([red, green, blue, alpha]) }
 
     /// `#` and two lower-case hex digits per channel (no `String(format:)`: this is on the path

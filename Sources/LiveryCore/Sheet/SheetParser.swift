@@ -1,6 +1,6 @@
 import Foundation
 
-/// Parses the sheet language of DESIGN §2 into a `Stylesheet`, reporting every syntax error in one
+/// Parses the sheet language (the README, "The sheet language") into a `Stylesheet`, reporting every syntax error in one
 /// pass: after an error the parser recovers at the next `;` or `}`.
 public struct SheetParser {
     /// Reads `@import`ed files.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The installed themes: every bundle found on the theme search path, read by the format that
-/// claims it (DESIGN §7: the first directory wins for a duplicate id).
+/// claims it (the first directory wins for a duplicate id).
 public struct ThemeCatalog: Sendable {
     /// Sources by id.
     public private(set) var sources: [String: ThemeSource] = [:]

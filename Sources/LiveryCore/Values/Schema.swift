@@ -1,6 +1,6 @@
 import Foundation
 
-/// The value type of a property (DESIGN §3), which says how a declaration's value is read and
+/// The value type of a property (`themes/schema.json`), which says how a declaration's value is read and
 /// how it is published over D-Bus.
 public enum ValueType: String, Sendable, Codable, CaseIterable {
     /// Published as `s` `#rrggbbaa`.
@@ -55,7 +55,7 @@ public struct TypeDefinition: Sendable {
 }
 
 /// The component schema: types, their parts, states and typed properties, read from
-/// `themes/schema.json` (DESIGN §3).
+/// `themes/schema.json`.
 public struct Schema: Sendable {
     /// Every component type by name, including those added by `extend(with:)`.
     public private(set) var types: [String: TypeDefinition]
@@ -184,7 +184,7 @@ public struct Schema: Sendable {
     /// memory quadratic in its size.
     public static let maximumDepth = 64
 
-    /// Adds the types of `@component` declarations (DESIGN §3).
+    /// Adds the types of `@component` declarations.
     /// - Parameter components: The declarations of a sheet; a faulty one is skipped, not added.
     /// - Returns: diagnostics for unknown supertypes or part types and for redefinitions.
     public mutating func extend(with components: [ComponentDeclaration]) -> [Diagnostic] {

@@ -33,7 +33,7 @@ public struct PathNode: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A component named by its containers from the outermost inwards,
-/// `Window/NavigationBar/BarButtonItem:highlighted` (DESIGN §4). Parts are children of their
+/// `Window/NavigationBar/BarButtonItem:highlighted` (the README, "The cascade"). Parts are children of their
 /// owner: `Window/Button/Label#title`.
 public struct ComponentPath: Hashable, Sendable, CustomStringConvertible {
     /// The nodes from the outermost container to the component itself.

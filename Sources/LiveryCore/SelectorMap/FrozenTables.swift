@@ -1,0 +1,345 @@
+extension SelectorMap {
+    /// A range of `Raw.candidates`, `Raw.chainTypes`, `Raw.chunkFirst` or
+    /// `ContainerRules.entries`.
+    struct Bucket {
+        var start: Int32
+        var count: Int32
+    }
+
+    /// A run of consecutive bits of a container state, the container bits of consecutive
+    /// candidates of a chunk (`Raw.typeChunks`).
+    struct Segment {
+        /// The run's first bit: bit `start & 63` of word `start >> 6`.
+        var start: Int32
+        /// Where the run goes in the chunk's word.
+        var shift: Int32
+        /// Ones over the run's length.
+        var mask: UInt64
+    }
+
+    /// The tables the walker reads, as `Frozen` buffers.
+    ///
+    /// Safety: every buffer is owned by the `SelectorMap` whose `raw` this is, freed once in its
+    /// deinit (`free()`); a walker reads a copy of this struct, which shares the buffers, while
+    /// it holds the map. Every range and id stored in one table was computed from the count of
+    /// the table it indexes when the tables were built, and nothing changes after.
+    struct Raw {
+        /// At most this many segments a chunk.
+        static let maxSegments = 8
+        /// The set bits of a chunk the walker takes without a branch before it loops over the
+        /// rest (`Matcher.collectChunks`).
+        static let unrolled = 4
+
+        let rules: Frozen<Rule>
+        let compounds: Frozen<Compound>
+        let classes: Frozen<Int32>
+        /// Declarations as (property index, value slot) pairs, side by side so that applying
+        /// one reads one place; each rule's padded to whole groups of four (see `init`).
+        let declarations: Frozen<SIMD2<Int32>>
+        /// Per rule, its match as the walker records it (`Candidate.match`).
+        let matches: Frozen<SIMD4<Int32>>
+        /// Every bucket's candidates, one after another.
+        let candidates: Frozen<SelectorMap.Candidate>
+        /// Per name (and per class) and node type: `keyedRanges[nameBase[name] + type]` (and
+        /// `classBase`) is the range of `candidates` whose subject has that name (or, without a
+        /// name, that class first) and is `*` or a type a node of `type` is a kind of, in rank
+        /// order (a rule is listed for each such type). A name or class without rules has base
+        /// 0, a block of empty ranges.
+        let nameBase: Frozen<Int32>
+        let classBase: Frozen<Int32>
+        let keyedRanges: Frozen<Bucket>
+        /// The `.class` candidates again, found as the chunks find theirs, for each node type
+        /// with at most 64 of them: its list (`classCandidates` from `classFirst[type]`, −1 for
+        /// a type with more: the candidates of each class's range for the type, class after
+        /// class) and per class a word of bits of that list (`classMasks[type * classCount +
+        /// class]`). A node ORs its classes' words and visits the set bits: one load a class,
+        /// from a table by type, instead of a chain of loads (its block of ranges, the type's
+        /// range) and a loop over each class's bucket. A type with more uses the buckets.
+        let classCount: Int
+        let classFirst: Frozen<Int32>
+        let classMasks: Frozen<UInt64>
+        let classCandidates: Frozen<SelectorMap.Candidate>
+        /// Per node type, the rules with containers whose subject is a type the node is a kind of
+        /// or `*` (with states, `:normal` or an `@app`: `Built.byType` along the type's chain,
+        /// and `Built.universal`), as a range of chunks: chunk `i` is up to 64 candidates from
+        /// `chunkFirst[i]` of `chunkMatches` and `chunkStates` (each candidate's match,
+        /// `Candidate.match`, and required states; both padded with 64 entries, so that reading
+        /// up to 64 past a chunk's first stays in bounds), in the order of their
+        /// container bits, with `chunkInexact[i]` the bits of those whose subject needs a full
+        /// test (see `Candidate.exact`), and `segmentSlots` segments from `segments[i * segmentSlots]`
+        /// say where those bits are in a container state (runs of consecutive bits; unused
+        /// slots have a zero mask). The walker gathers a chunk's container bits into one word
+        /// with a fixed number of shifts and visits its set bits only, instead of testing each
+        /// candidate.
+        let typeChunks: Frozen<Bucket>
+        let chunkFirst: Frozen<Int32>
+        let chunkInexact: Frozen<UInt64>
+        /// Per chunk 16 words: `chunkPass[i * 16 + s]` has the bits of the exact candidates
+        /// whose required states are among the first four and within `s` (a node's states
+        /// below 16), so that a node's exact matches are one AND (the others are inexact).
+        let chunkPass: Frozen<UInt64>
+        let chunkMatches: Frozen<SIMD4<Int32>>
+        let chunkStates: Frozen<UInt64>
+        let segments: Frozen<Segment>
+        let segmentSlots: Int
+        /// Per type, the rules whose selector is that type alone (with states, `:normal` or an
+        /// `@app`), and `freeUniversal` those of `*` alone, as ranges of `candidates`: whether
+        /// they match depends only on the node's type and states (and the walker's application),
+        /// not on its containers, so the walker keeps their result per (type, states).
+        let freeTypeBuckets: Frozen<Bucket>
+        let freeUniversal: Bucket
+        let isKind: Frozen<Bool>
+        let typeCount: Int
+        /// Per type, its range of `chainTypes`.
+        let chainRanges: Frozen<Bucket>
+        let chainTypes: Frozen<Int32>
+        /// Per type: the bits of the types it is a kind of (ids below 64).
+        let kindMasks: Frozen<UInt64>
+        let containerRules: ContainerRules
+        let initial: Frozen<Int32>
+        /// Per property, −1 where it inherits, else 0.
+        let inheritMask: Frozen<Int32>
+        let propertyCount: Int
+
+        init(_ m: Built) {
+            // Each rule's declarations padded to a multiple of four (at least four) with writes
+            // to slot `propertyCount` (one past a row's properties, a scratch slot every row
+            // has), so that applying a rule is whole groups of four writes, with no branch on
+            // its declaration count.
+            // Rules that share declarations (one block's selectors) share the padded copy.
+            var rules = m.rules
+            var padded: [SIMD2<Int32>] = []
+            // Keyed by start and count: a block without declarations starts where the next begins.
+            var paddedStarts: [SIMD2<Int32>: Int32] = [:]
+            for i in rules.indices {
+                let start = Int(rules[i].declarationStart)
+                let count = Int(rules[i].declarationCount)
+                let key = SIMD2(Int32(start), Int32(count))
+                if let shared = paddedStarts[key] {
+                    rules[i].declarationStart = shared
+                    continue
+                }
+                paddedStarts[key] = Int32(padded.count)
+                rules[i].declarationStart = Int32(padded.count)
+                for d in start..<start + count {
+                    padded.append(SIMD2(m.declarationProperties[d], m.declarationValues[d]))
+                }
+                let groups = max(1, (count + 3) / 4)
+                for _ in count..<groups * 4 { padded.append(SIMD2(Int32(m.propertyCount), 0)) }
+            }
+            self.rules = Frozen(rules)
+            compounds = Frozen(m.compounds)
+            classes = Frozen(m.classes)
+            declarations = Frozen(padded)
+            let containerRules = ContainerRules(m)
+            self.containerRules = containerRules
+            var all: [SelectorMap.Candidate] = []
+            func matchOf(_ rank: Int) -> SIMD4<Int32> {
+                let r = rules[rank]
+                return SIMD4(Int32(rank), r.declarationStart, r.declarationStart + r.declarationCount, 0)
+            }
+            self.matches = Frozen(rules.indices.map(matchOf))
+            func append(_ b: ContiguousArray<SelectorMap.Candidate>) -> Bucket {
+                defer {
+                    all += b.map {
+                        var c = $0
+                        c.container = containerRules.bit(ofRank: Int($0.rank))
+                        c.match = matchOf(Int($0.rank))
+                        return c
+                    }
+                }
+                return Bucket(start: Int32(all.count), count: Int32(b.count))
+            }
+            // Type buckets in chunks (`typeChunks`).
+            var chunkFirst: [Int32] = []
+            var chunkInexact: [UInt64] = []
+            var chunkPass: [UInt64] = []
+            var chunkMatches: [SIMD4<Int32>] = []
+            var chunkStates: [UInt64] = []
+            var chunkSegments: [[Segment]] = []
+            func chunked(_ b: ContiguousArray<SelectorMap.Candidate>) -> Bucket {
+                let start = chunkFirst.count
+                let sorted = b.map {
+                    var c = $0
+                    c.container = containerRules.bit(ofRank: Int($0.rank))
+                    return c
+                }.sorted { $0.container < $1.container }
+                var i = 0
+                while i < sorted.count {
+                    var segments: [Segment] = []
+                    var used = 0
+                    chunkFirst.append(Int32(chunkMatches.count + i))
+                    let chunkStart = i
+                    var inexact: UInt64 = 0
+                    while i < sorted.count && used < 64 && segments.count < Raw.maxSegments {
+                        var length = 1
+                        while i + length < sorted.count && used + length < 64
+                            && sorted[i + length].container == sorted[i].container + Int32(length)
+                        {
+                            length += 1
+                        }
+                        for j in 0..<length {
+                            let c = sorted[i + j]
+                            // Past the first four states: tested one by one with the inexact.
+                            if !c.exact || c.states >= 16 { inexact |= 1 << UInt64(used + j) }
+                        }
+                        segments.append(
+                            Segment(
+                                start: sorted[i].container, shift: Int32(used),
+                                mask: length == 64 ? ~0 : (1 << UInt64(length)) - 1))
+                        used += length
+                        i += length
+                    }
+                    chunkSegments.append(segments)
+                    chunkInexact.append(inexact)
+                    for states in UInt64(0)..<16 {
+                        var pass: UInt64 = 0
+                        for j in 0..<used where sorted[chunkStart + j].states & ~states == 0 {
+                            pass |= 1 << UInt64(j)
+                        }
+                        chunkPass.append(pass & ~inexact)
+                    }
+                }
+                chunkMatches += sorted.map { matchOf(Int($0.rank)) }
+                chunkStates += sorted.map(\.states)
+                return Bucket(start: Int32(start), count: Int32(chunkFirst.count - start))
+            }
+            typeChunks = Frozen(
+                m.chains.map { chain in
+                    chunked(ContiguousArray(chain.flatMap { m.byType[Int($0)] } + m.universal))
+                })
+            let slots = chunkSegments.map(\.count).max() ?? 1
+            segmentSlots = slots
+            chunkMatches += Array(repeating: SIMD4(0, 0, 0, 0), count: 64)
+            chunkStates += Array(repeating: 0, count: 64)
+            self.chunkFirst = Frozen(chunkFirst)
+            self.chunkInexact = Frozen(chunkInexact)
+            self.chunkPass = Frozen(chunkPass)
+            self.chunkMatches = Frozen(chunkMatches)
+            self.chunkStates = Frozen(chunkStates)
+            segments = Frozen(
+                chunkSegments.flatMap {
+                    $0 + Array(repeating: Segment(start: 0, shift: 0, mask: 0), count: slots - $0.count)
+                })
+            freeTypeBuckets = Frozen(m.freeByType.map(append))
+            freeUniversal = append(m.freeUniversal)
+            // `#name` and `.class` buckets by the node's type as well (`keyedRanges`; a subject
+            // of a type the schema lacks matches nothing, and is in none).
+            var keyedRanges = [Bucket](repeating: Bucket(start: 0, count: 0), count: m.typeCount)
+            func byType(_ b: ContiguousArray<SelectorMap.Candidate>) -> Int32 {
+                m.byNodeType(Array(b), into: &keyedRanges, type: { m.subjectType(ofRank: Int($0.rank)) }) {
+                    append(ContiguousArray($0))
+                }
+            }
+            nameBase = Frozen(m.byName.map(byType))
+            let classBases = m.byClass.map(byType)
+            classBase = Frozen(classBases)
+            self.keyedRanges = Frozen(keyedRanges)
+            candidates = Frozen(all)
+            // The class lists and masks, per node type, from the buckets just laid out.
+            let classes = classBases.count
+            classCount = classes
+            var first = [Int32](repeating: -1, count: m.typeCount)
+            var masks = [UInt64](repeating: 0, count: m.typeCount * classes)
+            var listed: [SelectorMap.Candidate] = []
+            for t in 0..<m.typeCount {
+                let ranges = classBases.map { base in
+                    base == 0 ? Bucket(start: 0, count: 0) : keyedRanges[Int(base) + t]
+                }
+                guard ranges.reduce(0, { $0 + Int($1.count) }) <= 64 else { continue }
+                first[t] = Int32(listed.count)
+                for (c, range) in ranges.enumerated() {
+                    for i in Int(range.start)..<Int(range.start + range.count) {
+                        masks[t * classes + c] |= 1 << UInt64(listed.count - Int(first[t]))
+                        listed.append(all[i])
+                    }
+                }
+            }
+            classFirst = Frozen(first)
+            classMasks = Frozen(masks)
+            classCandidates = Frozen(listed)
+            isKind = Frozen(m.isKind)
+            typeCount = m.typeCount
+            var ranges: [Bucket] = []
+            for c in m.chains {
+                ranges.append(
+                    Bucket(start: Int32(ranges.last.map { $0.start + $0.count } ?? 0), count: Int32(c.count)))
+            }
+            chainRanges = Frozen(ranges)
+            kindMasks = Frozen(
+                m.chains.map { chain in chain.reduce(UInt64(0)) { $1 < 64 ? $0 | 1 << UInt64($1) : $0 } })
+            chainTypes = Frozen(m.chains.joined())
+            initial = Frozen(m.initialSlots)
+            inheritMask = Frozen(m.inherits.map { $0 ? Int32(-1) : 0 })
+            propertyCount = m.propertyCount
+        }
+
+        func free() {
+            rules.free()
+            compounds.free()
+            classes.free()
+            declarations.free()
+            candidates.free()
+            nameBase.free()
+            classBase.free()
+            classFirst.free()
+            classMasks.free()
+            classCandidates.free()
+            keyedRanges.free()
+            typeChunks.free()
+            chunkFirst.free()
+            chunkInexact.free()
+            chunkPass.free()
+            chunkMatches.free()
+            matches.free()
+            chunkStates.free()
+            segments.free()
+            freeTypeBuckets.free()
+            isKind.free()
+            chainRanges.free()
+            kindMasks.free()
+            chainTypes.free()
+            containerRules.free()
+            initial.free()
+            inheritMask.free()
+        }
+    }
+}
+
+extension SelectorMap.Raw {
+    /// Whether compound `c` matches node `n`: the masks first, and when they decide (`exact`)
+    /// the name and states; otherwise type, name, states and each class in turn.
+    @inline(__always)
+    func compoundMatches(
+        _ c: SelectorMap.Compound, _ n: SelectorMap.Node, _ nodeClasses: UnsafePointer<Int32>
+    )
+        -> Bool
+    {
+        if c.typeMask & n.kinds != c.typeMask || c.classMask & n.classMask != c.classMask { return false }
+        if c.exact { return (c.name == -1 || c.name == n.name) && c.states & n.states == c.states }
+        if c.type != -1 {
+            if c.type < 0 || !isKind[Int(n.type) * typeCount + Int(c.type)] { return false }
+        }
+        if c.name != -1 && c.name != n.name { return false }
+        if c.states & n.states != c.states { return false }
+        if c.normal && n.inAnyState { return false }
+        var k = Int(c.classStart)
+        let end = k + Int(c.classCount)
+        while k < end {
+            let wanted = classes[k]
+            var found = false
+            var j = Int(n.classStart)
+            let nodeEnd = j + Int(n.classCount)
+            while j < nodeEnd {
+                if nodeClasses[j] == wanted {
+                    found = true
+                    break
+                }
+                j += 1
+            }
+            if !found { return false }
+            k += 1
+        }
+        return true
+    }
+}
