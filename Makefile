@@ -17,7 +17,7 @@ BUILD_PACKAGES := libdbus-1-dev libyaml-dev pkg-config
 RUN_PACKAGES := dbus-daemon dbus-bin
 TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus python3-gi xdg-desktop-portal
 
-.PHONY: all build run test deps deps-test install uninstall clean format bench bench-profile bench-profile-daemon fuzz fuzz-build
+.PHONY: all build run test deps deps-test install uninstall clean format lint bench bench-profile bench-profile-daemon fuzz fuzz-build
 
 all: build
 
@@ -120,7 +120,11 @@ bench-profile-daemon: deps
 	@head -n 60 bench/out/callgrind-daemon.txt | cut -c1-200
 
 format:
-	$(SWIFT) format -i -r Sources Tests
+	$(SWIFT) format -i -r Sources Tests Fuzz Package.swift
+
+# swift format's lint with every rule an error (.swift-format holds the settings); CI runs it.
+lint:
+	$(SWIFT) format lint --strict -r Sources Tests Fuzz Package.swift
 
 clean:
 	rm -rf .build

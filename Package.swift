@@ -31,8 +31,11 @@ let package = Package(
         .executableTarget(name: "livery-bench", dependencies: ["LiveryCore", "LiveryDBus"]),
         .testTarget(name: "LiveryCoreTests", dependencies: ["LiveryCore"]),
         .testTarget(name: "LiveryDBusTests", dependencies: ["LiveryDBus"]),
-        .testTarget(name: "LiveryDaemonTests", dependencies: ["LiveryDaemon", "LiveryAPI", "LiveryCore", "LiveryDBus"]),
-        .testTarget(name: "LiveryCLITests", dependencies: ["LiveryCLI", "LiveryAPI", "LiveryCore", "LiveryDBus"]),
+        .testTarget(
+            name: "LiveryDaemonTests",
+            dependencies: ["LiveryDaemon", "LiveryAPI", "LiveryCore", "LiveryDBus"]),
+        .testTarget(
+            name: "LiveryCLITests", dependencies: ["LiveryCLI", "LiveryAPI", "LiveryCore", "LiveryDBus"]),
         // Runs the built liveryd and livery as processes; imports no target.
         .testTarget(name: "EndToEndTests"),
     ],

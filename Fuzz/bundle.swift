@@ -26,13 +26,26 @@ func makeBundle() {
         fm.createFile(atPath: bundleDirectory + "/images/" + name, contents: data)
     }
     // A JFIF header and an end-of-image marker: what imageKind looks at is the first three bytes.
-    put("images/photo.jpg", [0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10] + Array("JFIF".utf8) + [0x00, 0x01, 0xff, 0xd9])
-    put("images/deep/tile.webp", Array("RIFF".utf8) + [0x1a, 0, 0, 0] + Array("WEBPVP8L".utf8) + [0x0d, 0, 0, 0, 0x2f, 0, 0, 0, 0x10, 0x07, 0x10, 0x11, 0x11, 0x88, 0x88, 0xfe, 0x07, 0x00])
-    put("images/icon.svg", Array("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1\" height=\"1\"/>\n".utf8))
+    put(
+        "images/photo.jpg",
+        [0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10] + Array("JFIF".utf8) + [0x00, 0x01, 0xff, 0xd9])
+    put(
+        "images/deep/tile.webp",
+        Array("RIFF".utf8) + [0x1a, 0, 0, 0] + Array("WEBPVP8L".utf8) + [
+            0x0d, 0, 0, 0, 0x2f, 0, 0, 0, 0x10, 0x07, 0x10, 0x11, 0x11, 0x88, 0x88, 0xfe, 0x07, 0x00,
+        ])
+    put(
+        "images/icon.svg",
+        Array(
+            "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1\" height=\"1\"/>\n"
+                .utf8))
     put("images/fake.png", Array("not an image\n".utf8))
     put("images/empty.png", [])
-    try? fm.createSymbolicLink(atPath: bundleDirectory + "/images/outside.png", withDestinationPath: fuzzThemes + "/forest/images/back1.png")
-    try? fm.createSymbolicLink(atPath: bundleDirectory + "/images/inside.png", withDestinationPath: "back2.png")
+    try? fm.createSymbolicLink(
+        atPath: bundleDirectory + "/images/outside.png",
+        withDestinationPath: fuzzThemes + "/forest/images/back1.png")
+    try? fm.createSymbolicLink(
+        atPath: bundleDirectory + "/images/inside.png", withDestinationPath: "back2.png")
 }
 
 /// The shipped themes' sources, and ids the input may name as a parent.
@@ -88,7 +101,9 @@ public func bundleTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
         let nodes = pathNodes(for: s, schema: theme.schema, &r)
         if !nodes.isEmpty { paths.append(ComponentPath(nodes: nodes)) }
     }
-    if paths.isEmpty { paths.append(ComponentPath(nodes: [PathNode(type: "Window"), PathNode(type: "Button")])) }
+    if paths.isEmpty {
+        paths.append(ComponentPath(nodes: [PathNode(type: "Window"), PathNode(type: "Button")]))
+    }
     var apps: [String?] = [nil, "org.example.none"]
     for rule in theme.rules where rule.app != nil && !apps.contains(rule.app) && apps.count < 4 {
         apps.append(rule.app)

@@ -6,7 +6,8 @@ import Foundation
 // difference is a crash, so that libFuzzer keeps the input.
 
 /// The repository root: `$LIVERY_ROOT`, or the working directory (`make fuzz` runs from the root).
-let fuzzRoot: String = ProcessInfo.processInfo.environment["LIVERY_ROOT"] ?? FileManager.default.currentDirectoryPath
+let fuzzRoot: String =
+    ProcessInfo.processInfo.environment["LIVERY_ROOT"] ?? FileManager.default.currentDirectoryPath
 let fuzzThemes = fuzzRoot + "/themes"
 
 /// The shipped schema.
@@ -56,7 +57,9 @@ func same(_ a: [Value], _ b: [Value]) -> Bool {
     a.count == b.count && zip(a, b).allSatisfy { $0 == $1 || $0.description == $1.description }
 }
 
-func difference(_ what: String, _ path: ComponentPath, _ app: String?, _ names: [String], _ fast: [Value], _ slow: [Value])
+func difference(
+    _ what: String, _ path: ComponentPath, _ app: String?, _ names: [String], _ fast: [Value], _ slow: [Value]
+)
     -> Never
 {
     var lines: [String] = []
@@ -124,7 +127,8 @@ func crossCheck(_ c: Cascade, paths: [ComponentPath], apps: [String?], explain: 
                 let own = try c.resolve(p, app: app)
                 let want = own.map { slow[all.firstIndex(of: $0.property)!] }
                 if !same(own.map(\.value), want) {
-                    difference("resolve (type's properties)", p, app, own.map(\.property), own.map(\.value), want)
+                    difference(
+                        "resolve (type's properties)", p, app, own.map(\.property), own.map(\.value), want)
                 }
             } catch {
                 fatalError("fuzz: resolve of \(p) failed: \(error)")
@@ -146,9 +150,13 @@ func crossCheck(_ c: Cascade, paths: [ComponentPath], apps: [String?], explain: 
                     fatalError("fuzz: explain \(property) of \(p) failed")
                 }
                 let want = slow[all.firstIndex(of: property)!]
-                if !same([e.value], [want]) { difference("explain \(property)", p, app, [property], [e.value], [want]) }
+                if !same([e.value], [want]) {
+                    difference("explain \(property)", p, app, [property], [e.value], [want])
+                }
                 if !e.candidates.isEmpty, !same([e.candidates.last!.value], [want]) {
-                    difference("explain's winner for \(property)", p, app, [property], [e.candidates.last!.value], [want])
+                    difference(
+                        "explain's winner for \(property)", p, app, [property], [e.candidates.last!.value],
+                        [want])
                 }
             }
         }

@@ -38,7 +38,9 @@ public func pathsTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
     // The asked properties, through the cache twice and through the reference.
     let fast = Result { () throws(Cascade.Failure) in try c.resolve(path, properties: properties, app: app) }
     let again = Result { () throws(Cascade.Failure) in try c.resolve(path, properties: properties, app: app) }
-    let slow = Result { () throws(Cascade.Failure) in try c.resolveNaive(path, properties: properties, app: app) }
+    let slow = Result { () throws(Cascade.Failure) in
+        try c.resolveNaive(path, properties: properties, app: app)
+    }
     switch (fast, again, slow) {
     case (.success(let f), .success(let a), .success(let s)):
         if !same(f.map(\.value), s.map(\.value)) {
@@ -59,7 +61,10 @@ public func pathsTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
     let known = properties.filter { theme.schema.properties[$0] != nil }
     crossCheck(c, paths: [path], apps: [app], explain: Array(known.prefix(2)))
     if let p = properties.first, theme.schema.properties[p] == nil {
-        guard case .failure = Result(catching: { () throws(Cascade.Failure) in try c.explain(path, property: p, app: app) })
+        guard
+            case .failure = Result(catching: { () throws(Cascade.Failure) in
+                try c.explain(path, property: p, app: app)
+            })
         else { fatalError("fuzz: explain accepted unknown property '\(p)'") }
     }
     return 0

@@ -27,6 +27,7 @@ public func schemeTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
     if source.sheet.diagnostics.contains(where: { $0.severity == .error }) {
         fatalError("fuzz: a scheme with read errors compiled")
     }
-    crossCheck(Cascade(theme: theme), paths: schemePaths, apps: [nil], explain: ["background-color", "tint-color"])
+    crossCheck(
+        Cascade(theme: theme), paths: schemePaths, apps: [nil], explain: ["background-color", "tint-color"])
     return 0
 }

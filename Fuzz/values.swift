@@ -19,7 +19,8 @@ let valuesBundle: String = {
     return dir
 }()
 let valuesPalette: [String: RGBA] = [
-    "accent": RGBA(red: 0, green: 0.5, blue: 0, alpha: 1), "base00": RGBA(red: 0.1, green: 0.2, blue: 0.3, alpha: 1),
+    "accent": RGBA(red: 0, green: 0.5, blue: 0, alpha: 1),
+    "base00": RGBA(red: 0.1, green: 0.2, blue: 0.3, alpha: 1),
     "soft": RGBA(red: 1, green: 0.5, blue: 0.25, alpha: 0.5),
 ]
 /// The schema's properties by value type, each list sorted by name.

@@ -191,7 +191,9 @@ public struct ExplainEntry: Sendable, Equatable {
             d.selector = c.selector
             d.layer = c.layer.description
             d.app = c.app
-            d.specificity = (UInt32(c.specificity.ids), UInt32(c.specificity.classes), UInt32(c.specificity.types))
+            d.specificity = (
+                UInt32(c.specificity.ids), UInt32(c.specificity.classes), UInt32(c.specificity.types)
+            )
             d.winner = c.won
             d.reason = c.reason
             if i == 0 && e.omittedCandidates > 0 { d.omitted = UInt32(clamping: e.omittedCandidates) }

@@ -94,7 +94,9 @@ public struct ComponentValues: Sendable, Equatable {
 
     /// A snapshot's values sorted by path and property, the daemon's encoding.
     public init(_ snapshot: StyleSnapshot) {
-        components = snapshot.keys.sorted().map { Component(path: $0, values: PropertyValues(sorted: snapshot[$0]!)) }
+        components = snapshot.keys.sorted().map {
+            Component(path: $0, values: PropertyValues(sorted: snapshot[$0]!))
+        }
     }
 
     /// Decodes an `a{sa{sv}}`; a key that is not a string reads as the empty path.

@@ -124,7 +124,8 @@ struct Client {
         DaemonProperties(
             decoding: try connection.call(
                 destination: LiveryBus.busName, path: LiveryBus.objectPath, interface: .properties,
-                member: try MemberName("GetAll"), arguments: [.string(LiveryBus.interface)], timeout: inv.timeout))
+                member: try MemberName("GetAll"), arguments: [.string(LiveryBus.interface)],
+                timeout: inv.timeout))
     }
 
     /// The `a{sv}` options of `Resolve`, `Explain` and `Subscribe`: `app` when `--app` was given.

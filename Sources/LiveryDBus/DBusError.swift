@@ -16,33 +16,55 @@ extension DBusName: RawRepresentable where Rule == ErrorNameRule {
     /// `org.freedesktop.DBus.Error.NoMemory`: out of memory.
     public static var noMemory: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.NoMemory") }
     /// `org.freedesktop.DBus.Error.ServiceUnknown`: no such name and no activatable service.
-    public static var serviceUnknown: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.ServiceUnknown") }
+    public static var serviceUnknown: ErrorName {
+        ErrorName(rawValue: "org.freedesktop.DBus.Error.ServiceUnknown")
+    }
     /// `org.freedesktop.DBus.Error.NameHasNoOwner`: the bus name has no owner.
-    public static var nameHasNoOwner: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.NameHasNoOwner") }
+    public static var nameHasNoOwner: ErrorName {
+        ErrorName(rawValue: "org.freedesktop.DBus.Error.NameHasNoOwner")
+    }
     /// `org.freedesktop.DBus.Error.NoReply`: the peer did not reply in time.
     public static var noReply: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.NoReply") }
     /// `org.freedesktop.DBus.Error.Timeout`: an operation timed out.
     public static var timeout: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.Timeout") }
     /// `org.freedesktop.DBus.Error.AccessDenied`: the caller may not do this.
-    public static var accessDenied: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.AccessDenied") }
+    public static var accessDenied: ErrorName {
+        ErrorName(rawValue: "org.freedesktop.DBus.Error.AccessDenied")
+    }
     /// `org.freedesktop.DBus.Error.InvalidArgs`: arguments of the wrong type or value.
     public static var invalidArgs: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.InvalidArgs") }
     /// `org.freedesktop.DBus.Error.UnknownMethod`: no such method on the object.
-    public static var unknownMethod: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.UnknownMethod") }
+    public static var unknownMethod: ErrorName {
+        ErrorName(rawValue: "org.freedesktop.DBus.Error.UnknownMethod")
+    }
     /// `org.freedesktop.DBus.Error.UnknownObject`: nothing is exported at the object path.
-    public static var unknownObject: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.UnknownObject") }
+    public static var unknownObject: ErrorName {
+        ErrorName(rawValue: "org.freedesktop.DBus.Error.UnknownObject")
+    }
     /// `org.freedesktop.DBus.Error.UnknownInterface`: the object has no such interface.
-    public static var unknownInterface: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.UnknownInterface") }
+    public static var unknownInterface: ErrorName {
+        ErrorName(rawValue: "org.freedesktop.DBus.Error.UnknownInterface")
+    }
     /// `org.freedesktop.DBus.Error.UnknownProperty`: the interface has no such property.
-    public static var unknownProperty: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.UnknownProperty") }
+    public static var unknownProperty: ErrorName {
+        ErrorName(rawValue: "org.freedesktop.DBus.Error.UnknownProperty")
+    }
     /// `org.freedesktop.DBus.Error.PropertyReadOnly`: `Set` on a read-only property.
-    public static var propertyReadOnly: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.PropertyReadOnly") }
+    public static var propertyReadOnly: ErrorName {
+        ErrorName(rawValue: "org.freedesktop.DBus.Error.PropertyReadOnly")
+    }
     /// `org.freedesktop.DBus.Error.LimitsExceeded`: a resource limit was hit.
-    public static var limitsExceeded: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.LimitsExceeded") }
+    public static var limitsExceeded: ErrorName {
+        ErrorName(rawValue: "org.freedesktop.DBus.Error.LimitsExceeded")
+    }
     /// `org.freedesktop.DBus.Error.Disconnected`: the connection is closed.
-    public static var disconnected: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.Disconnected") }
+    public static var disconnected: ErrorName {
+        ErrorName(rawValue: "org.freedesktop.DBus.Error.Disconnected")
+    }
     /// `org.freedesktop.DBus.Error.InvalidSignature`: a malformed type signature.
-    public static var invalidSignature: ErrorName { ErrorName(rawValue: "org.freedesktop.DBus.Error.InvalidSignature") }
+    public static var invalidSignature: ErrorName {
+        ErrorName(rawValue: "org.freedesktop.DBus.Error.InvalidSignature")
+    }
 }
 
 /// A D-Bus error: a dotted error name and a human-readable message.

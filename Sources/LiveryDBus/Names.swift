@@ -273,9 +273,13 @@ extension DBusName where Rule == BusNameRule {
 
 extension DBusName where Rule == InterfaceNameRule {
     /// `org.freedesktop.DBus.Introspectable`.
-    public static var introspectable: InterfaceName { InterfaceName(unchecked: "org.freedesktop.DBus.Introspectable") }
+    public static var introspectable: InterfaceName {
+        InterfaceName(unchecked: "org.freedesktop.DBus.Introspectable")
+    }
     /// `org.freedesktop.DBus.Properties`.
-    public static var properties: InterfaceName { InterfaceName(unchecked: "org.freedesktop.DBus.Properties") }
+    public static var properties: InterfaceName {
+        InterfaceName(unchecked: "org.freedesktop.DBus.Properties")
+    }
     /// `org.freedesktop.DBus.Peer`.
     public static var peer: InterfaceName { InterfaceName(unchecked: "org.freedesktop.DBus.Peer") }
     /// `org.freedesktop.DBus`, the message bus's own interface.

@@ -57,7 +57,11 @@ public final class LiveryInterface: Sendable {
             interfaceName,
             methods: [
                 Method("ListThemes", outputs: [Argument("themes", "a(ssa{sv})")]) { _ in
-                    [.array(element: ThemeListing.signature, service.listThemes().map { LiveryInterface.listing($0).dbusValue })]
+                    [
+                        .array(
+                            element: ThemeListing.signature,
+                            service.listThemes().map { LiveryInterface.listing($0).dbusValue })
+                    ]
                 },
                 Method.deferred("SetTheme", inputs: [Argument("id", "s")]) { [weak self] call, reply in
                     let id = call.arguments[0].string ?? ""
@@ -150,7 +154,8 @@ public final class LiveryInterface: Sendable {
                     arguments: [
                         Argument("id", "u"), Argument("serial", "u"), Argument("changes", "a{sa{sv}}"),
                     ]),
-                SignalDescription(ThemeChangedSignal.member, arguments: [Argument("id", "s"), Argument("serial", "u")]),
+                SignalDescription(
+                    ThemeChangedSignal.member, arguments: [Argument("id", "s"), Argument("serial", "u")]),
             ],
             properties: [
                 Property(LiveryProperty.activeTheme.rawValue, "s") { .string(service.activeTheme) },
@@ -166,7 +171,8 @@ public final class LiveryInterface: Sendable {
     /// published: `work` returns the change to publish and the reply's values, or throws the
     /// error reply. The active theme's problems are announced either way.
     func switchTheme(
-        _ reply: PendingReply, _ work: @escaping @Sendable () throws(ServiceError) -> (ThemeService.Change?, [DBusValue])
+        _ reply: PendingReply,
+        _ work: @escaping @Sendable () throws(ServiceError) -> (ThemeService.Change?, [DBusValue])
     ) {
         switches.async { [weak self] in
             defer {
@@ -244,8 +250,10 @@ public final class LiveryInterface: Sendable {
             do {
                 signal = try FanOutSignal(
                     path: path, interface: interfaceName, member: LiveryInterface.changedMember,
-                    arguments: ChangedSignal(id: 0, serial: change.serial, changes: ComponentValues(d.changes))
-                        .arguments)
+                    arguments: ChangedSignal(
+                        id: 0, serial: change.serial, changes: ComponentValues(d.changes)
+                    )
+                    .arguments)
             } catch {
                 service.log(.error, "cannot encode Changed: \(error)")
                 continue

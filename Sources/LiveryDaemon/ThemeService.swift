@@ -94,7 +94,8 @@ public final class ThemeService: Sendable {
         /// The active theme's declared siblings that are not installed.
         var variantProblems: [String] {
             guard case .success(let chain) = catalog.chain(for: activeID) else { return [] }
-            return ThemeCatalog.variantWarnings(chain: chain, installed: catalog.installedIDs).map(\.description)
+            return ThemeCatalog.variantWarnings(chain: chain, installed: catalog.installedIDs).map(
+                \.description)
         }
     }
 
@@ -308,10 +309,12 @@ public final class ThemeService: Sendable {
     /// - Returns: (property, value) pairs in the order asked, and the generation of the theme
     ///   they were resolved in.
     /// - Throws: `ServiceError` `InvalidPath`, `UnknownProperty` or `LimitExceeded`.
-    public func resolve(_ path: String, properties: [String], app: String?) throws(ServiceError) -> Resolution {
+    public func resolve(_ path: String, properties: [String], app: String?) throws(ServiceError) -> Resolution
+    {
         let c = activeCascade
         return Resolution(
-            values: try ThemeService.resolve(path, properties: properties, app: app, in: c), generation: c.generation)
+            values: try ThemeService.resolve(path, properties: properties, app: app, in: c),
+            generation: c.generation)
     }
 
     /// Explains how one property of one component was resolved in the active theme.
@@ -527,7 +530,8 @@ public final class ThemeService: Sendable {
         var catalog = state.withLock { $0.catalog }
         catalog.read(id)
         guard catalog.sources[id] != nil else {
-            let hint = suggestion(for: id, among: catalog.installedIDs).map { " (did you mean '\($0)'?)" } ?? ""
+            let hint =
+                suggestion(for: id, among: catalog.installedIDs).map { " (did you mean '\($0)'?)" } ?? ""
             throw ServiceError(.unknownTheme, "no theme '\(id)' is installed\(hint)")
         }
         let overrides = ThemeService.readOverrides(configuration.overridesFile, log: log)
@@ -544,7 +548,8 @@ public final class ThemeService: Sendable {
         }
         let print = ThemeService.fingerprint(withOverrides)
         let pictures = ThemeService.imageIdentities(withOverrides)
-        let (active, activePrint, activeImages) = state.withLock { s in (s.activeID, s.fingerprint, s.images) }
+        let (active, activePrint, activeImages) = state.withLock { s in (s.activeID, s.fingerprint, s.images)
+        }
         let edited = ThemeService.editedImages(from: activeImages, to: pictures)
         let changed = id != active || print != activePrint || !edited.isEmpty
         // The index is built before the commit too, so that `Resolve` is answered meanwhile.
@@ -602,7 +607,9 @@ public final class ThemeService: Sendable {
         let print = built.map { ThemeService.fingerprint($0.0) }
         let pictures = built.map { ThemeService.imageIdentities($0.0) }
         // The index too, when the theme changed (its fingerprint differs from the active one's).
-        let prepared = built.flatMap { b in print != state.withLock({ $0.fingerprint }) ? Cascade(theme: b.0) : nil }
+        let prepared = built.flatMap { b in
+            print != state.withLock({ $0.fingerprint }) ? Cascade(theme: b.0) : nil
+        }
         let change = state.withLock { s -> Change? in
             s.catalog = newCatalog
             guard id == s.activeID, let compiled else {
@@ -624,7 +631,8 @@ public final class ThemeService: Sendable {
                 s.currentProblems = rendered
                 // Listed as the check would list it, until the check of this scan does.
                 s.listings[id] = Listing(
-                    metadata: ThemeService.placeholderMetadata(id, source: newCatalog.sources[id]!), valid: false,
+                    metadata: ThemeService.placeholderMetadata(id, source: newCatalog.sources[id]!),
+                    valid: false,
                     errors: rendered)
                 return nil
             case .success(let (theme, problems)):

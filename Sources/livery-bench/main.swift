@@ -151,10 +151,18 @@ struct PythonResult: Codable {
     var engine: String
     var rules: Int
     var nodes: Int
-    var parse_seconds: Double
-    var compile_seconds: Double
-    var run_seconds: [Double]
-    var runs: Runs { Runs(seconds: run_seconds, nodes: nodes) }
+    var parseSeconds: Double
+    var compileSeconds: Double
+    var runSeconds: [Double]
+    var runs: Runs { Runs(seconds: runSeconds, nodes: nodes) }
+
+    /// The keys the Python baseline writes.
+    enum CodingKeys: String, CodingKey {
+        case engine, rules, nodes
+        case parseSeconds = "parse_seconds"
+        case compileSeconds = "compile_seconds"
+        case runSeconds = "run_seconds"
+    }
 }
 
 func runPython(_ w: Workload, runs: Int, winners: URL?) throws -> PythonResult {
@@ -285,8 +293,8 @@ for spec in workloadSpecs {
                 String(
                     format:
                         "  cssselect2       %12.0f nodes/s best, %12.0f median (%d runs; sheet parse %.0f ms, matcher %.0f ms)",
-                    py.runs.bestRate, py.runs.medianRate, py.run_seconds.count, py.parse_seconds * 1e3,
-                    py.compile_seconds * 1e3))
+                    py.runs.bestRate, py.runs.medianRate, py.runSeconds.count, py.parseSeconds * 1e3,
+                    py.compileSeconds * 1e3))
         }
         if let winnersFile {
             // Livery's winners, indexed and naive, against cssselect2's.

@@ -67,7 +67,8 @@ final class BadInputTests: EndToEndTestCase {
         var broken: [String: Any]?
         for _ in 0..<100 {
             XCTAssertEqual(list.status, 0, "\(list)")
-            let themes = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]] ?? []
+            let themes =
+                try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]] ?? []
             broken = themes.first { $0["id"] as? String == "broken" }
             if broken?["checked"] as? Bool == true { break }
             Thread.sleep(forTimeInterval: 0.1)

@@ -79,11 +79,17 @@ final class CheckTests: EndToEndTestCase {
     func testTheTotalCountsTheProblemsNotShown() throws {
         let themes = try makeDirectory("themes")
         // 150 lines of 10 '}': 1,500 errors, the first 100 shown.
-        let bundle = try writeBundle("braces", in: themes, sheet: String(repeating: String(repeating: "}", count: 10) + "\n", count: 150))
+        let bundle = try writeBundle(
+            "braces", in: themes,
+            sheet: String(repeating: String(repeating: "}", count: 10) + "\n", count: 150))
         let r = try livery("check", bundle)
         XCTAssertEqual(r.status, 1, "\(r)")
-        XCTAssertTrue(r.stderr.contains("/theme.css:10:10: error: 1400 more problems in this file not shown (the first 100 are)\n"), r.stderr)
-        XCTAssertTrue(r.stderr.hasSuffix("\(bundle): 100 errors and 1400 more problems not shown\n"), r.stderr)
+        XCTAssertTrue(
+            r.stderr.contains(
+                "/theme.css:10:10: error: 1400 more problems in this file not shown (the first 100 are)\n"),
+            r.stderr)
+        XCTAssertTrue(
+            r.stderr.hasSuffix("\(bundle): 100 errors and 1400 more problems not shown\n"), r.stderr)
     }
 
     func testCleanBundlePasses() throws {

@@ -295,7 +295,9 @@ class EndToEndTestCase: XCTestCase {
     /// Starts liveryd with the standard theme directories plus `extraThemesDirectories`, and waits
     /// (at most 10 s) until it answers on the bus.
     @discardableResult
-    func startDaemon(extraThemesDirectories: [String] = [], arguments: [String] = [], waitForChecks: Bool = true)
+    func startDaemon(
+        extraThemesDirectories: [String] = [], arguments: [String] = [], waitForChecks: Bool = true
+    )
         throws -> Background
     {
         let dirs = standardThemesDirectories + extraThemesDirectories
@@ -327,7 +329,8 @@ class EndToEndTestCase: XCTestCase {
             let list = try livery("list", "--json")
             last = list
             guard list.status == 0,
-                let themes = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]
+                let themes = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8))
+                    as? [[String: Any]]
             else { return false }
             return themes.allSatisfy { $0["checked"] as? Bool == true }
         }

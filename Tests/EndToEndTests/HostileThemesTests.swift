@@ -50,7 +50,9 @@ final class HostileThemesTests: EndToEndTestCase {
         let dir = try hostileThemesDirectory()
         try startDaemon(extraThemesDirectories: [dir], waitForChecks: false)
         // Answering already: Peer.Ping from busctl, Resolve from gdbus, the active theme's value.
-        let ping = try busctl(["call", Locations.busName, Locations.objectPath, "org.freedesktop.DBus.Peer", "Ping"])
+        let ping = try busctl([
+            "call", Locations.busName, Locations.objectPath, "org.freedesktop.DBus.Peer", "Ping",
+        ])
         XCTAssertEqual(ping.status, 0, "\(ping)")
         let resolved = try gdbusCall("Resolve", ["Window/NavigationBar", "['tint-color']", "{}"])
         XCTAssertEqual(resolved.status, 0, "\(resolved)")
@@ -59,7 +61,10 @@ final class HostileThemesTests: EndToEndTestCase {
         // many are not checked yet, and does not count them as invalid.
         let early = try livery("status")
         XCTAssertEqual(early.status, 0, "\(early)")
-        XCTAssertTrue(early.stdout.range(of: #"themes: \d+ installed, \d+ not checked yet"#, options: .regularExpression) != nil, early.stdout)
+        XCTAssertTrue(
+            early.stdout.range(
+                of: #"themes: \d+ installed, \d+ not checked yet"#, options: .regularExpression) != nil,
+            early.stdout)
 
         // Every theme is checked in the end; each hostile one says which bound it passed.
         var byID: [String: [String: Any]] = [:]
@@ -67,24 +72,38 @@ final class HostileThemesTests: EndToEndTestCase {
             try waitUntil(timeout: 120) {
                 let list = try self.livery("list", "--json")
                 guard list.status == 0 else { return false }
-                let themes = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]] ?? []
-                byID = Dictionary(themes.map { ($0["id"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+                let themes =
+                    try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]] ?? []
+                byID = Dictionary(
+                    themes.map { ($0["id"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
                 return !themes.isEmpty && themes.allSatisfy { $0["checked"] as? Bool == true }
-            }, "not every theme was checked: \(byID.filter { $0.value["checked"] as? Bool != true }.keys.sorted())")
+            },
+            "not every theme was checked: \(byID.filter { $0.value["checked"] as? Bool != true }.keys.sorted())"
+        )
         func errors(_ id: String) -> [String] { byID[id]?["errors"] as? [String] ?? [] }
         XCTAssertEqual(byID["product"]?["valid"] as? Bool, true, "\(errors("product"))")
         XCTAssertEqual(byID["anchors"]?["valid"] as? Bool, true, "\(errors("anchors"))")
         for id in ["components", "palette"] {
             XCTAssertEqual(byID[id]?["valid"] as? Bool, false)
             XCTAssertEqual(errors(id).count, Int(101), id)
-            XCTAssertEqual(errors(id).last?.hasSuffix("error: 4900 more problems in this file not shown (the first 100 are)"), true, "\(errors(id).last ?? "")")
+            XCTAssertEqual(
+                errors(id).last?.hasSuffix(
+                    "error: 4900 more problems in this file not shown (the first 100 are)"), true,
+                "\(errors(id).last ?? "")")
         }
-        XCTAssertEqual(errors("braces").last?.hasSuffix("error: \(300 * 999 - 100) more problems in this file not shown (the first 100 are)"), true, "\(errors("braces").last ?? "")")
+        XCTAssertEqual(
+            errors("braces").last?.hasSuffix(
+                "error: \(300 * 999 - 100) more problems in this file not shown (the first 100 are)"), true,
+            "\(errors("braces").last ?? "")")
         XCTAssertTrue(
             !errors("imports").isEmpty
-                && errors("imports").allSatisfy { $0.contains("past 4194304 bytes") || $0.contains("more problems") },
+                && errors("imports").allSatisfy {
+                    $0.contains("past 4194304 bytes") || $0.contains("more problems")
+                },
             "\(errors("imports").prefix(3))")
-        XCTAssertEqual(errors("keys").map { $0.contains("YAML document has more than 100000 nodes") }, [true], "\(errors("keys"))")
+        XCTAssertEqual(
+            errors("keys").map { $0.contains("YAML document has more than 100000 nodes") }, [true],
+            "\(errors("keys"))")
 
         // Still serving; the valid hostile themes activate and resolve.
         XCTAssertTrue(daemon.isRunning, "liveryd died: \(daemon.stderr)")
@@ -94,7 +113,8 @@ final class HostileThemesTests: EndToEndTestCase {
         let explained = try livery("explain", "Window/Button", "alpha")
         XCTAssertEqual(explained.status, 0, "\(explained)")
         let lines = explained.stdout.split(separator: "\n")
-        XCTAssertEqual(lines.prefix(2), ["Window/Button alpha", "   (24999000 earlier candidates not shown)"])
+        XCTAssertEqual(
+            lines.prefix(2), ["Window/Button alpha", "   (24999000 earlier candidates not shown)"])
         XCTAssertEqual(lines.count, 2 + 2 * 1000)
         try setTheme("anchors")
         XCTAssertEqual(try activeTheme(), "anchors\n")
@@ -107,7 +127,8 @@ final class HostileThemesTests: EndToEndTestCase {
     func testCallsAreAnsweredWhileSetThemeCompiles() throws {
         let dir = try makeDirectory("slow-themes")
         let s = 60_000
-        try ("@theme { name: \"Slow\"; }\nButton" + String(repeating: ", Button", count: s - 1) + " {"
+        try
+            ("@theme { name: \"Slow\"; }\nButton" + String(repeating: ", Button", count: s - 1) + " {"
             + String(repeating: " alpha: 0.5;", count: s) + " }\n")
             .write(toFile: dir + "/slow.css", atomically: true, encoding: .utf8)
         try startDaemon(extraThemesDirectories: [dir])
@@ -115,7 +136,8 @@ final class HostileThemesTests: EndToEndTestCase {
         let set = try background(
             Locations.tool("gdbus"),
             [
-                "call", "--address", address, "--dest", Locations.busName, "--object-path", Locations.objectPath,
+                "call", "--address", address, "--dest", Locations.busName, "--object-path",
+                Locations.objectPath,
                 "--method", Locations.interface + ".SetTheme", "slow",
             ])
         // Before the change: every call waited for the compile, so at most one could come back
@@ -123,12 +145,16 @@ final class HostileThemesTests: EndToEndTestCase {
         var answeredMeanwhile: [String] = []
         while set.isRunning && answeredMeanwhile.count < 5 {
             let r = try gdbusCall("Resolve", ["Window/Button", "['alpha']", "{}"])
-            let ping = try busctl(["call", Locations.busName, Locations.objectPath, "org.freedesktop.DBus.Peer", "Ping"])
+            let ping = try busctl([
+                "call", Locations.busName, Locations.objectPath, "org.freedesktop.DBus.Peer", "Ping",
+            ])
             XCTAssertEqual(ping.status, 0, "\(ping)")
             if set.isRunning { answeredMeanwhile.append(r.stdout) }
         }
-        XCTAssertEqual(answeredMeanwhile.count, 5, "calls answered while SetTheme compiled: \(answeredMeanwhile)")
-        XCTAssertEqual(Set(answeredMeanwhile), ["({'alpha': <1.0>},)\n"], "the old theme answers until the switch")
+        XCTAssertEqual(
+            answeredMeanwhile.count, 5, "calls answered while SetTheme compiled: \(answeredMeanwhile)")
+        XCTAssertEqual(
+            Set(answeredMeanwhile), ["({'alpha': <1.0>},)\n"], "the old theme answers until the switch")
         XCTAssertTrue(set.waitForExit(timeout: 60), "SetTheme got no reply")
         XCTAssertEqual(set.process.terminationStatus, 0, set.stderr)
         XCTAssertEqual(try activeTheme(), "slow\n")

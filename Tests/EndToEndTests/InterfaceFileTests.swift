@@ -16,7 +16,8 @@ final class InterfaceFileTests: EndToEndTestCase {
         var inLivery = false
 
         func parser(
-            _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
+            _ parser: XMLParser, didStartElement element: String, namespaceURI: String?,
+            qualifiedName: String?,
             attributes a: [String: String] = [:]
         ) {
             if element == "interface" { inLivery = a["name"] == "org.livery.Livery1" }
@@ -24,14 +25,16 @@ final class InterfaceFileTests: EndToEndTestCase {
             switch element {
             case "method", "signal": lines.append("\(element) \(a["name"] ?? "")")
             case "arg": lines.append("arg \(a["name"] ?? "") \(a["type"] ?? "") \(a["direction"] ?? "")")
-            case "property": lines.append("property \(a["name"] ?? "") \(a["type"] ?? "") \(a["access"] ?? "")")
+            case "property":
+                lines.append("property \(a["name"] ?? "") \(a["type"] ?? "") \(a["access"] ?? "")")
             case "annotation": lines.append("annotation \(a["name"] ?? "") \(a["value"] ?? "")")
             default: break
             }
         }
 
-        func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?)
-        {
+        func parser(
+            _ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?
+        ) {
             if element == "interface" { inLivery = false }
         }
     }

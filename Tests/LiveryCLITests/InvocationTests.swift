@@ -14,7 +14,9 @@ final class InvocationTests: XCTestCase {
     }
 
     func testCommandAndPositionalArgumentsAreParsed() throws {
-        let inv = try parse(["--address", "unix:path=/x", "resolve", "Window/Button", "tint-color", "--app=org.a.B"])
+        let inv = try parse([
+            "--address", "unix:path=/x", "resolve", "Window/Button", "tint-color", "--app=org.a.B",
+        ])
         XCTAssertEqual(inv.command, .resolve)
         XCTAssertEqual(inv.positional, ["Window/Button", "tint-color"])
         XCTAssertEqual(inv.address, "unix:path=/x")
@@ -33,7 +35,8 @@ final class InvocationTests: XCTestCase {
 
     func testSystemAndAddressExcludeEachOther() {
         XCTAssertEqual(
-            usageError(["--system", "--address", "unix:path=/x", "list"]), "--system and --address exclude each other")
+            usageError(["--system", "--address", "unix:path=/x", "list"]),
+            "--system and --address exclude each other")
     }
 
     func testJSONIsRefusedWhereOutputIsNotData() {

@@ -8,13 +8,17 @@ import XCTest
 final class OutputFormattingTests: XCTestCase {
     func listing(_ id: String, valid: Bool = true, checked: Bool = true) -> ThemeListing {
         ThemeListing(
-            id: id, name: id.capitalized, variant: "light", description: "", path: "/t/\(id)", format: "native",
+            id: id, name: id.capitalized, variant: "light", description: "", path: "/t/\(id)",
+            format: "native",
             valid: valid, errors: [], checked: checked, inherits: nil, accentColor: nil)
     }
 
     func testListMarksTheActiveThemeAndThemesWithErrors() {
         let table = ListCommand.table(
-            [listing("broken", valid: false), listing("forest"), listing("new", checked: false), listing("plain")],
+            [
+                listing("broken", valid: false), listing("forest"), listing("new", checked: false),
+                listing("plain"),
+            ],
             active: "forest")
         let marks = table.split(separator: "\n").map { $0.first! }
         XCTAssertEqual(marks, ["!", "*", "?", " "])
@@ -22,7 +26,8 @@ final class OutputFormattingTests: XCTestCase {
     }
 
     func testListShowsAnActiveThemeRemovedFromDisk() {
-        XCTAssertTrue(ListCommand.table([], active: "gone").hasPrefix("* gone  (removed from disk; still active)"))
+        XCTAssertTrue(
+            ListCommand.table([], active: "gone").hasPrefix("* gone  (removed from disk; still active)"))
     }
 
     func testResolveOfOnePropertyPrintsJustItsValue() {
@@ -41,7 +46,8 @@ final class OutputFormattingTests: XCTestCase {
     }
 
     func testAColourOnATerminalHasASwatch() {
-        XCTAssertEqual(display(.string("#ff000080"), terminal: true), "\u{1B}[48;2;255;0;0m    \u{1B}[0m #ff000080")
+        XCTAssertEqual(
+            display(.string("#ff000080"), terminal: true), "\u{1B}[48;2;255;0;0m    \u{1B}[0m #ff000080")
         XCTAssertEqual(display(.string("#ff000080"), terminal: false), "#ff000080")
     }
 
@@ -67,12 +73,14 @@ final class OutputFormattingTests: XCTestCase {
         winner.specificity = (0, 1, 1)
         winner.winner = true
         winner.reason = ""
-        let text = ExplainCommand.text(path: "Button", property: "tint-color", [loser, winner], terminal: false)
+        let text = ExplainCommand.text(
+            path: "Button", property: "tint-color", [loser, winner], terminal: false)
         XCTAssertEqual(
             text,
             "Button tint-color\n"
                 + "   View = #000000ff\n     t.css:1:8  layer theme  specificity (0,0,1)  loses: lower specificity\n"
-                + "=> Button.destructive = #000000ff\n     t.css:1:8  layer theme  specificity (0,1,1)  wins\n")
+                + "=> Button.destructive = #000000ff\n     t.css:1:8  layer theme  specificity (0,1,1)  wins\n"
+        )
     }
 
     func testWatchPrintsSerialPathPropertyAndValue() {
@@ -85,12 +93,14 @@ final class OutputFormattingTests: XCTestCase {
                         DBusDictEntry(
                             key: .string("Window/TabBar"), value: .dict(["tint-color": .string("#800000ff")]))
                     ])))
-        XCTAssertEqual(WatchCommand.text(signal, json: false, terminal: false), "2 Window/TabBar tint-color #800000ff\n")
+        XCTAssertEqual(
+            WatchCommand.text(signal, json: false, terminal: false), "2 Window/TabBar tint-color #800000ff\n")
     }
 
     func testWatchPrintsThemeChanged() {
         XCTAssertEqual(
-            WatchCommand.text(ThemeChangedSignal(theme: "crimson", serial: 3), json: false), "ThemeChanged crimson 3\n")
+            WatchCommand.text(ThemeChangedSignal(theme: "crimson", serial: 3), json: false),
+            "ThemeChanged crimson 3\n")
         XCTAssertEqual(
             WatchCommand.text(ThemeChangedSignal(theme: "crimson", serial: 3), json: true),
             #"{"serial":3,"signal":"ThemeChanged","theme":"crimson"}"# + "\n")

@@ -56,7 +56,8 @@ final class ReplyDecodingTests: XCTestCase {
         XCTAssertEqual(entry.kind, .declaration)
         XCTAssertEqual(entry.origin, "a.css:2:3")
         XCTAssertEqual(entry.layer, "user")
-        XCTAssertEqual([entry.specificity.ids, entry.specificity.classes, entry.specificity.types], [1, 2, 3])
+        XCTAssertEqual(
+            [entry.specificity.ids, entry.specificity.classes, entry.specificity.types], [1, 2, 3])
         XCTAssertEqual(entry.value, .double(4))
         XCTAssertTrue(entry.winner)
         XCTAssertEqual(entry.omitted, 7)
@@ -85,7 +86,8 @@ final class ReplyDecodingTests: XCTestCase {
     func testSubscribeAndChangedDecode() {
         let current: DBusValue = .dictionary(
             key: "s", value: "a{sv}",
-            [DBusDictEntry(key: .string("Window/TabBar"), value: .dict(["tint-color": .string("#008000ff")]))])
+            [DBusDictEntry(key: .string("Window/TabBar"), value: .dict(["tint-color": .string("#008000ff")]))]
+        )
         let reply = SubscribeReply(decoding: [.uint32(5), current])
         XCTAssertEqual(reply?.id, 5)
         XCTAssertEqual(reply?.current.components.first?.path, "Window/TabBar")
@@ -99,9 +101,11 @@ final class ReplyDecodingTests: XCTestCase {
     }
 
     func testLiveryErrorNamesCarryTheirKind() {
-        XCTAssertEqual(LiveryErrorKind.unknownTheme.errorName.rawValue, "org.livery.Livery1.Error.UnknownTheme")
         XCTAssertEqual(
-            LiveryErrorKind(errorName: ErrorName(rawValue: "org.livery.Livery1.Error.InvalidPath")), .invalidPath)
+            LiveryErrorKind.unknownTheme.errorName.rawValue, "org.livery.Livery1.Error.UnknownTheme")
+        XCTAssertEqual(
+            LiveryErrorKind(errorName: ErrorName(rawValue: "org.livery.Livery1.Error.InvalidPath")),
+            .invalidPath)
         XCTAssertNil(LiveryErrorKind(errorName: .invalidArgs))
     }
 }

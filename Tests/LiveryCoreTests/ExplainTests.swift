@@ -103,7 +103,8 @@ final class ExplainTests: XCTestCase {
     /// sheet with a few more compounds would hold the daemon for hours).
     func testReferenceMatcherTriesEachCompoundAtNodeOnce() throws {
         var calls = 0
-        let matched = Cascade.matchRightToLeft(last: 8, subject: 29, isChild: { _ in false }) { ci, k in
+        let noChild = { (_: Int) in false }
+        let matched = Cascade.matchRightToLeft(last: 8, subject: 29, isChild: noChild) { ci, k in
             calls += 1
             return ci == 0 ? false : ci == 8 ? k == 29 : true
         }

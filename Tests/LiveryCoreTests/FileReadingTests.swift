@@ -25,17 +25,22 @@ final class FileReadingTests: XCTestCase {
     func testReadingEmptySheetsAndImportsKeepsNoMemory() throws {
         // Linux, where the leak was: /proc/self/statm is always there.
         XCTAssertGreaterThan(residentBytes(), 0, "no /proc/self/statm to measure with")
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livery-test-\(UUID().uuidString)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "livery-test-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
         let empty = dir.appendingPathComponent("empty")
         let importing = dir.appendingPathComponent("importing")
-        for d in [empty, importing] { try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true) }
+        for d in [empty, importing] {
+            try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
+        }
         try Data().write(to: empty.appendingPathComponent("theme.css"))
         try Data("@import \"nothing.css\";\n".utf8).write(to: importing.appendingPathComponent("theme.css"))
         try Data().write(to: importing.appendingPathComponent("nothing.css"))
 
         // 5,000 reads of each: a 4 KiB buffer kept per empty file would be 20 MB.
-        let emptySheet = growth(5000) { XCTAssert(NativeFormat().read(empty, id: "e").sheet.diagnostics.isEmpty) }
+        let emptySheet = growth(5000) {
+            XCTAssert(NativeFormat().read(empty, id: "e").sheet.diagnostics.isEmpty)
+        }
         XCTAssertLessThan(emptySheet, 4 << 20, "an empty theme.css keeps memory after it is read")
         let emptyImport = growth(5000) {
             XCTAssert(NativeFormat().read(importing, id: "i").sheet.diagnostics.isEmpty)

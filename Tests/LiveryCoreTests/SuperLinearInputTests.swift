@@ -19,7 +19,8 @@ final class SuperLinearInputTests: XCTestCase {
     /// its list is indexed once.
     func testSelectorListStoresItsDeclarationsOnce() throws {
         let s = 300
-        let cascade = try compileSheet(product(s) + "Button, Switch { tint-color: #102030; row-height: 7; }\n")
+        let cascade = try compileSheet(
+            product(s) + "Button, Switch { tint-color: #102030; row-height: 7; }\n")
         XCTAssertEqual(cascade.theme.rules.count, s + 2)
         // Block 1: 300 declarations (already a multiple of 4); block 2: 2, padded to 4; both
         // stored once though 302 rules use them.
@@ -35,7 +36,8 @@ final class SuperLinearInputTests: XCTestCase {
     func testExplainOfASelectorListListsAThousandCandidates() throws {
         let s = 2_000
         let cascade = try compileSheet(product(s))
-        let e = try cascade.explain(ComponentPath("Window/Button", schema: cascade.theme.schema), property: "alpha")
+        let e = try cascade.explain(
+            ComponentPath("Window/Button", schema: cascade.theme.schema), property: "alpha")
         XCTAssertEqual(e.candidates.count, 1000)
         XCTAssertEqual(e.omittedCandidates, s * s - 1000)
         XCTAssertEqual(e.candidates.filter(\.won).count, 1)
@@ -53,7 +55,8 @@ final class SuperLinearInputTests: XCTestCase {
     /// error at the rule reached that names the bound; within the bound it compiles.
     func testCheckingPastTheTimeLimitIsAnErrorNamingTheBound() throws {
         let source = try bundle("Button { alpha: 0.5; }\nLabel { alpha: 0.25; }\n", files: [:])
-        let (late, diagnostics) = ThemeCompiler.compile(chain: [source], schema: shippedSchema, timeLimit: .zero)
+        let (late, diagnostics) = ThemeCompiler.compile(
+            chain: [source], schema: shippedSchema, timeLimit: .zero)
         XCTAssertNil(late)
         XCTAssertEqual(
             diagnostics.map { "\($0.location.line):\($0.location.column) \($0.message)" },
@@ -61,7 +64,8 @@ final class SuperLinearInputTests: XCTestCase {
                 "1:1 checking the theme's rules took longer than 0.0 seconds (the bound for one theme); stopped at this rule"
             ])
         XCTAssertNotNil(
-            ThemeCompiler.compile(chain: [source], schema: shippedSchema, timeLimit: ThemeCompiler.timeLimit).theme)
+            ThemeCompiler.compile(chain: [source], schema: shippedSchema, timeLimit: ThemeCompiler.timeLimit)
+                .theme)
         XCTAssertEqual(ThemeCompiler.timeLimit, .seconds(10))
     }
 
@@ -74,7 +78,8 @@ final class SuperLinearInputTests: XCTestCase {
             id: "t", format: "native", path: "t", sheet: SheetParser().parse(product(s), file: "t.css"))
         let warnings = Lint.warnings(chain: [source]).map(\.message)
         XCTAssertEqual(
-            warnings.filter { $0.contains("the same selector is listed again later in this rule") }.count, s - 1)
+            warnings.filter { $0.contains("the same selector is listed again later in this rule") }.count,
+            s - 1)
         XCTAssertEqual(warnings.filter { $0.contains("is set again later in the same rule") }.count, s - 1)
         XCTAssertEqual(warnings.count, 2 * (s - 1))
     }
@@ -83,11 +88,13 @@ final class SuperLinearInputTests: XCTestCase {
     /// (not the first found) and counts the rest, without holding them.
     func testLintKeepsTheFirstHundredWarningsByPosition() {
         let css = (0..<150).map { "Button#n\($0) { tint-color: #111; tint-color: #222; }\n" }.joined()
-        let source = ThemeSource(id: "t", format: "native", path: "t", sheet: SheetParser().parse(css, file: "t.css"))
+        let source = ThemeSource(
+            id: "t", format: "native", path: "t", sheet: SheetParser().parse(css, file: "t.css"))
         let warnings = Lint.warnings(chain: [source])
         XCTAssertEqual(warnings.count, 101)
         XCTAssertEqual(warnings.prefix(100).map(\.location.line), Array(1...100))
-        XCTAssertTrue(warnings.prefix(100).allSatisfy { $0.message.contains("is set again later in the same rule") })
+        XCTAssertTrue(
+            warnings.prefix(100).allSatisfy { $0.message.contains("is set again later in the same rule") })
         XCTAssertEqual(warnings[100].message, "50 more problems in this file not shown (the first 100 are)")
         XCTAssertEqual(warnings[100].severity, .warning)
     }
@@ -104,7 +111,8 @@ final class SuperLinearInputTests: XCTestCase {
         XCTAssertEqual(d[0].message, "unknown component type 'Cxmp000000' (did you mean 'Comp000000'?)")
         XCTAssertEqual(d[0].location.line, n + 1)
         XCTAssertEqual(d[19].message, "unknown component type 'Cxmp000019' (did you mean 'Comp000019'?)")
-        XCTAssertEqual(d[20].message, "unknown component type 'Cxmp000020'", "past the first 20, no suggestion")
+        XCTAssertEqual(
+            d[20].message, "unknown component type 'Cxmp000020'", "past the first 20, no suggestion")
         XCTAssertEqual(d[99].message, "unknown component type 'Cxmp000099'")
         XCTAssertEqual(d[100].message, "200 more problems in this file not shown (the first 100 are)")
         XCTAssertEqual(d[100].severity, .error)
@@ -120,7 +128,9 @@ final class SuperLinearInputTests: XCTestCase {
             if !a.isEmpty && !b.isEmpty {
                 for i in 1...a.count {
                     for j in 1...b.count {
-                        d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                        d[i][j] = min(
+                            d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                        )
                     }
                 }
             }
@@ -128,7 +138,7 @@ final class SuperLinearInputTests: XCTestCase {
         }
         var state: UInt64 = 42
         func next(_ n: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int((state >> 33) % UInt64(n))
         }
         for _ in 0..<5_000 {
@@ -160,7 +170,8 @@ final class SuperLinearInputTests: XCTestCase {
     /// declaration on a line shares the lexer's one copy of it.
     func testDiagnosticsOfLongLinesAreCappedAndShareTheLine() {
         let lines = 20
-        let sheet = SheetParser().parse(String(repeating: String(repeating: "}", count: 999) + "\n", count: lines), file: "b.css")
+        let sheet = SheetParser().parse(
+            String(repeating: String(repeating: "}", count: 999) + "\n", count: lines), file: "b.css")
         XCTAssertEqual(sheet.diagnostics.count, 100)
         XCTAssertEqual(sheet.omittedDiagnostics["b.css"], lines * 999 - 100)
         func storage(_ s: String) -> UnsafeRawPointer? {
@@ -169,7 +180,8 @@ final class SuperLinearInputTests: XCTestCase {
         }
         XCTAssertEqual(sheet.diagnostics[0].sourceLine.utf8.count, 999)
         XCTAssertEqual(storage(sheet.diagnostics[0].sourceLine), storage(sheet.diagnostics[1].sourceLine))
-        let decls = SheetParser().parse("Button {" + String(repeating: " alpha: 1;", count: 50) + " }\n", file: "d.css")
+        let decls = SheetParser().parse(
+            "Button {" + String(repeating: " alpha: 1;", count: 50) + " }\n", file: "d.css")
         let declarations = decls.rules[0].declarations
         XCTAssertEqual(declarations.count, 50)
         XCTAssertEqual(storage(declarations[0].sourceLine), storage(declarations[49].sourceLine))
@@ -178,7 +190,8 @@ final class SuperLinearInputTests: XCTestCase {
     /// theme.css importing f0.css 4 times and each fK.css importing f(K+1).css 4 times, `depth`
     /// files deep, parsed with an importer that calls `read` with each path it reads.
     func importsFourWide(depth: Int, read: @escaping @Sendable (String) -> Void = { _ in }) -> Stylesheet {
-        let importer = SheetParser.Importer(label: { path, _ in path }) { path, _ in
+        let label: @Sendable (String, String) -> String = { path, _ in path }
+        let importer = SheetParser.Importer(label: label) { path, _ in
             read(path)
             let k = Int(path.dropFirst().dropLast(4))!
             var text = "Button { alpha: 0.5; }\n"
@@ -198,7 +211,9 @@ final class SuperLinearInputTests: XCTestCase {
         }
         let reads = Reads()
         let depth = 6
-        let sheet = importsFourWide(depth: depth) { path in reads.lock.withLock { reads.count[path, default: 0] += 1 } }
+        let sheet = importsFourWide(depth: depth) { path in
+            reads.lock.withLock { reads.count[path, default: 0] += 1 }
+        }
         XCTAssertEqual(sheet.diagnostics.map(\.message), [])
         XCTAssertEqual(reads.count, Dictionary(uniqueKeysWithValues: (0..<depth).map { ("f\($0).css", 1) }))
         XCTAssertEqual(sheet.rules.count, (1...depth).reduce(0) { $0 + Int(pow(4.0, Double($1))) })
@@ -211,7 +226,8 @@ final class SuperLinearInputTests: XCTestCase {
         XCTAssertFalse(sheet.diagnostics.isEmpty)
         XCTAssertTrue(
             sheet.diagnostics.allSatisfy {
-                $0.message.hasPrefix("'f") && $0.message.contains("past \(SheetParser.maximumImportedText) bytes")
+                $0.message.hasPrefix("'f")
+                    && $0.message.contains("past \(SheetParser.maximumImportedText) bytes")
             }, "\(sheet.diagnostics.prefix(3))")
         let total = sheet.rules.count * "Button { alpha: 0.5; }\n".utf8.count
         XCTAssertLessThanOrEqual(total, SheetParser.maximumImportedText)
@@ -221,7 +237,8 @@ final class SuperLinearInputTests: XCTestCase {
     /// from it: a pipe blocked the reader for good, and `/dev/zero` (size 0) was read until memory
     /// ran out (found by a newcomer's trial).
     func testSpecialFilesAreRefusedUnread() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livery-special-\(UUID().uuidString)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "livery-special-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         XCTAssertEqual(mkfifo(dir.appendingPathComponent("fifo.css").path, 0o644), 0)
@@ -234,7 +251,9 @@ final class SuperLinearInputTests: XCTestCase {
         // A regular file past the limit is refused after reading at most one byte more.
         let big = dir.appendingPathComponent("big.css")
         try Data(repeating: 0x20, count: 100).write(to: big)
-        guard case .failure(let e) = BundleFiles.contents(of: big.path, limit: 99) else { return XCTFail("read") }
+        guard case .failure(let e) = BundleFiles.contents(of: big.path, limit: 99) else {
+            return XCTFail("read")
+        }
         XCTAssertEqual(e.message, "is larger than 99 bytes")
         XCTAssertEqual(try BundleFiles.contents(of: big.path, limit: 100).get().count, 100)
     }
@@ -269,14 +288,16 @@ final class SuperLinearInputTests: XCTestCase {
     func testStyleCacheKeysOfALongPathAreLinear() throws {
         let cascade = try compileSheet("Button { alpha: 0.5; }\n")
         let n = 2_000
-        let path = ComponentPath(nodes: Array(repeating: PathNode(type: "View"), count: n - 1) + [PathNode(type: "Button")])
+        let path = ComponentPath(
+            nodes: Array(repeating: PathNode(type: "View"), count: n - 1) + [PathNode(type: "Button")])
         XCTAssertEqual(try cascade.resolve(path, properties: ["alpha"]).first?.value, .number(0.5))
         let perEntry = cascade.map.propertyNames.count * 4 + 64 + 64 + 64
         let (bytes, entries) = cascade.cache.size
         XCTAssertEqual(entries, n + 1, "a prefix each, and the whole path")
         XCTAssertLessThan(bytes, (n + 1) * perEntry)
         // A longer path through the same prefix seeds from it and resolves the same.
-        let longer = ComponentPath(nodes: path.nodes.dropLast() + [PathNode(type: "View"), PathNode(type: "Button")])
+        let longer = ComponentPath(
+            nodes: path.nodes.dropLast() + [PathNode(type: "View"), PathNode(type: "Button")])
         XCTAssertEqual(
             try cascade.resolve(longer).map(\.value), try cascade.resolveNaive(longer).map(\.value))
     }

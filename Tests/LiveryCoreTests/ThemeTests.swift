@@ -220,7 +220,8 @@ final class CatalogForgettingTests: XCTestCase {
         XCTAssertEqual(catalog.ids, ["base16", "crimson", "default", "forest", "monokai"])
         XCTAssertNotNil(catalog.compile("monokai", schema: shippedSchema).theme)
         // A catalog of given sources (livery check) has nothing to read again and forgets nothing.
-        var given = ThemeCatalog(sources: [catalog.sources["default"]!, catalog.sources["monokai"]!], otherIDs: [])
+        var given = ThemeCatalog(
+            sources: [catalog.sources["default"]!, catalog.sources["monokai"]!], otherIDs: [])
         given.forget(keepingChainOf: "default")
         XCTAssertEqual(given.ids, ["default", "monokai"])
     }

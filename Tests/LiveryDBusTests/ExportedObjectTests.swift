@@ -212,11 +212,14 @@ final class ExportedObjectTests: BusTestCase {
         }
         // `Later` waits for the gate; the loop thread answers other calls meanwhile, from this
         // client and from gdbus.
-        for i in 0..<20 { XCTAssertEqual(try callTest("Add", [.int32(Int32(i)), .int32(1)]), [.int32(Int32(i) + 1)]) }
+        for i in 0..<20 {
+            XCTAssertEqual(try callTest("Add", [.int32(Int32(i)), .int32(1)]), [.int32(Int32(i) + 1)])
+        }
         let add = try runTool(
             "/usr/bin/gdbus",
             [
-                "call", "--address", bus.address, "--dest", "org.livery.Test", "--object-path", "/org/livery/Test",
+                "call", "--address", bus.address, "--dest", "org.livery.Test", "--object-path",
+                "/org/livery/Test",
                 "--method", "org.livery.Test1.Add", "2", "3",
             ])
         XCTAssertEqual(add.stdout, "(5,)\n", add.stderr)
@@ -233,7 +236,8 @@ final class ExportedObjectTests: BusTestCase {
         XCTAssertEqual(dropped?.message, "org.livery.Test1.Dropped ended without an answer")
         let wrong = assertDBusError(.failed) { _ = try callTest("LaterWrongly") }
         XCTAssertEqual(
-            wrong?.message, "Method 'org.livery.Test1.LaterWrongly' returned signature 's' instead of its declared 'u'")
+            wrong?.message,
+            "Method 'org.livery.Test1.LaterWrongly' returned signature 's' instead of its declared 'u'")
         let failing = assertDBusError(ErrorName(rawValue: "org.livery.Test1.Error.Late")) {
             _ = try callTest("LaterFailing")
         }

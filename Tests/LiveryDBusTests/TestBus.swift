@@ -182,7 +182,9 @@ class BusTestCase: XCTestCase {
                         [.array(element: "y", call.marshalledBody.map { .byte($0) }), call.arguments[0]]
                     },
                     // Answered from another thread once the test releases `gate`.
-                    Method.deferred("Later", inputs: [Argument("word", .string)], outputs: [Argument("word", .string)]) {
+                    Method.deferred(
+                        "Later", inputs: [Argument("word", .string)], outputs: [Argument("word", .string)]
+                    ) {
                         call, reply in
                         let word = call.arguments[0].string ?? ""
                         Thread.detachNewThread {
@@ -197,7 +199,8 @@ class BusTestCase: XCTestCase {
                     },
                     Method.deferred("LaterFailing") { _, reply in
                         DispatchQueue.global().async {
-                            reply.fail(DBusError(ErrorName(rawValue: "org.livery.Test1.Error.Late"), "too late"))
+                            reply.fail(
+                                DBusError(ErrorName(rawValue: "org.livery.Test1.Error.Late"), "too late"))
                         }
                     },
                     Method.deferred("ThrowsAtOnce") { _, _ in

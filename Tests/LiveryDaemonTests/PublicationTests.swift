@@ -229,7 +229,8 @@ final class PublicationTests: XCTestCase {
         let scratch = try Scratch()
         try scratch.write("mine/theme.css", "Button { tint-color: #010203; }\n")
         let calls = Counter()
-        let watcher = try ThemeWatcher(directories: { [scratch.themes.path] }, debounce: 150) {
+        let directories: @Sendable () -> [String] = { [scratch.themes.path] }
+        let watcher = try ThemeWatcher(directories: directories, debounce: 150) {
             calls.increment()
         }
         watcher.start()

@@ -83,7 +83,8 @@ func check(_ inv: Invocation, output: Output) -> Int32 {
             failed = true
             output.err(
                 "\(arg): \(errors) error\(errors == 1 ? "" : "s")"
-                    + (notShown > 0 ? " and \(notShown) more problem\(notShown == 1 ? "" : "s") not shown" : "") + "\n")
+                    + (notShown > 0
+                        ? " and \(notShown) more problem\(notShown == 1 ? "" : "s") not shown" : "") + "\n")
         } else {
             let warnings = diagnostics.filter { $0.severity == .warning }.count + conflicts.count
             output.out(

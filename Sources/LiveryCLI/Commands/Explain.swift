@@ -9,7 +9,8 @@ extension Client {
         if inv.json {
             printJSON(ExplainCommand.json(entries))
         } else {
-            output.out(ExplainCommand.text(path: path, property: property, entries, terminal: output.isTerminal))
+            output.out(
+                ExplainCommand.text(path: path, property: property, entries, terminal: output.isTerminal))
         }
         return 0
     }

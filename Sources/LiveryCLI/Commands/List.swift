@@ -31,8 +31,9 @@ enum ListCommand {
             rows.append(["*", active, "(removed from disk; still active)", "", ""])
         }
         let w = (1..<5).map { c in rows.map { $0[c].count }.max() ?? 0 }
-        return rows.map { r in "\(r[0]) \(pad(r[1], w[0]))  \(pad(r[2], w[1]))  \(pad(r[3], w[2]))  \(r[4])\n" }
-            .joined()
+        return rows.map { r in "\(r[0]) \(pad(r[1], w[0]))  \(pad(r[2], w[1]))  \(pad(r[3], w[2]))  \(r[4])\n"
+        }
+        .joined()
     }
 
     /// `--json`: one object per theme with `id`, `name`, `active` and its metadata.

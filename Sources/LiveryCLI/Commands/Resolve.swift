@@ -24,8 +24,9 @@ enum ResolveCommand {
         if asked.count == 1, let v = values[asked[0]] { return display(v, terminal: terminal) + "\n" }
         let order = asked.isEmpty ? values.properties : asked
         let w = order.map(\.count).max() ?? 0
-        return order.compactMap { k in values[k].map { "\(pad(k, w))  \(display($0, terminal: terminal))\n" } }
-            .joined()
+        return order.compactMap { k in values[k].map { "\(pad(k, w))  \(display($0, terminal: terminal))\n" }
+        }
+        .joined()
     }
 
     /// `--json`: one object, property → value.

@@ -46,7 +46,8 @@ enum StatusCommand {
     static func json(owner: String, _ p: DaemonProperties, _ themes: [ThemeListing]) -> [String: Any] {
         [
             "owner": owner, "active": p.activeTheme, "serial": Int(p.serial), "version": p.version,
-            "themes": themes.count, "invalid": invalid(themes), "unchecked": themes.filter { !$0.checked }.count,
+            "themes": themes.count, "invalid": invalid(themes),
+            "unchecked": themes.filter { !$0.checked }.count,
             "problems": p.problems,
         ]
     }

@@ -58,7 +58,8 @@ extension Client {
     func subscribe(_ options: [String: DBusValue]) throws {
         let r = try call("Subscribe", [.strings(inv.positional), .strings(inv.properties), .dict(options)])
         if inv.json, let reply = SubscribeReply(decoding: r) {
-            output.out(jsonLine(["subscription": Int(reply.id), "current": WatchCommand.json(reply.current)]))
+            output.out(
+                jsonLine(["subscription": Int(reply.id), "current": WatchCommand.json(reply.current)]))
         }
     }
 }
@@ -82,7 +83,9 @@ enum WatchCommand {
             ])
         }
         return s.changes.components.flatMap { c in
-            c.values.values.map { "\(s.serial) \(c.path) \($0.property) \(display($0.value, terminal: terminal))\n" }
+            c.values.values.map {
+                "\(s.serial) \(c.path) \($0.property) \(display($0.value, terminal: terminal))\n"
+            }
         }.joined()
     }
 

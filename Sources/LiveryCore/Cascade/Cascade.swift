@@ -107,7 +107,8 @@ public struct Cascade: Sendable {
         var start = 0
         var seed: StyleCache.Entry?
         while start < path.nodes.count - 1,
-            let hit = cache.entry(StyleCache.prefixKey(parent: parent, node: path.nodes[start], suffix: suffix))
+            let hit = cache.entry(
+                StyleCache.prefixKey(parent: parent, node: path.nodes[start], suffix: suffix))
         {
             parent = hit.id
             start += 1
@@ -117,7 +118,8 @@ public struct Cascade: Sendable {
         for k in start..<path.nodes.count {
             guard let style = walker.push(path.nodes[k]) else { throw .unknownType(path.nodes[k].type) }
             let entry = StyleCache.Entry(style: style, state: walker.childState())
-            parent = cache.store(StyleCache.prefixKey(parent: parent, node: path.nodes[k], suffix: suffix), entry)
+            parent = cache.store(
+                StyleCache.prefixKey(parent: parent, node: path.nodes[k], suffix: suffix), entry)
             if k == path.nodes.count - 1 { cache.store(full, entry) }
         }
         return walker.top!

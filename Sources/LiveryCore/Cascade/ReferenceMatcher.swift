@@ -30,10 +30,9 @@ extension Cascade {
     public static func matches(_ selector: Selector, _ nodes: [PathNode], _ index: Int, _ schema: Schema)
         -> Bool
     {
-        matchRightToLeft(
-            last: selector.compounds.count - 1, subject: index,
-            isChild: { selector.combinators[$0 - 1] == .child }
-        ) { ci, k in
+        let isChild = { (k: Int) in selector.combinators[k - 1] == .child }
+        return matchRightToLeft(last: selector.compounds.count - 1, subject: index, isChild: isChild) {
+            ci, k in
             compoundMatches(selector.compounds[ci], nodes[k], schema)
         }
     }
@@ -105,7 +104,9 @@ extension Cascade {
             }
             for rule in rules.reversed() {
                 for d in rule.declarations.reversed() where d.property == property.name {
-                    return (d.value, .declaration(d.location, selector: rule.selector.text, layer: rule.layer))
+                    return (
+                        d.value, .declaration(d.location, selector: rule.selector.text, layer: rule.layer)
+                    )
                 }
             }
             return nil

@@ -112,8 +112,10 @@ struct YAMLNode {
             case YAML_SCALAR_EVENT:
                 guard counted(1) else { return tooMany(mark) }
                 let s = event.data.scalar
-                let value = String(decoding: UnsafeBufferPointer(start: s.value, count: s.length), as: UTF8.self)
-                return add(YAMLNode(kind: .scalar(value), mark: mark), count: 1, anchor: Builder.string(s.anchor))
+                let value = String(
+                    decoding: UnsafeBufferPointer(start: s.value, count: s.length), as: UTF8.self)
+                return add(
+                    YAMLNode(kind: .scalar(value), mark: mark), count: 1, anchor: Builder.string(s.anchor))
             case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
                 guard counted(1) else { return tooMany(mark) }
                 guard stack.count < 64 else { return fail("YAML nested more than 64 levels deep", mark) }

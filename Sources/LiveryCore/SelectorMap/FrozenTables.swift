@@ -227,9 +227,8 @@ extension SelectorMap {
             // of a type the schema lacks matches nothing, and is in none).
             var keyedRanges = [Bucket](repeating: Bucket(start: 0, count: 0), count: m.typeCount)
             func byType(_ b: ContiguousArray<SelectorMap.Candidate>) -> Int32 {
-                m.byNodeType(Array(b), into: &keyedRanges, type: { m.subjectType(ofRank: Int($0.rank)) }) {
-                    append(ContiguousArray($0))
-                }
+                let type = { (c: SelectorMap.Candidate) in m.subjectType(ofRank: Int(c.rank)) }
+                return m.byNodeType(Array(b), into: &keyedRanges, type: type) { append(ContiguousArray($0)) }
             }
             nameBase = Frozen(m.byName.map(byType))
             let classBases = m.byClass.map(byType)

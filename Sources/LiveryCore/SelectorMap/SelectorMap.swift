@@ -157,7 +157,9 @@ final class SelectorMap: @unchecked Sendable {
         var seenListings = Set<Listing>()
         var kept = [Bool](repeating: true, count: ranked.count)
         for i in ranked.indices.reversed() {
-            kept[i] = seenListings.insert(Listing(block: ranked[i].block, selector: ranked[i].selector.text)).inserted
+            kept[i] =
+                seenListings.insert(Listing(block: ranked[i].block, selector: ranked[i].selector.text))
+                .inserted
         }
         for (rank, r) in zip(ranked.indices, ranked).filter({ kept[$0.0] }).map(\.1).enumerated() {
             let compoundStart = Int32(compounds.count)
@@ -248,5 +250,7 @@ final class SelectorMap: @unchecked Sendable {
     static var indexLimit: Int { IndexBudget.limit }
 
     /// The index's size as the compiler estimates it (`IndexBudget.size(rules:schema:)`).
-    static func indexSize(rules: [CompiledRule], schema: Schema) -> Int { IndexBudget.size(rules: rules, schema: schema) }
+    static func indexSize(rules: [CompiledRule], schema: Schema) -> Int {
+        IndexBudget.size(rules: rules, schema: schema)
+    }
 }

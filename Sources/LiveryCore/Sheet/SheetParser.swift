@@ -77,7 +77,8 @@ public struct SheetParser {
 
     /// Parses one file, splicing in its imports; its diagnostics and its imports' go to `log` in
     /// the order found.
-    private func parse(_ text: String, file: String, imports: Imports, log: inout DiagnosticLog) -> Stylesheet {
+    private func parse(_ text: String, file: String, imports: Imports, log: inout DiagnosticLog) -> Stylesheet
+    {
         var sheet = Stylesheet(file: file)
         var cursor = Cursor(lexer: Lexer(text: text, file: file), bundleRoot: bundleRoot)
         while !cursor.atEnd {
@@ -162,11 +163,13 @@ public struct SheetParser {
     }
 
     private func importFile(
-        _ path: String, at token: Token, from file: String, cursor: inout Cursor, into sheet: inout Stylesheet,
+        _ path: String, at token: Token, from file: String, cursor: inout Cursor,
+        into sheet: inout Stylesheet,
         imports: Imports, log: inout DiagnosticLog
     ) {
         func fail(_ message: String) {
-            log.add(.error, message, at: cursor.location(token), sourceLine: cursor.lexer.sourceLine(token.line))
+            log.add(
+                .error, message, at: cursor.location(token), sourceLine: cursor.lexer.sourceLine(token.line))
         }
         guard let importer else {
             fail("'@import' is only allowed in a bundle directory")

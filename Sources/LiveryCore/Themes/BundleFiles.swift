@@ -160,11 +160,15 @@ public enum BundleFiles {
         guard fstat(fd, &st) == 0 else {
             return .failure(Refusal(message: "cannot be read: \(String(cString: strerror(errno)))"))
         }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { return .failure(Refusal(message: "is not a regular file")) }
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
+            return .failure(Refusal(message: "is not a regular file"))
+        }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         while data.count <= limit {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, min($0.count, limit + 1 - data.count)) }
+            let n = buffer.withUnsafeMutableBytes {
+                read(fd, $0.baseAddress, min($0.count, limit + 1 - data.count))
+            }
             if n < 0 {
                 if errno == EINTR { continue }
                 return .failure(Refusal(message: "cannot be read: \(String(cString: strerror(errno)))"))

@@ -26,9 +26,12 @@ public enum Lint {
         let texts = own.sheet.rules.map { $0.selectors.map(\.text) }
         var blocksListing: [Key: Int] = [:]
         for (rule, selectorTexts) in zip(own.sheet.rules, texts) {
-            for text in Set(selectorTexts) { blocksListing[Key(app: rule.app, selector: text), default: 0] += 1 }
+            for text in Set(selectorTexts) {
+                blocksListing[Key(app: rule.app, selector: text), default: 0] += 1
+            }
         }
-        var work = 1_000_000 + 16 * own.sheet.rules.reduce(0) { $0 + $1.selectors.count + $1.declarations.count }
+        var work =
+            1_000_000 + 16 * own.sheet.rules.reduce(0) { $0 + $1.selectors.count + $1.declarations.count }
         var laterSetters: [Key: [String: SourceLocation]] = [:]
         rules: for (rule, selectorTexts) in zip(own.sheet.rules, texts).reversed() {
             var properties: [String] = []  // distinct, last declaration first
@@ -39,7 +42,8 @@ public enum Lint {
                 } else {
                     out.append(
                         Diagnostic(
-                            .warning, "'\(d.property)' is set again later in the same rule; this one never wins",
+                            .warning,
+                            "'\(d.property)' is set again later in the same rule; this one never wins",
                             at: d.location, sourceLine: d.sourceLine))
                 }
             }
@@ -56,7 +60,8 @@ public enum Lint {
                     let message =
                         cited.map {
                             "rule '\(text)' can never win: every property it sets is set again by a later rule with the same selector (\($0.line):\($0.column))"
-                        } ?? "rule '\(text)' can never win: the same selector is listed again later in this rule"
+                        }
+                        ?? "rule '\(text)' can never win: the same selector is listed again later in this rule"
                     out.append(Diagnostic(.warning, message, at: c.location, sourceLine: c.sourceLine))
                     continue
                 }
@@ -98,9 +103,9 @@ public enum Lint {
         var used: Set<String> = []
         func collect(_ nodes: [ValueNode]) { ValueNode.forEachReference(in: nodes) { used.insert($0) } }
         for source in chain {
-            source.sheet.metadata.forEach { collect($0.value) }
-            source.sheet.palette.forEach { collect($0.value) }
-            source.sheet.rules.forEach { $0.declarations.forEach { collect($0.value) } }
+            for m in source.sheet.metadata { collect(m.value) }
+            for d in source.sheet.palette { collect(d.value) }
+            for rule in source.sheet.rules { for d in rule.declarations { collect(d.value) } }
         }
         // A scheme's palette is its data, and the mapping theme defines every slot for schemes
         // to override: which slots show is the mapping's choice, not a mistake in either.

@@ -32,7 +32,8 @@ public struct ThemeCatalog: Sendable {
     ///     starts with the theme it activates, so that one large file elsewhere on the search
     ///     path cannot delay it.
     public init(
-        searchPath: [String], formats: [any ThemeFormat] = ThemeFormats.all, readingOnly wanted: [String]? = nil
+        searchPath: [String], formats: [any ThemeFormat] = ThemeFormats.all,
+        readingOnly wanted: [String]? = nil
     ) {
         let scan = ThemeCatalog.scan(searchPath, formats: formats)
         for (url, why) in scan.unreadable { notes.append("\(url.path): skipped: \(why)") }
@@ -233,7 +234,9 @@ public struct ThemeCatalog: Sendable {
     ///     ``ThemeCompiler/compile(chain:overrides:schema:timeLimit:)``); nil for no bound.
     /// - Returns: The theme, or nil when there is any error (a broken chain included); and every
     ///   diagnostic.
-    public func compile(_ id: String, schema: Schema, overrides: Stylesheet? = nil, timeLimit: Duration? = nil)
+    public func compile(
+        _ id: String, schema: Schema, overrides: Stylesheet? = nil, timeLimit: Duration? = nil
+    )
         -> (theme: CompiledTheme?, diagnostics: [Diagnostic])
     {
         switch chain(for: id) {
@@ -241,7 +244,8 @@ public struct ThemeCatalog: Sendable {
             // Still report the theme's own errors alongside the broken chain.
             return (nil, (sources[id]?.sheet.diagnostics ?? []) + [d])
         case .success(let chain):
-            return ThemeCompiler.compile(chain: chain, overrides: overrides, schema: schema, timeLimit: timeLimit)
+            return ThemeCompiler.compile(
+                chain: chain, overrides: overrides, schema: schema, timeLimit: timeLimit)
         }
     }
 

@@ -92,7 +92,9 @@ public enum ThemeCompiler {
         // computed only for those kept (`log.accepts`), so that its cost, a comparison with each
         // candidate, is paid a bounded number of times however many names are misspelt.
         var diagnostics = DiagnosticLog()
-        for (sheet, _) in sheets { diagnostics.merge(kept: sheet.diagnostics, omitted: sheet.omittedDiagnostics) }
+        for (sheet, _) in sheets {
+            diagnostics.merge(kept: sheet.diagnostics, omitted: sheet.omittedDiagnostics)
+        }
         let schema = extendSchema(base, with: sheets, &diagnostics)
         let (palette, names) = evaluatePalette(of: sheets, &diagnostics)
         // Unknown references inside palette definitions are reported once there; rules that use
@@ -112,7 +114,9 @@ public enum ThemeCompiler {
     typealias Sheet = (sheet: Stylesheet, isOverrides: Bool)
 
     /// Phase 1: `base` extended with every sheet's `@component` types, in chain order.
-    static func extendSchema(_ base: Schema, with sheets: [Sheet], _ diagnostics: inout DiagnosticLog) -> Schema {
+    static func extendSchema(_ base: Schema, with sheets: [Sheet], _ diagnostics: inout DiagnosticLog)
+        -> Schema
+    {
         var schema = base
         for (sheet, _) in sheets { diagnostics.append(contentsOf: schema.extend(with: sheet.components)) }
         return schema
@@ -146,7 +150,8 @@ public enum ThemeCompiler {
             guard let length = lengths[name], length > 64 else { continue }
             failed.insert(name)
             if length == 65, let d = definitions[name] {
-                diagnostics.error("palette colour '@\(name)' is reached through more than 64 references", at: d)
+                diagnostics.error(
+                    "palette colour '@\(name)' is reached through more than 64 references", at: d)
             }
         }
         func evaluate(_ name: String) -> RGBA? {
@@ -165,7 +170,8 @@ public enum ThemeCompiler {
             // Only a walk into a cycle recurses deeper than a level: keep it short enough for
             // any stack.
             guard visiting.count < 64 else {
-                diagnostics.error("palette colour '@\(name)' is reached through more than 64 references", at: d)
+                diagnostics.error(
+                    "palette colour '@\(name)' is reached through more than 64 references", at: d)
                 failed.insert(name)
                 return nil
             }
@@ -299,7 +305,8 @@ public enum ThemeCompiler {
     /// - Parameter deadline: when given, the rules are checked until `clock` passes `at`; then an
     ///   error at the rule reached names `limit`, and the rest are not checked.
     static func compileRules(
-        of sheets: [Sheet], schema: Schema, lookup: @escaping (String) -> RGBA?, paletteNames names: Set<String>,
+        of sheets: [Sheet], schema: Schema, lookup: @escaping (String) -> RGBA?,
+        paletteNames names: Set<String>,
         deadline: (clock: ContinuousClock, at: ContinuousClock.Instant, limit: Duration)?,
         _ diagnostics: inout DiagnosticLog
     ) -> [CompiledRule] {
@@ -321,7 +328,8 @@ public enum ThemeCompiler {
                         let suggest = diagnostics.suggests(c.location.file)
                         if let t = c.type, schema.types[t] == nil {
                             diagnostics.error(
-                                "unknown component type '\(t)'\(suggest ? didYouMean(t, schema.types.keys) : "")", at: c)
+                                "unknown component type '\(t)'\(suggest ? didYouMean(t, schema.types.keys) : "")",
+                                at: c)
                             selectorsOK = false
                         }
                         for s in c.states where !schema.states.contains(s) {
@@ -329,7 +337,8 @@ public enum ThemeCompiler {
                             at.column =
                                 column(of: ":" + s, in: c.sourceLine, from: c.location.column) ?? at.column
                             diagnostics.add(
-                                .error, "unknown state ':\(s)'\(suggest ? didYouMean(s, schema.states) : "")", at: at,
+                                .error, "unknown state ':\(s)'\(suggest ? didYouMean(s, schema.states) : "")",
+                                at: at,
                                 sourceLine: c.sourceLine)
                             selectorsOK = false
                         }

@@ -203,7 +203,9 @@ public struct Schema: Sendable {
             for (i, name) in ([c.superType] + c.parts.map(\.type)).enumerated() where types[name] == nil {
                 // "Did you mean" compares with every type: for the first errors only, so that a
                 // sheet of misspelt supertypes costs time linear in its size.
-                let hint = diagnostics.count < Diagnostic.maximumSuggestionsPerFile ? didYouMean(name, types.keys) : ""
+                let hint =
+                    diagnostics.count < Diagnostic.maximumSuggestionsPerFile
+                    ? didYouMean(name, types.keys) : ""
                 err("unknown type '\(name)'\(hint)", i < c.typePlaces.count ? c.typePlaces[i] : nil)
                 ok = false
             }

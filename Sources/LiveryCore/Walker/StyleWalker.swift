@@ -245,7 +245,9 @@ public struct StyleWalker: ~Copyable {
         capacity = new
     }
 
-    static func grow<T: BitwiseCopyable>(_ p: inout UnsafeMutablePointer<T>, keeping count: Int, to capacity: Int) {
+    static func grow<T: BitwiseCopyable>(
+        _ p: inout UnsafeMutablePointer<T>, keeping count: Int, to capacity: Int
+    ) {
         let q = UnsafeMutablePointer<T>.allocate(capacity: capacity)
         q.moveInitialize(from: p, count: count)
         p.deallocate()
