@@ -1,8 +1,7 @@
-import Foundation
+import Synchronization
 
 /// Resolved styles by path and application for one theme generation, bounded in size.
-final class StyleCache: @unchecked Sendable {
-    // Safe to share: `entries` is only touched with `lock` held.
+final class StyleCache: Sendable {
     struct Entry {
         var style: ComputedStyle
         /// The container state for the node's children (`StyleWalker.childState`).
@@ -22,16 +21,18 @@ final class StyleCache: @unchecked Sendable {
     /// either the cache starts over (paths are few in practice).
     static let capacity = 8192
     static let byteCapacity = 32 << 20
-    private let lock = NSLock()
-    private var entries: [String: Entry] = [:]
-    /// The bytes `entries` take, as `cost` counts them.
-    private var bytes = 0
-    private var nextID = 0
+    private struct State {
+        var entries: [String: Entry] = [:]
+        /// The bytes `entries` take, as `cost` counts them.
+        var bytes = 0
+        var nextID = 0
+    }
+    private let state = Mutex(State())
 
-    func entry(_ key: String) -> Entry? { lock.withLock { entries[key] } }
+    func entry(_ key: String) -> Entry? { state.withLock { $0.entries[key] } }
 
     /// The bytes the entries take (`cost`), and how many there are.
-    var size: (bytes: Int, entries: Int) { lock.withLock { (bytes, entries.count) } }
+    var size: (bytes: Int, entries: Int) { state.withLock { ($0.bytes, $0.entries.count) } }
 
     /// Keeps `entry` under `key` (replacing one), unless it alone costs more than the cache may
     /// hold.
@@ -40,17 +41,17 @@ final class StyleCache: @unchecked Sendable {
     func store(_ key: String, _ entry: Entry) -> Int {
         var entry = entry
         let cost = StyleCache.cost(key, entry)
-        return lock.withLock {
-            nextID += 1
-            entry.id = nextID
+        return state.withLock { s in
+            s.nextID += 1
+            entry.id = s.nextID
             guard cost <= StyleCache.byteCapacity else { return entry.id }
-            if let old = entries.removeValue(forKey: key) { bytes -= StyleCache.cost(key, old) }
-            if entries.count >= StyleCache.capacity || bytes + cost > StyleCache.byteCapacity {
-                entries.removeAll(keepingCapacity: true)
-                bytes = 0
+            if let old = s.entries.removeValue(forKey: key) { s.bytes -= StyleCache.cost(key, old) }
+            if s.entries.count >= StyleCache.capacity || s.bytes + cost > StyleCache.byteCapacity {
+                s.entries.removeAll(keepingCapacity: true)
+                s.bytes = 0
             }
-            entries[key] = entry
-            bytes += cost
+            s.entries[key] = entry
+            s.bytes += cost
             return entry.id
         }
     }
