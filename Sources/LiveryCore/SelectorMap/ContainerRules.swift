@@ -20,7 +20,7 @@ extension SelectorMap {
     /// (`Built.byType`, `Built.universal`) are numbered together, so that a type bucket's
     /// container bits are a few runs of consecutive bits (`Raw.typeChunks`).
     ///
-    /// Safety: its `Frozen` buffers belong to the `Raw` that holds it (freed by `Raw.free()`);
+    /// Safety: its `Frozen` buffers belong to the map's `Arena`, which frees them with the map;
     /// `words`, `offsets`, `bits` and `pairSources` address the `blockWords` words of a container
     /// state, which the walker allocates per level from `blockWords`.
     struct ContainerRules {
@@ -73,7 +73,7 @@ extension SelectorMap {
         let nameCount: Int
         let classCount: Int
 
-        init(_ m: Built) {
+        init(_ m: Built, arena: Arena) {
             var numbered = m.rules.indices.filter { m.rules[$0].compoundCount > 1 }
             // Type bucket (`typeCount` for the universal one, after them the rules in a name's
             // or class's bucket).
@@ -102,7 +102,7 @@ extension SelectorMap {
                     sources.append(Int32(i == 0 ? total : w + Int(offsets[i - 1]) - Int(offsets[i])))
                 }
             }
-            pairSources = Frozen(sources)
+            pairSources = Frozen(in: arena, sources)
             var bits = [Int32](repeating: Int32(total * 64), count: m.rules.count)
             nameCount = m.nameIDs.count
             classCount = m.classIDs.count
@@ -143,11 +143,11 @@ extension SelectorMap {
                             compound: Int32(at), exact: c.exact))
                 }
             }
-            self.words = Frozen(words)
-            self.offsets = Frozen(offsets)
-            self.bits = Frozen(bits)
-            self.child = Frozen(child)
-            self.simple = Frozen(simple)
+            self.words = Frozen(in: arena, words)
+            self.offsets = Frozen(in: arena, offsets)
+            self.bits = Frozen(in: arena, bits)
+            self.child = Frozen(in: arena, child)
+            self.simple = Frozen(in: arena, simple)
             var ranges = [Bucket](repeating: Bucket(start: 0, count: 0), count: m.typeCount)
             var all: [Entry] = []
             var keyBase: [Int32] = []
@@ -159,9 +159,9 @@ extension SelectorMap {
                         return Bucket(start: Int32(all.count), count: Int32(listed.count))
                     })
             }
-            self.keyBase = Frozen(keyBase)
-            typeRanges = Frozen(ranges)
-            entries = Frozen(all)
+            self.keyBase = Frozen(in: arena, keyBase)
+            typeRanges = Frozen(in: arena, ranges)
+            entries = Frozen(in: arena, all)
         }
 
         /// The words a position with `count` prefixes takes: a bit each, in whole pairs of words
@@ -172,17 +172,5 @@ extension SelectorMap {
         /// compound before the subject matched there (`>`) or there or above (descendant); for
         /// a rule without containers, a bit of the first of the two all-ones words.
         func bit(ofRank rank: Int) -> Int32 { bits[rank] }
-
-        func free() {
-            words.free()
-            offsets.free()
-            pairSources.free()
-            bits.free()
-            child.free()
-            simple.free()
-            keyBase.free()
-            typeRanges.free()
-            entries.free()
-        }
     }
 }

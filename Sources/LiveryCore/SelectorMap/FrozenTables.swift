@@ -19,9 +19,9 @@ extension SelectorMap {
 
     /// The tables the walker reads, as `Frozen` buffers.
     ///
-    /// Safety: every buffer is owned by the `SelectorMap` whose `raw` this is, freed once in its
-    /// deinit (`free()`); a walker reads a copy of this struct, which shares the buffers, while
-    /// it holds the map. Every range and id stored in one table was computed from the count of
+    /// Safety: every buffer belongs to the `Arena` of the `SelectorMap` whose `raw` this is,
+    /// which frees them with the map; a walker reads a copy of this struct, which shares the
+    /// buffers, while it holds the map. Every range and id stored in one table was computed from the count of
     /// the table it indexes when the tables were built, and nothing changes after.
     struct Raw {
         /// At most this many segments a chunk.
@@ -101,7 +101,7 @@ extension SelectorMap {
         let inheritMask: Frozen<Int32>
         let propertyCount: Int
 
-        init(_ m: Built) {
+        init(_ m: Built, arena: Arena) {
             // Each rule's declarations padded to a multiple of four (at least four) with writes
             // to slot `propertyCount` (one past a row's properties, a scratch slot every row
             // has), so that applying a rule is whole groups of four writes, with no branch on
@@ -127,18 +127,18 @@ extension SelectorMap {
                 let groups = max(1, (count + 3) / 4)
                 for _ in count..<groups * 4 { padded.append(SIMD2(Int32(m.propertyCount), 0)) }
             }
-            self.rules = Frozen(rules)
-            compounds = Frozen(m.compounds)
-            classes = Frozen(m.classes)
-            declarations = Frozen(padded)
-            let containerRules = ContainerRules(m)
+            self.rules = Frozen(in: arena, rules)
+            compounds = Frozen(in: arena, m.compounds)
+            classes = Frozen(in: arena, m.classes)
+            declarations = Frozen(in: arena, padded)
+            let containerRules = ContainerRules(m, arena: arena)
             self.containerRules = containerRules
             var all: [SelectorMap.Candidate] = []
             func matchOf(_ rank: Int) -> SIMD4<Int32> {
                 let r = rules[rank]
                 return SIMD4(Int32(rank), r.declarationStart, r.declarationStart + r.declarationCount, 0)
             }
-            self.matches = Frozen(rules.indices.map(matchOf))
+            self.matches = Frozen(in: arena, rules.indices.map(matchOf))
             func append(_ b: ContiguousArray<SelectorMap.Candidate>) -> Bucket {
                 defer {
                     all += b.map {
@@ -205,6 +205,7 @@ extension SelectorMap {
                 return Bucket(start: Int32(start), count: Int32(chunkFirst.count - start))
             }
             typeChunks = Frozen(
+                in: arena,
                 m.chains.map { chain in
                     chunked(ContiguousArray(chain.flatMap { m.byType[Int($0)] } + m.universal))
                 })
@@ -212,16 +213,17 @@ extension SelectorMap {
             segmentSlots = slots
             chunkMatches += Array(repeating: SIMD4(0, 0, 0, 0), count: 64)
             chunkStates += Array(repeating: 0, count: 64)
-            self.chunkFirst = Frozen(chunkFirst)
-            self.chunkInexact = Frozen(chunkInexact)
-            self.chunkPass = Frozen(chunkPass)
-            self.chunkMatches = Frozen(chunkMatches)
-            self.chunkStates = Frozen(chunkStates)
+            self.chunkFirst = Frozen(in: arena, chunkFirst)
+            self.chunkInexact = Frozen(in: arena, chunkInexact)
+            self.chunkPass = Frozen(in: arena, chunkPass)
+            self.chunkMatches = Frozen(in: arena, chunkMatches)
+            self.chunkStates = Frozen(in: arena, chunkStates)
             segments = Frozen(
+                in: arena,
                 chunkSegments.flatMap {
                     $0 + Array(repeating: Segment(start: 0, shift: 0, mask: 0), count: slots - $0.count)
                 })
-            freeTypeBuckets = Frozen(m.freeByType.map(append))
+            freeTypeBuckets = Frozen(in: arena, m.freeByType.map(append))
             freeUniversal = append(m.freeUniversal)
             // `#name` and `.class` buckets by the node's type as well (`keyedRanges`; a subject
             // of a type the schema lacks matches nothing, and is in none).
@@ -230,11 +232,11 @@ extension SelectorMap {
                 let type = { (c: SelectorMap.Candidate) in m.subjectType(ofRank: Int(c.rank)) }
                 return m.byNodeType(Array(b), into: &keyedRanges, type: type) { append(ContiguousArray($0)) }
             }
-            nameBase = Frozen(m.byName.map(byType))
+            nameBase = Frozen(in: arena, m.byName.map(byType))
             let classBases = m.byClass.map(byType)
-            classBase = Frozen(classBases)
-            self.keyedRanges = Frozen(keyedRanges)
-            candidates = Frozen(all)
+            classBase = Frozen(in: arena, classBases)
+            self.keyedRanges = Frozen(in: arena, keyedRanges)
+            candidates = Frozen(in: arena, all)
             // The class lists and masks, per node type, from the buckets just laid out.
             let classes = classBases.count
             classCount = classes
@@ -254,53 +256,24 @@ extension SelectorMap {
                     }
                 }
             }
-            classFirst = Frozen(first)
-            classMasks = Frozen(masks)
-            classCandidates = Frozen(listed)
-            isKind = Frozen(m.isKind)
+            classFirst = Frozen(in: arena, first)
+            classMasks = Frozen(in: arena, masks)
+            classCandidates = Frozen(in: arena, listed)
+            isKind = Frozen(in: arena, m.isKind)
             typeCount = m.typeCount
             var ranges: [Bucket] = []
             for c in m.chains {
                 ranges.append(
                     Bucket(start: Int32(ranges.last.map { $0.start + $0.count } ?? 0), count: Int32(c.count)))
             }
-            chainRanges = Frozen(ranges)
+            chainRanges = Frozen(in: arena, ranges)
             kindMasks = Frozen(
+                in: arena,
                 m.chains.map { chain in chain.reduce(UInt64(0)) { $1 < 64 ? $0 | 1 << UInt64($1) : $0 } })
-            chainTypes = Frozen(m.chains.joined())
-            initial = Frozen(m.initialSlots)
-            inheritMask = Frozen(m.inherits.map { $0 ? Int32(-1) : 0 })
+            chainTypes = Frozen(in: arena, m.chains.joined())
+            initial = Frozen(in: arena, m.initialSlots)
+            inheritMask = Frozen(in: arena, m.inherits.map { $0 ? Int32(-1) : 0 })
             propertyCount = m.propertyCount
-        }
-
-        func free() {
-            rules.free()
-            compounds.free()
-            classes.free()
-            declarations.free()
-            candidates.free()
-            nameBase.free()
-            classBase.free()
-            classFirst.free()
-            classMasks.free()
-            classCandidates.free()
-            keyedRanges.free()
-            typeChunks.free()
-            chunkFirst.free()
-            chunkInexact.free()
-            chunkPass.free()
-            chunkMatches.free()
-            matches.free()
-            chunkStates.free()
-            segments.free()
-            freeTypeBuckets.free()
-            isKind.free()
-            chainRanges.free()
-            kindMasks.free()
-            chainTypes.free()
-            containerRules.free()
-            initial.free()
-            inheritMask.free()
         }
     }
 }

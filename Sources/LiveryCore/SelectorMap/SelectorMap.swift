@@ -85,6 +85,8 @@ final class SelectorMap: @unchecked Sendable {
     let table: ValueTable
     /// The tables the walker reads, as flat buffers (see `Raw`).
     let raw: Raw
+    /// Owns every buffer of `raw`, and frees them with the map.
+    private let arena = Arena()
 
     init(theme: CompiledTheme) {
         var built = Built()
@@ -241,10 +243,8 @@ final class SelectorMap: @unchecked Sendable {
         built.propertyCount = propertyNames.count
         built.nameIDs = names
         built.classIDs = classIDs
-        raw = Raw(built)
+        raw = Raw(built, arena: arena)
     }
-
-    deinit { raw.free() }
 
     /// The index's budget as the compiler checks it (`IndexBudget.limit`).
     static var indexLimit: Int { IndexBudget.limit }
