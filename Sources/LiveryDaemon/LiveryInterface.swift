@@ -50,121 +50,176 @@ public final class LiveryInterface: Sendable {
         try connection.export([interface], at: path)
     }
 
-    /// The interface description: methods, signals and properties with their signatures.
+    /// The interface description: methods, signals and properties with their signatures (the
+    /// interface file `org.livery.Livery1.xml` of LiveryAPI says the same, in the same order).
     var interface: Interface {
-        let service = self.service
-        return Interface(
+        Interface(
             interfaceName,
             methods: [
-                Method("ListThemes", outputs: [Argument("themes", "a(ssa{sv})")]) { _ in
-                    [
-                        .array(
-                            element: ThemeListing.signature,
-                            service.listThemes().map { LiveryInterface.listing($0).dbusValue })
-                    ]
-                },
-                Method.deferred("SetTheme", inputs: [Argument("id", "s")]) { [weak self] call, reply in
-                    let id = call.arguments[0].string ?? ""
-                    self?.switchTheme(reply) { () throws(ServiceError) in (try service.setTheme(id), []) }
-                },
-                Method.prepared(
-                    "Resolve",
-                    inputs: [
-                        Argument("path", "s"), Argument("properties", "as"), Argument("options", "a{sv}"),
-                    ],
-                    outputs: [Argument("values", "a{sv}")]
-                ) { [replies] call in
-                    // The key is the call's body, so a repeated call is answered before its
-                    // arguments are read; a reply is stored under the generation it was
-                    // resolved in, so a switch in between cannot leave an old answer behind.
-                    let key = ReplyCache.Key(call.marshalledBody)
-                    if let hit = replies.lookup(service.generation, key) { return hit }
-                    let app = try LiveryInterface.app(call.arguments[2])
-                    let path = call.arguments[0].string ?? ""
-                    let properties = call.arguments[1].stringArray ?? []
-                    let resolution = try service.resolve(path, properties: properties, app: app)
-                    let reply = try PreparedValues([PropertyValues(resolved: resolution.values).dbusValue])
-                    replies.store(resolution.generation, key, reply)
-                    return reply
-                },
-                Method(
-                    "ResolveMany", inputs: [Argument("requests", "a(sas)"), Argument("options", "a{sv}")],
-                    outputs: [Argument("values", "aa{sv}")]
-                ) { call in
-                    let app = try LiveryInterface.app(call.arguments[1])
-                    let items = (call.arguments[0].array ?? []).map {
-                        let request = ResolveRequest(decoding: $0)
-                        return (path: request.path, properties: request.properties)
-                    }
-                    let results = try service.resolveMany(items, app: app)
-                    return [.array(element: "a{sv}", results.map { PropertyValues(resolved: $0).dbusValue })]
-                },
-                Method(
-                    "Explain",
-                    inputs: [Argument("path", "s"), Argument("property", "s"), Argument("options", "a{sv}")],
-                    outputs: [Argument("candidates", "aa{sv}")]
-                ) { call in
-                    let app = try LiveryInterface.app(call.arguments[2])
-                    let e = try service.explain(
-                        call.arguments[0].string ?? "", property: call.arguments[1].string ?? "", app: app)
-                    return [.array(element: "a{sv}", ExplainEntry.entries(for: e).map(\.dbusValue))]
-                },
-                Method.deferred("Toggle", outputs: [Argument("id", "s")]) { [weak self] _, reply in
-                    self?.switchTheme(reply) { () throws(ServiceError) in
-                        let (id, change) = try service.toggle()
-                        return (change, [.string(id)])
-                    }
-                },
-                Method(
-                    "Subscribe",
-                    inputs: [
-                        Argument("paths", "as"), Argument("properties", "as"), Argument("options", "a{sv}"),
-                    ],
-                    outputs: [Argument("id", "u"), Argument("current", "a{sa{sv}}")]
-                ) { [weak self] call in
-                    guard let self else { return [] }
-                    let app = try LiveryInterface.app(call.arguments[2])
-                    let paths = call.arguments[0].stringArray ?? []
-                    let properties = call.arguments[1].stringArray ?? []
-                    let s = try self.subscriptions.add(
-                        owner: call.sender, paths: paths, properties: properties, app: app
-                    ) { () throws(ServiceError) in
-                        try service.snapshot(paths: paths, properties: properties, app: app)
-                    }
-                    self.watch(call.sender)
-                    return SubscribeReply(id: s.id, current: ComponentValues(s.values)).arguments
-                },
-                Method("Unsubscribe", inputs: [Argument("id", "u")]) { [weak self] call in
-                    guard let self else { return [] }
-                    try self.subscriptions.remove(call.arguments[0].uint32 ?? 0, owner: call.sender)
-                    if self.subscriptions.count(of: call.sender) == 0 { self.unwatch(call.sender) }
-                    return []
-                },
-                Method.deferred("Reload") { [weak self] _, reply in
-                    guard let self else { return }
-                    self.switches.async { [weak self] in
-                        self?.reloadNow()
-                        reply.succeed([])
-                    }
-                },
+                listThemesMethod, setThemeMethod, resolveMethod, resolveManyMethod, explainMethod,
+                toggleMethod,
+                subscribeMethod, unsubscribeMethod, reloadMethod,
             ],
-            signals: [
-                SignalDescription(
-                    ChangedSignal.member,
-                    arguments: [
-                        Argument("id", "u"), Argument("serial", "u"), Argument("changes", "a{sa{sv}}"),
-                    ]),
-                SignalDescription(
-                    ThemeChangedSignal.member, arguments: [Argument("id", "s"), Argument("serial", "u")]),
+            signals: LiveryInterface.signals, properties: properties)
+    }
+
+    /// `ListThemes() → a(ssa{sv})`: every installed theme, checked or not.
+    var listThemesMethod: Method {
+        let service = self.service
+        return Method("ListThemes", outputs: [Argument("themes", "a(ssa{sv})")]) { _ in
+            [
+                .array(
+                    element: ThemeListing.signature,
+                    service.listThemes().map { LiveryInterface.listing($0).dbusValue })
+            ]
+        }
+    }
+
+    /// `SetTheme(s id)`: answered from the switch queue once the switch is published.
+    var setThemeMethod: Method {
+        let service = self.service
+        return Method.deferred("SetTheme", inputs: [Argument("id", "s")]) { [weak self] call, reply in
+            let id = call.arguments[0].string ?? ""
+            self?.switchTheme(reply) { () throws(ServiceError) in (try service.setTheme(id), []) }
+        }
+    }
+
+    /// `Resolve(s path, as properties, a{sv} options) → a{sv}`: on the loop thread, from the reply
+    /// cache when the same call was answered in this theme generation.
+    var resolveMethod: Method {
+        let service = self.service
+        return Method.prepared(
+            "Resolve",
+            inputs: [
+                Argument("path", "s"), Argument("properties", "as"), Argument("options", "a{sv}"),
             ],
-            properties: [
-                Property(LiveryProperty.activeTheme.rawValue, "s") { .string(service.activeTheme) },
-                Property(LiveryProperty.serial.rawValue, "u") { .uint32(service.serial) },
-                Property(LiveryProperty.version.rawValue, "s", emitsChangedSignal: false) {
-                    .string(LiveryBus.version)
-                },
-                Property(LiveryProperty.problems.rawValue, "as") { .strings(service.problems) },
-            ])
+            outputs: [Argument("values", "a{sv}")]
+        ) { [replies] call in
+            // The key is the call's body, so a repeated call is answered before its
+            // arguments are read; a reply is stored under the generation it was
+            // resolved in, so a switch in between cannot leave an old answer behind.
+            let key = ReplyCache.Key(call.marshalledBody)
+            if let hit = replies.lookup(service.generation, key) { return hit }
+            let app = try LiveryInterface.app(call.arguments[2])
+            let path = call.arguments[0].string ?? ""
+            let properties = call.arguments[1].stringArray ?? []
+            let resolution = try service.resolve(path, properties: properties, app: app)
+            let reply = try PreparedValues([PropertyValues(resolved: resolution.values).dbusValue])
+            replies.store(resolution.generation, key, reply)
+            return reply
+        }
+    }
+
+    /// `ResolveMany(a(sas) requests, a{sv} options) → aa{sv}`.
+    var resolveManyMethod: Method {
+        let service = self.service
+        return Method(
+            "ResolveMany", inputs: [Argument("requests", "a(sas)"), Argument("options", "a{sv}")],
+            outputs: [Argument("values", "aa{sv}")]
+        ) { call in
+            let app = try LiveryInterface.app(call.arguments[1])
+            let items = (call.arguments[0].array ?? []).map {
+                let request = ResolveRequest(decoding: $0)
+                return (path: request.path, properties: request.properties)
+            }
+            let results = try service.resolveMany(items, app: app)
+            return [.array(element: "a{sv}", results.map { PropertyValues(resolved: $0).dbusValue })]
+        }
+    }
+
+    /// `Explain(s path, s property, a{sv} options) → aa{sv}`: the candidates in cascade order.
+    var explainMethod: Method {
+        let service = self.service
+        return Method(
+            "Explain",
+            inputs: [Argument("path", "s"), Argument("property", "s"), Argument("options", "a{sv}")],
+            outputs: [Argument("candidates", "aa{sv}")]
+        ) { call in
+            let app = try LiveryInterface.app(call.arguments[2])
+            let e = try service.explain(
+                call.arguments[0].string ?? "", property: call.arguments[1].string ?? "", app: app)
+            return [.array(element: "a{sv}", ExplainEntry.entries(for: e).map(\.dbusValue))]
+        }
+    }
+
+    /// `Toggle() → s`: the other variant, answered from the switch queue.
+    var toggleMethod: Method {
+        let service = self.service
+        return Method.deferred("Toggle", outputs: [Argument("id", "s")]) { [weak self] _, reply in
+            self?.switchTheme(reply) { () throws(ServiceError) in
+                let (id, change) = try service.toggle()
+                return (change, [.string(id)])
+            }
+        }
+    }
+
+    /// `Subscribe(as paths, as properties, a{sv} options) → (u id, a{sa{sv}} current)`.
+    var subscribeMethod: Method {
+        let service = self.service
+        return Method(
+            "Subscribe",
+            inputs: [
+                Argument("paths", "as"), Argument("properties", "as"), Argument("options", "a{sv}"),
+            ],
+            outputs: [Argument("id", "u"), Argument("current", "a{sa{sv}}")]
+        ) { [weak self] call in
+            guard let self else { return [] }
+            let app = try LiveryInterface.app(call.arguments[2])
+            let paths = call.arguments[0].stringArray ?? []
+            let properties = call.arguments[1].stringArray ?? []
+            let s = try self.subscriptions.add(
+                owner: call.sender, paths: paths, properties: properties, app: app
+            ) { () throws(ServiceError) in
+                try service.snapshot(paths: paths, properties: properties, app: app)
+            }
+            self.watch(call.sender)
+            return SubscribeReply(id: s.id, current: ComponentValues(s.values)).arguments
+        }
+    }
+
+    /// `Unsubscribe(u id)`.
+    var unsubscribeMethod: Method {
+        return Method("Unsubscribe", inputs: [Argument("id", "u")]) { [weak self] call in
+            guard let self else { return [] }
+            try self.subscriptions.remove(call.arguments[0].uint32 ?? 0, owner: call.sender)
+            if self.subscriptions.count(of: call.sender) == 0 { self.unwatch(call.sender) }
+            return []
+        }
+    }
+
+    /// `Reload()`: rescans the themes, answered from the switch queue after the switches before.
+    var reloadMethod: Method {
+        return Method.deferred("Reload") { [weak self] _, reply in
+            guard let self else { return }
+            self.switches.async { [weak self] in
+                self?.reloadNow()
+                reply.succeed([])
+            }
+        }
+    }
+
+    /// `Changed` and `ThemeChanged`.
+    static let signals: [SignalDescription] = [
+        SignalDescription(
+            ChangedSignal.member,
+            arguments: [
+                Argument("id", "u"), Argument("serial", "u"), Argument("changes", "a{sa{sv}}"),
+            ]),
+        SignalDescription(
+            ThemeChangedSignal.member, arguments: [Argument("id", "s"), Argument("serial", "u")]),
+    ]
+
+    /// `ActiveTheme`, `Serial`, `Version` and `Problems`.
+    var properties: [Property] {
+        let service = self.service
+        return [
+            Property(LiveryProperty.activeTheme.rawValue, "s") { .string(service.activeTheme) },
+            Property(LiveryProperty.serial.rawValue, "u") { .uint32(service.serial) },
+            Property(LiveryProperty.version.rawValue, "s", emitsChangedSignal: false) {
+                .string(LiveryBus.version)
+            },
+            Property(LiveryProperty.problems.rawValue, "as") { .strings(service.problems) },
+        ]
     }
 
     /// Runs a switch (`SetTheme`, `Toggle`) on the switch queue and answers `reply` when it is
