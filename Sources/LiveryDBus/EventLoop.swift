@@ -207,75 +207,98 @@ final class EventLoop: Sendable {
                 && dbus_connection_get_dispatch_status(connection).rawValue == UInt32(CDBUS_DISPATCH_COMPLETE)
             {
                 // Drain work queued by the disconnect handlers, then stop for good.
-                let late = state.withLock { s -> [@Sendable () -> Void] in
-                    let w = s.work
-                    s.work = []
-                    return w
-                }
-                for item in late { item() }
+                for item in takeWork() { item() }
                 return true
             }
             if !state.withLock({ $0.work.isEmpty && !$0.stopRequested }) { continue }
 
-            let (watches, timeouts) = state.withLock { ($0.watches, $0.timeouts) }
-            var pollFDs: [pollfd] = []
-            var owners: [UInt?] = []
-            if wakeReadFD >= 0 {
-                pollFDs.append(pollfd(fd: wakeReadFD, events: Int16(POLLIN), revents: 0))
-                owners.append(nil)
-            }
-            for (key, watch) in watches where watch.enabled && watch.fd >= 0 {
-                var events: Int16 = 0
-                if watch.flags & CDBUS_WATCH_READABLE != 0 { events |= Int16(POLLIN) }
-                if watch.flags & CDBUS_WATCH_WRITABLE != 0 { events |= Int16(POLLOUT) }
-                pollFDs.append(pollfd(fd: watch.fd, events: events, revents: 0))
-                owners.append(key)
-            }
-            let now = ContinuousClock.now
-            // At most one second asleep, so a lost wakeup can never hang the loop for long.
-            var timeoutMilliseconds: Int32 = 1000
-            for timeout in timeouts.values where timeout.enabled {
-                let remaining = now.duration(to: timeout.deadline)
-                let ms = max(
-                    0,
-                    remaining.components.seconds * 1000 + remaining.components.attoseconds
-                        / 1_000_000_000_000_000)
-                timeoutMilliseconds = min(timeoutMilliseconds, Int32(clamping: ms))
-            }
-
-            let ready = poll(&pollFDs, nfds_t(pollFDs.count), timeoutMilliseconds)
+            let timeouts = state.withLock { $0.timeouts }
+            var (pollFDs, owners) = pollDescriptors()
+            let ready = poll(&pollFDs, nfds_t(pollFDs.count), nextTimeout(timeouts))
             if ready < 0 && errno != EINTR { continue }
-
             if wakeReadFD >= 0 && pollFDs[0].revents != 0 {
                 var buffer = [UInt8](repeating: 0, count: 256)
                 while Glibc.read(wakeReadFD, &buffer, buffer.count) > 0 {}
             }
+            handleReadyWatches(pollFDs, owners)
+            fireDueTimeouts(Array(timeouts.keys))
+        }
+    }
 
-            for (index, entry) in pollFDs.enumerated() where entry.revents != 0 {
-                guard let key = owners[index] else { continue }
-                var flags: UInt32 = 0
-                if entry.revents & Int16(POLLIN) != 0 { flags |= CDBUS_WATCH_READABLE }
-                if entry.revents & Int16(POLLOUT) != 0 { flags |= CDBUS_WATCH_WRITABLE }
-                if entry.revents & Int16(POLLERR) != 0 { flags |= CDBUS_WATCH_ERROR }
-                if entry.revents & Int16(POLLHUP) != 0 { flags |= CDBUS_WATCH_HANGUP }
-                // A watch handled earlier in this pass may have removed this one.
-                guard state.withLock({ $0.watches[key]?.enabled ?? false }),
-                    let watch = EventLoop.pointer(key)
-                else { continue }
-                dbus_watch_handle(watch, flags)
+    /// The work queued so far, taken off the queue.
+    private func takeWork() -> [@Sendable () -> Void] {
+        state.withLock { s in
+            let w = s.work
+            s.work = []
+            return w
+        }
+    }
+
+    /// What to wait on: the wake pipe first (owner nil), then each enabled watch with the
+    /// events its flags ask for (owner its key).
+    private func pollDescriptors() -> ([pollfd], [UInt?]) {
+        let watches = state.withLock { $0.watches }
+        var pollFDs: [pollfd] = []
+        var owners: [UInt?] = []
+        if wakeReadFD >= 0 {
+            pollFDs.append(pollfd(fd: wakeReadFD, events: Int16(POLLIN), revents: 0))
+            owners.append(nil)
+        }
+        for (key, watch) in watches where watch.enabled && watch.fd >= 0 {
+            var events: Int16 = 0
+            if watch.flags & CDBUS_WATCH_READABLE != 0 { events |= Int16(POLLIN) }
+            if watch.flags & CDBUS_WATCH_WRITABLE != 0 { events |= Int16(POLLOUT) }
+            pollFDs.append(pollfd(fd: watch.fd, events: events, revents: 0))
+            owners.append(key)
+        }
+        return (pollFDs, owners)
+    }
+
+    /// Milliseconds until the first enabled timeout is due; at most one second, so that a lost
+    /// wakeup can never hang the loop for long.
+    private func nextTimeout(_ timeouts: [UInt: Timeout]) -> Int32 {
+        let now = ContinuousClock.now
+        var milliseconds: Int32 = 1000
+        for timeout in timeouts.values where timeout.enabled {
+            let remaining = now.duration(to: timeout.deadline)
+            let ms = max(
+                0,
+                remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
+            )
+            milliseconds = min(milliseconds, Int32(clamping: ms))
+        }
+        return milliseconds
+    }
+
+    /// Hands each watch that `poll` found ready to libdbus, with what happened on it.
+    private func handleReadyWatches(_ pollFDs: [pollfd], _ owners: [UInt?]) {
+        for (index, entry) in pollFDs.enumerated() where entry.revents != 0 {
+            guard let key = owners[index] else { continue }
+            var flags: UInt32 = 0
+            if entry.revents & Int16(POLLIN) != 0 { flags |= CDBUS_WATCH_READABLE }
+            if entry.revents & Int16(POLLOUT) != 0 { flags |= CDBUS_WATCH_WRITABLE }
+            if entry.revents & Int16(POLLERR) != 0 { flags |= CDBUS_WATCH_ERROR }
+            if entry.revents & Int16(POLLHUP) != 0 { flags |= CDBUS_WATCH_HANGUP }
+            // A watch handled earlier in this pass may have removed this one.
+            guard state.withLock({ $0.watches[key]?.enabled ?? false }),
+                let watch = EventLoop.pointer(key)
+            else { continue }
+            dbus_watch_handle(watch, flags)
+        }
+    }
+
+    /// Runs libdbus's handler of each of `keys`'s timeouts that is due, and sets it due again
+    /// an interval later (timeouts repeat until libdbus removes or disables them).
+    private func fireDueTimeouts(_ keys: [UInt]) {
+        let after = ContinuousClock.now
+        for key in keys {
+            let due = state.withLock { s -> Bool in
+                guard let t = s.timeouts[key], t.enabled, t.deadline <= after else { return false }
+                s.timeouts[key]?.deadline = after + .milliseconds(Int(t.intervalMilliseconds))
+                return true
             }
-
-            let after = ContinuousClock.now
-            for key in timeouts.keys {
-                let due = state.withLock { s -> Bool in
-                    guard let t = s.timeouts[key], t.enabled, t.deadline <= after else { return false }
-                    // Timeouts repeat until libdbus removes or disables them.
-                    s.timeouts[key]?.deadline = after + .milliseconds(Int(t.intervalMilliseconds))
-                    return true
-                }
-                if due, let timeout = EventLoop.pointer(key) {
-                    dbus_timeout_handle(timeout)
-                }
+            if due, let timeout = EventLoop.pointer(key) {
+                dbus_timeout_handle(timeout)
             }
         }
     }
