@@ -191,6 +191,20 @@ extension Connection {
         }
         let invocation = MethodInvocation(
             sender: text(dbus_message_get_sender(raw)) ?? "", path: path, member: member, message: raw)
+        return invoke(method, of: interface, with: invocation, call: raw)
+    }
+
+    /// Runs the handler `method` has (deferred, prepared or plain) and checks what it returned
+    /// against the method's output signature.
+    private func invoke(
+        _ method: Method, of interface: Interface, with invocation: MethodInvocation, call raw: OpaquePointer
+    ) -> Result<Answer, DBusError> {
+        func wrongSignature(_ returned: String) -> DBusError {
+            DBusError(
+                .failed,
+                "Method '\(interface.name).\(method.name)' returned signature '\(returned)' instead of its declared '\(method.outputSignature)'"
+            )
+        }
         if let deferred = method.deferredHandler {
             let pending = PendingReply(
                 call: raw, connection: self, methodName: "\(interface.name).\(method.name)",
@@ -206,13 +220,7 @@ extension Connection {
         if let prepared = method.preparedHandler {
             let p: PreparedValues
             do { p = try prepared(invocation) } catch { return .failure(DBusError.from(error)) }
-            guard p.signature == method.outputSignature else {
-                return .failure(
-                    DBusError(
-                        .failed,
-                        "Method '\(interface.name).\(method.name)' returned signature '\(p.signature)' instead of its declared '\(method.outputSignature)'"
-                    ))
-            }
+            guard p.signature == method.outputSignature else { return .failure(wrongSignature(p.signature)) }
             return .success(.prepared(p))
         }
         let values: [DBusValue]
@@ -222,13 +230,7 @@ extension Connection {
             return .failure(DBusError.from(error))
         }
         let returned = values.map(\.signatureText).joined()
-        if returned != method.outputSignature {
-            return .failure(
-                DBusError(
-                    .failed,
-                    "Method '\(interface.name).\(method.name)' returned signature '\(returned)' instead of its declared '\(method.outputSignature)'"
-                ))
-        }
+        guard returned == method.outputSignature else { return .failure(wrongSignature(returned)) }
         return .success(.values(values))
     }
 
