@@ -121,51 +121,14 @@ public final class ThemeService: Sendable {
             throw ServiceError(.invalidTheme, "\(error)")
         }
         let overrides = ThemeService.readOverrides(configuration.overridesFile, log: log)
-
-        var candidates: [String] = []
-        do {
-            candidates.append(try store.load().theme)
-        } catch {
-            if FileManager.default.fileExists(atPath: configuration.stateFile) {
-                log(
-                    .warning,
-                    "\(error); using '\(configuration.fallbackTheme)'"
-                )
-            }
-        }
-        candidates.append(configuration.fallbackTheme)
         // Only the themes tried are read and compiled here; the rest are read and checked away
         // from the bus thread once the daemon serves (`startChecking`).
+        let candidates = ThemeService.savedThenFallback(configuration, store: store, log: log)
         var catalog = ThemeCatalog(searchPath: configuration.searchPath, readingOnly: candidates)
         for note in catalog.notes { log(.notice, note) }
-        var chosen: (String, CompiledTheme, [String])?
-        var tried = 0
-        while chosen == nil {
-            if tried == candidates.count {
-                // Neither the saved theme nor the fallback: any valid one, in id order.
-                let more = catalog.installedIDs.filter { !candidates.contains($0) }
-                guard !more.isEmpty else { break }
-                candidates += more
-            }
-            let (i, id) = (tried, candidates[tried])
-            tried += 1
-            catalog.read(id)
-            if let built = ThemeService.build(
-                id, catalog: catalog, schema: schema, overrides: overrides, log: log)
-            {
-                chosen = (id, built.0, built.1)
-                break
-            }
-            if i == 0 && catalog.sources[id] == nil {
-                log(
-                    .warning,
-                    "saved theme '\(id)' is not installed; falling back to '\(configuration.fallbackTheme)'")
-            } else if i == 0 {
-                log(
-                    .warning,
-                    "saved theme '\(id)' has errors; falling back to '\(configuration.fallbackTheme)'")
-            }
-        }
+        let chosen = ThemeService.firstValid(
+            of: candidates, in: &catalog, schema: schema, overrides: overrides, configuration: configuration,
+            log: log)
         guard let (id, theme, problems) = chosen else {
             if schema.types.isEmpty {
                 throw ServiceError(
@@ -184,6 +147,57 @@ public final class ThemeService: Sendable {
                 currentProblems: problems))
         log(.info, "active theme '\(id)' (\(catalog.installedIDs.count) themes installed)")
         startChecking()
+    }
+
+    /// The themes to try at start-up, in order: the saved one (a warning in `log` when the
+    /// state file exists but cannot be read), then the fallback.
+    private static func savedThenFallback(_ configuration: Configuration, store: StateStore, log: Log)
+        -> [String]
+    {
+        var candidates: [String] = []
+        do {
+            candidates.append(try store.load().theme)
+        } catch {
+            if FileManager.default.fileExists(atPath: configuration.stateFile) {
+                log(.warning, "\(error); using '\(configuration.fallbackTheme)'")
+            }
+        }
+        return candidates + [configuration.fallbackTheme]
+    }
+
+    /// The first of `candidates` that compiles, else the first valid installed theme in id
+    /// order, read into `catalog`; logs why the saved theme (the first candidate) was passed
+    /// over.
+    /// - Returns: its id, the compiled theme and the overrides' problems; nil when none is valid.
+    private static func firstValid(
+        of candidates: [String], in catalog: inout ThemeCatalog, schema: Schema, overrides: Stylesheet?,
+        configuration: Configuration, log: Log
+    ) -> (String, CompiledTheme, [String])? {
+        var candidates = candidates
+        var tried = 0
+        while true {
+            if tried == candidates.count {
+                // Neither the saved theme nor the fallback: any valid one, in id order.
+                let more = catalog.installedIDs.filter { !candidates.contains($0) }
+                guard !more.isEmpty else { return nil }
+                candidates += more
+            }
+            let (i, id) = (tried, candidates[tried])
+            tried += 1
+            catalog.read(id)
+            if let built = build(id, catalog: catalog, schema: schema, overrides: overrides, log: log) {
+                return (id, built.0, built.1)
+            }
+            if i == 0 && catalog.sources[id] == nil {
+                log(
+                    .warning,
+                    "saved theme '\(id)' is not installed; falling back to '\(configuration.fallbackTheme)'")
+            } else if i == 0 {
+                log(
+                    .warning,
+                    "saved theme '\(id)' has errors; falling back to '\(configuration.fallbackTheme)'")
+            }
+        }
     }
 
     // MARK: Checking installed themes
