@@ -15,7 +15,8 @@ final class Base16SlotsTests: XCTestCase {
         catalog.add(format.read(url, id: "under-test"))
         let (theme, diagnostics) = catalog.compile("under-test", schema: shippedSchema)
         let compiled = try XCTUnwrap(theme, "\(diagnostics.map(\.description))")
-        return Dictionary(uniqueKeysWithValues: Cascade(theme: compiled).base16Slots.named.map { ($0.name, $0.color.hex) })
+        return Dictionary(
+            uniqueKeysWithValues: Cascade(theme: compiled).base16Slots.named.map { ($0.name, $0.color.hex) })
     }
 
     func testABase16SchemeHasItsOwnSlots() throws {

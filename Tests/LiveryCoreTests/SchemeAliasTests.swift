@@ -20,7 +20,10 @@ final class SchemeAliasTests: XCTestCase {
         let base24 = try files("base24")
         XCTAssertEqual(base16.count + base24.count, 287)
         var catalog = ThemeCatalog(
-            searchPath: [collection.appendingPathComponent("base16").path, collection.appendingPathComponent("base24").path, themesDirectory.path],
+            searchPath: [
+                collection.appendingPathComponent("base16").path,
+                collection.appendingPathComponent("base24").path, themesDirectory.path,
+            ],
             readingOnly: [])
         // The plain ids base24 shares with base16 (15 of 17): base16's, by search order.
         let shared = base24.filter { u in base16.contains { $0.lastPathComponent == u.lastPathComponent } }
@@ -43,7 +46,10 @@ final class SchemeAliasTests: XCTestCase {
 
     func testTheListShowsEachSchemeOnceUnderItsPlainIDOrItsAliasWhenThePlainIDIsTaken() throws {
         let catalog = ThemeCatalog(
-            searchPath: [collection.appendingPathComponent("base16").path, collection.appendingPathComponent("base24").path],
+            searchPath: [
+                collection.appendingPathComponent("base16").path,
+                collection.appendingPathComponent("base24").path,
+            ],
             readingOnly: [])
         let ids = catalog.installedIDs
         XCTAssertEqual(ids.count, 287)
@@ -55,12 +61,15 @@ final class SchemeAliasTests: XCTestCase {
     }
 
     func testAPrefixedIDBelongsToTheSchemeEvenWhenAnotherThemeIsNamedSo() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livery-alias-\(UUID().uuidString)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "livery-alias-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         try FileManager.default.copyItem(
-            at: collection.appendingPathComponent("base16/nord.yaml"), to: dir.appendingPathComponent("nord.yaml"))
-        try Data(#"{"special": {}, "colors": {}}"#.utf8).write(to: dir.appendingPathComponent("base16-nord.json"))
+            at: collection.appendingPathComponent("base16/nord.yaml"),
+            to: dir.appendingPathComponent("nord.yaml"))
+        try Data(#"{"special": {}, "colors": {}}"#.utf8).write(
+            to: dir.appendingPathComponent("base16-nord.json"))
         let catalog = ThemeCatalog(searchPath: [dir.path], readingOnly: [])
         XCTAssertEqual(catalog.installedIDs, ["nord"])
         XCTAssertEqual(catalog.canonicalID("base16-nord"), "nord")
@@ -70,7 +79,8 @@ final class SchemeAliasTests: XCTestCase {
     func testTheSystemIsJudgedFromTheFilesHead() {
         XCTAssertEqual(Base16Format.system(ofHead: "system: \"base24\"\nname: x\n"), "base24")
         XCTAssertEqual(Base16Format.system(ofHead: "system: base16\n"), "base16")
-        XCTAssertEqual(Base16Format.system(ofHead: "scheme: x\nbase00: \"000000\"\nbase10: \"111111\"\n"), "base24")
+        XCTAssertEqual(
+            Base16Format.system(ofHead: "scheme: x\nbase00: \"000000\"\nbase10: \"111111\"\n"), "base24")
         XCTAssertEqual(Base16Format.system(ofHead: "scheme: x\nbase0F: \"000000\"\n"), "base16")
     }
 }

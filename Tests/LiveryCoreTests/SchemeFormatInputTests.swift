@@ -9,7 +9,8 @@ final class SchemeFormatInputTests: XCTestCase {
     var dir: URL!
 
     override func setUpWithError() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("livery-formats-\(UUID().uuidString)")
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "livery-formats-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     }
 
@@ -60,7 +61,8 @@ final class SchemeFormatInputTests: XCTestCase {
                 \t\t<real>1.5</real>
                 \t</dict>
                 """))
-        XCTAssertEqual(errors(s), ["x.itermcolors:10:3: 'Background Color': 'Red Component' is 1.5, outside 0–1"])
+        XCTAssertEqual(
+            errors(s), ["x.itermcolors:10:3: 'Background Color': 'Red Component' is 1.5, outside 0–1"])
         XCTAssertTrue(s.sheet.diagnostics[0].rendered.contains("\t\t<key>Red Component</key>"))
     }
 
@@ -114,7 +116,8 @@ final class SchemeFormatInputTests: XCTestCase {
     }
 
     func testTranslatedKDENamesAreIgnored() throws {
-        let s = try read("x.colors", "[General]\nName[de]=Breeze-Dunkel\nName=Breeze Dark\nName[ja]=Breeze ダーク\n")
+        let s = try read(
+            "x.colors", "[General]\nName[de]=Breeze-Dunkel\nName=Breeze Dark\nName[ja]=Breeze ダーク\n")
         XCTAssertEqual(s.sheet.metadataString("name"), "Breeze Dark")
     }
 
@@ -132,7 +135,9 @@ final class SchemeFormatInputTests: XCTestCase {
         let url = dir.appendingPathComponent("other.json")
         try Data(#"{"types": {}, "colors": []}"#.utf8).write(to: url)
         XCTAssertNil(ColorsJSONFormat().claim(url, isDirectory: false))
-        XCTAssertNil(ColorsJSONFormat().claim(themesDirectory.appendingPathComponent("schema.json"), isDirectory: false))
+        XCTAssertNil(
+            ColorsJSONFormat().claim(
+                themesDirectory.appendingPathComponent("schema.json"), isDirectory: false))
     }
 
     func testSchemesOverTheSizeLimitAreRefused() throws {
@@ -164,7 +169,8 @@ final class SchemeFormatInputTests: XCTestCase {
         iterm += "<key>Background Color</key><dict><key>Red Component</key><real>9</real></dict>\n"
         var json = "{\"special\": {\"background\": \"#000\"}, \"colors\": {"
         json += (0..<50000).map { "\"k\($0)\": \"#000000\"" }.joined(separator: ",") + "}}"
-        for (name, text) in [("big.colors", kde), ("big.itermcolors", Self.plist(iterm)), ("big.json", json)] {
+        for (name, text) in [("big.colors", kde), ("big.itermcolors", Self.plist(iterm)), ("big.json", json)]
+        {
             XCTAssertLessThan(text.utf8.count, ThemeFormats.maximumSchemeSize, name)
             let start = Date()
             let s = try read(name, text)

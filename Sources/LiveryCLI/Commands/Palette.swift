@@ -53,13 +53,17 @@ func palette(_ inv: Invocation, output: Output) -> Int32 {
 /// parents found on `searchPath`), an id is looked up on `searchPath`.
 private func paletteCatalog(_ arg: String, searchPath: [String], output: Output) -> (String, ThemeCatalog)? {
     var isDir: ObjCBool = false
-    if arg.contains("/") || (FileManager.default.fileExists(atPath: arg, isDirectory: &isDir) && !isDir.boolValue) {
+    if arg.contains("/")
+        || (FileManager.default.fileExists(atPath: arg, isDirectory: &isDir) && !isDir.boolValue)
+    {
         let url = URL(fileURLWithPath: arg).standardizedFileURL
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) else {
             output.err("\(arg): error: no such file or directory\n")
             return nil
         }
-        guard let format = ThemeFormats.all.first(where: { $0.claim(url, isDirectory: isDir.boolValue) != nil }),
+        guard
+            let format = ThemeFormats.all.first(where: { $0.claim(url, isDirectory: isDir.boolValue) != nil }
+            ),
             let id = format.claim(url, isDirectory: isDir.boolValue)
         else {
             output.err("\(arg): error: not a theme bundle or scheme\n")

@@ -44,9 +44,13 @@ public struct Base16Format: ThemeFormat {
             if rest.first == "\"" || rest.first == "'" { rest = rest.dropFirst() }
             let lower = rest.lowercased()
             if lower.hasPrefix("system") {
-                let value = lower.drop { $0 != ":" }.dropFirst().filter { $0 != "\"" && $0 != "'" && $0 != " " }
+                let value = lower.drop { $0 != ":" }.dropFirst().filter {
+                    $0 != "\"" && $0 != "'" && $0 != " "
+                }
                 if value.hasPrefix("base24") { return "base24" }
-            } else if lower.hasPrefix("base1"), lower.count > 6, lower.dropFirst(6).first.map({ $0 == ":" || $0 == "\"" || $0 == "'" }) == true {
+            } else if lower.hasPrefix("base1"), lower.count > 6,
+                lower.dropFirst(6).first.map({ $0 == ":" || $0 == "\"" || $0 == "'" }) == true
+            {
                 return "base24"
             }
         }

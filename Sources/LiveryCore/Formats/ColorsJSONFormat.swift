@@ -70,7 +70,9 @@ public struct ColorsJSONFormat: ThemeFormat {
             if group == "colors" {
                 for n in 0..<16 where colours["color\(n)"] == nil {
                     let (line, column) = groupAt.map(places.place) ?? (1, 1)
-                    out.error("'colors' has no 'color\(n)' (a scheme has color0…color15)", line: line, column: column)
+                    out.error(
+                        "'colors' has no 'color\(n)' (a scheme has color0…color15)", line: line,
+                        column: column)
                 }
             }
             for key in names {
@@ -83,7 +85,8 @@ public struct ColorsJSONFormat: ThemeFormat {
                 let hex = s.hasPrefix("#") ? s.dropFirst() : Substring(s)
                 guard [3, 6, 8].contains(hex.count), let color = RGBA(hexDigits: hex) else {
                     out.error(
-                        "'\(group).\(key)' is '\(s)', not a colour: expected #rrggbb", line: line, column: column)
+                        "'\(group).\(key)' is '\(s)', not a colour: expected #rrggbb", line: line,
+                        column: column)
                     continue
                 }
                 out.define(key, color, line: line, column: column)
@@ -101,7 +104,9 @@ public struct ColorsJSONFormat: ThemeFormat {
 
     /// Whether `key` is `color` and a number 0–255 without leading zeros (`color0`, `color17`).
     static func isColorName(_ key: String) -> Bool {
-        guard key.hasPrefix("color"), let n = Int(key.dropFirst(5)), (0...255).contains(n) else { return false }
+        guard key.hasPrefix("color"), let n = Int(key.dropFirst(5)), (0...255).contains(n) else {
+            return false
+        }
         return String(n) == key.dropFirst(5)
     }
 }

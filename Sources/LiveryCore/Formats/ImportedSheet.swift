@@ -54,7 +54,8 @@ struct ImportedSheet {
         let l = location(1, 1)
         sheet.metadata.append(
             Declaration(
-                property: key, value: [ValueNode(kind: .string(value), location: l)], location: l, sourceLine: "",
+                property: key, value: [ValueNode(kind: .string(value), location: l)], location: l,
+                sourceLine: "",
                 bundleRoot: nil))
     }
 
@@ -75,7 +76,9 @@ struct ImportedSheet {
     /// Reads the scheme's bytes (at most ``ThemeFormats/maximumSchemeSize``), or reports why not.
     mutating func readData() -> Data? {
         let limit = ThemeFormats.maximumSchemeSize
-        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > limit {
+        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
+            size > limit
+        {
             error("file is \(size) bytes; the limit is \(limit)")
             return nil
         }

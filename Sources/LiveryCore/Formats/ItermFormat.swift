@@ -40,7 +40,8 @@ public struct ItermFormat: ThemeFormat {
         do {
             plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
-            out.error("not a property list (an .itermcolors file is an XML or binary plist): \(Self.reason(error))")
+            out.error(
+                "not a property list (an .itermcolors file is an XML or binary plist): \(Self.reason(error))")
             return out.source(id: id, format: name)
         }
         guard let top = plist as? [String: Any] else {
@@ -53,7 +54,7 @@ public struct ItermFormat: ThemeFormat {
             guard let value = top[key] else { continue }
             found += 1
             let keyAt = places.find("<key>\(key)</key>")
-            func where_(_ component: String?) -> (line: Int, column: Int) {
+            func place(_ component: String?) -> (line: Int, column: Int) {
                 guard let keyAt else { return (1, 1) }
                 guard let component, let at = places.find("<key>\(component)</key>", from: keyAt) else {
                     return places.place(keyAt)
@@ -62,16 +63,18 @@ public struct ItermFormat: ThemeFormat {
             }
             switch Self.color(value) {
             case .failure(let problem):
-                let (line, column) = where_(problem.component)
+                let (line, column) = place(problem.component)
                 out.error("'\(key)': \(problem.message)", line: line, column: column)
             case .success(let color):
-                let (line, column) = where_(nil)
+                let (line, column) = place(nil)
                 out.define(palette, color, line: line, column: column)
                 if palette == "background" { background = color }
             }
         }
         if found == 0 {
-            out.error("no terminal colours: an .itermcolors file has 'Ansi 0 Color'…'Ansi 15 Color', 'Background Color' …")
+            out.error(
+                "no terminal colours: an .itermcolors file has 'Ansi 0 Color'…'Ansi 15 Color', 'Background Color' …"
+            )
         }
         out.describe(
             name: url.deletingPathExtension().lastPathComponent, description: "iTerm2 colour scheme",
@@ -90,7 +93,8 @@ public struct ItermFormat: ThemeFormat {
     /// does). Components must be numbers in 0–1; `Alpha Component` is kept, 1 when absent.
     static func color(_ value: Any) -> Result<RGBA, Problem> {
         guard let dict = value as? [String: Any] else {
-            return .failure(Problem(message: "a colour is a dictionary of components, not a \(kind(of: value))"))
+            return .failure(
+                Problem(message: "a colour is a dictionary of components, not a \(kind(of: value))"))
         }
         var channels: [Double] = []
         for component in ["Red Component", "Green Component", "Blue Component", "Alpha Component"] {
@@ -102,7 +106,9 @@ public struct ItermFormat: ThemeFormat {
                 return .failure(Problem(message: "missing '\(component)'"))
             }
             guard let v = number(raw) else {
-                return .failure(Problem(message: "'\(component)' is a \(kind(of: raw)), not a number", component: component))
+                return .failure(
+                    Problem(
+                        message: "'\(component)' is a \(kind(of: raw)), not a number", component: component))
             }
             guard v >= 0 && v <= 1 else {
                 return .failure(

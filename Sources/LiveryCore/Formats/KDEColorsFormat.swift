@@ -72,14 +72,18 @@ public struct KDEColorsFormat: ThemeFormat {
         var seen: [String: Int] = [:]
         var colours: [String: RGBA] = [:]
         var lineNumber = 0
-        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+        for raw in text.split(
+            omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        {
             lineNumber += 1
             let line = raw.trimmingCharacters(in: .whitespaces)
             let indent = raw.prefix { $0 == " " || $0 == "\t" }.count
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]") else {
-                    out.error("a group header is '[Name]'; this line has no closing ']'", line: lineNumber, column: indent + 1)
+                    out.error(
+                        "a group header is '[Name]'; this line has no closing ']'", line: lineNumber,
+                        column: indent + 1)
                     group = nil
                     prefix = nil
                     continue
@@ -110,7 +114,8 @@ public struct KDEColorsFormat: ThemeFormat {
             }
             if let first = seen[paletteName] {
                 out.report(
-                    .warning, "'\(key)' is given twice in [\(group ?? "")] (first on line \(first)); the last wins",
+                    .warning,
+                    "'\(key)' is given twice in [\(group ?? "")] (first on line \(first)); the last wins",
                     line: lineNumber, column: indent + 1)
             }
             seen[paletteName] = lineNumber
@@ -119,7 +124,8 @@ public struct KDEColorsFormat: ThemeFormat {
         }
         let background = colours["window-background-normal"]
         out.describe(
-            name: schemeName ?? url.deletingPathExtension().lastPathComponent, description: "KDE colour scheme",
+            name: schemeName ?? url.deletingPathExtension().lastPathComponent,
+            description: "KDE colour scheme",
             background: background, inherits: Self.mappingTheme)
         return out.source(id: id, format: name)
     }
@@ -131,7 +137,8 @@ public struct KDEColorsFormat: ThemeFormat {
         var n: [Int] = []
         for p in parts {
             let t = p.trimmingCharacters(in: .whitespaces)
-            guard !t.isEmpty, t.count <= 3, t.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let v = Int(t), v <= 255
+            guard !t.isEmpty, t.count <= 3, t.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let v = Int(t),
+                v <= 255
             else { return nil }
             n.append(v)
         }

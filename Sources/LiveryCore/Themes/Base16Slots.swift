@@ -98,7 +98,9 @@ public struct Base16Slots: Sendable, Hashable {
         let base00 = Base16Slots.opaque(found["base00"] ?? paper, over: paper)
         found["base00"] = base00
         // base05 first: most fallbacks are made from it.
-        if found["base05"] == nil { found["base05"] = light ? RGBA(red: 0, green: 0, blue: 0) : RGBA(red: 1, green: 1, blue: 1) }
+        if found["base05"] == nil {
+            found["base05"] = light ? RGBA(red: 0, green: 0, blue: 0) : RGBA(red: 1, green: 1, blue: 1)
+        }
         let white = light ? RGBA(red: 0, green: 0, blue: 0) : RGBA(red: 1, green: 1, blue: 1)
         // In slot order, so that a fallback's sources (always earlier, or base0D/base0A, made
         // first below) are there.

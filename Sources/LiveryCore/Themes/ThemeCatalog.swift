@@ -182,7 +182,9 @@ public struct ThemeCatalog: Sendable {
         public var plainID: String
 
         /// An entry listed under `id`, claimed as `plainID` (the same by default).
-        public init(id: String, url: URL, format: any ThemeFormat, aliases: [String] = [], plainID: String? = nil) {
+        public init(
+            id: String, url: URL, format: any ThemeFormat, aliases: [String] = [], plainID: String? = nil
+        ) {
             self.id = id
             self.url = url
             self.format = format
