@@ -14,7 +14,7 @@ let colorsjsonPaths: [ComponentPath] = [
 @_cdecl("LLVMFuzzerTestOneInput")
 public func colorsjsonTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = fuzzCatalog.ids
-    FileManager.default.createFile(atPath: colorsjsonFile.path, contents: Data(bytes: data, count: size))
+    _ = FileManager.default.createFile(atPath: colorsjsonFile.path, contents: Data(bytes: data, count: size))
     let source = ColorsJSONFormat().read(colorsjsonFile, id: "fuzz-scheme")
     for d in source.sheet.diagnostics { _ = d.rendered }
     var catalog = fuzzCatalog

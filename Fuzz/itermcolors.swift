@@ -14,7 +14,7 @@ let itermcolorsPaths: [ComponentPath] = [
 @_cdecl("LLVMFuzzerTestOneInput")
 public func itermcolorsTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = fuzzCatalog.ids
-    FileManager.default.createFile(atPath: itermcolorsFile.path, contents: Data(bytes: data, count: size))
+    _ = FileManager.default.createFile(atPath: itermcolorsFile.path, contents: Data(bytes: data, count: size))
     let source = ItermFormat().read(itermcolorsFile, id: "fuzz-scheme")
     for d in source.sheet.diagnostics { _ = d.rendered }
     var catalog = fuzzCatalog

@@ -14,7 +14,7 @@ let kdecolorsPaths: [ComponentPath] = [
 @_cdecl("LLVMFuzzerTestOneInput")
 public func kdecolorsTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = fuzzCatalog.ids
-    FileManager.default.createFile(atPath: kdecolorsFile.path, contents: Data(bytes: data, count: size))
+    _ = FileManager.default.createFile(atPath: kdecolorsFile.path, contents: Data(bytes: data, count: size))
     let source = KDEColorsFormat().read(kdecolorsFile, id: "fuzz-scheme")
     for d in source.sheet.diagnostics { _ = d.rendered }
     var catalog = fuzzCatalog
