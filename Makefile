@@ -135,7 +135,7 @@ clean:
 # Fuzz/.build/corpus seeded from Fuzz/corpus and, for the bundle target, the shipped themes'
 # sheets (copied from themes/ at each run, not kept twice in the tree). Crashes, leaks and timeouts are written to
 # Fuzz/artifacts/ and stop the run.
-FUZZ_TARGETS ?= bundle scheme paths values
+FUZZ_TARGETS ?= bundle scheme paths values itermcolors colorsjson kdecolors
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS ?=
 SWIFTC ?= $(dir $(SWIFT))swiftc
@@ -153,7 +153,7 @@ fuzz: deps fuzz-build
 	@mkdir -p Fuzz/.build/seed/bundle
 	@for d in themes/*/; do test -f $$d/theme.css && cp $$d/theme.css Fuzz/.build/seed/bundle/$$(basename $$d).css; done; true
 	@set -e; for t in $(FUZZ_TARGETS); do mkdir -p Fuzz/.build/corpus/$$t Fuzz/.build/seed/$$t; echo "== fuzz $$t ($(FUZZ_SECONDS) s)"; \
-	  case $$t in bundle) len=16384;; scheme) len=8192;; *) len=4096;; esac; \
+	  case $$t in bundle|itermcolors) len=16384;; scheme|kdecolors) len=8192;; *) len=4096;; esac; \
 	  SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=Fuzz/lsan.supp \
 	  Fuzz/.build/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) -max_len=$$len -timeout=5 \
 	    -rss_limit_mb=2048 -detect_leaks=1 -dict=Fuzz/$$t.dict -print_final_stats=1 \

@@ -29,7 +29,8 @@ let package = Package(
         .executableTarget(name: "liveryd", dependencies: ["LiveryDaemon"]),
         .executableTarget(name: "livery", dependencies: ["LiveryCLI"]),
         .executableTarget(name: "livery-bench", dependencies: ["LiveryCore", "LiveryDBus"]),
-        .testTarget(name: "LiveryCoreTests", dependencies: ["LiveryCore"]),
+        .testTarget(
+            name: "LiveryCoreTests", dependencies: ["LiveryCore"], exclude: ["expected_scheme_colours.py"]),
         .testTarget(name: "LiveryDBusTests", dependencies: ["LiveryDBus"]),
         .testTarget(
             name: "LiveryDaemonTests",

@@ -29,6 +29,7 @@ public func runClient(arguments: [String], output: Output = .standard) -> Int32 
         return 0
     }
     if command == .check { return check(inv, output: output) }
+    if command == .palette { return palette(inv, output: output) }
     do {
         let client = try Client(inv, output: output)
         return try client.run(command)
@@ -98,7 +99,7 @@ struct Client {
         case .watch: return try watch()
         case .reload: return try reload()
         case .status: return try status()
-        case .check: return 2  // runs without a daemon, before a client is made
+        case .check, .palette: return 2  // run without a daemon, before a client is made
         }
     }
 

@@ -107,7 +107,7 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
     case .set: ok = n == 1
     case .resolve: ok = n >= 1
     case .explain: ok = n == 2
-    case .check: ok = n >= 1
+    case .check, .palette: ok = n >= 1
     }
     if !ok {
         throw UsageError(

@@ -2,7 +2,7 @@ import Foundation
 
 /// The sub-commands of `livery` with their usage text (the README's "The client").
 enum Command: String, CaseIterable {
-    case list, get, set, toggle, resolve, explain, watch, check, reload, status
+    case list, get, set, toggle, resolve, explain, watch, check, palette, reload, status
 
     var usage: String {
         switch self {
@@ -20,7 +20,9 @@ enum Command: String, CaseIterable {
         case .toggle:
             "livery toggle\n\nSwitches to the active theme's sibling of the other variant (its dark-variant or light-variant,\nor by name: x <-> x-dark, x-light <-> x-dark) and prints its id."
         case .check:
-            "livery check BUNDLE... [--warnings] [--themes-dir DIR]... [--schema FILE]\n\nChecks theme bundles (directories, .css files or base16/base24 .yaml schemes) without a daemon.\nPrints every error as file:line:col with the line and a caret; exits 1 if there is any. Parent\nthemes named by 'inherits' are looked up next to the bundle, in each --themes-dir and on the\ntheme search path. With --warnings also reports rules that can never win and unused\n@define-color names (warnings alone do not fail the check)."
+            "livery check BUNDLE... [--warnings] [--themes-dir DIR]... [--schema FILE]\n\nChecks theme bundles (directories, .css files, base16/base24 .yaml, .itermcolors, colors.json or\nKDE .colors schemes) without a daemon.\nPrints every error as file:line:col with the line and a caret; exits 1 if there is any. Parent\nthemes named by 'inherits' are looked up next to the bundle, in each --themes-dir and on the\ntheme search path. With --warnings also reports rules that can never win and unused\n@define-color names (warnings alone do not fail the check)."
+        case .palette:
+            "livery palette ID... [--themes-dir DIR]... [--schema FILE] [--json]\n\nPrints each theme's palette after import and inheritance, without a daemon: one 'name #rrggbbaa'\nline per colour (several themes: each headed by 'ID:'); with --json one flat object per theme\n({\"name\": \"#rrggbbaa\"}), a line each. ID is a theme id or alias (base16-ID, base24-ID) found in\neach --themes-dir and on the theme search path, or the path of a bundle or scheme file."
         case .reload:
             "livery reload\n\nAsks the daemon to rescan the theme directories and the user overrides."
         case .status:
@@ -43,6 +45,7 @@ let generalUsage = """
       explain PATH PROP       show why a value won
       watch [PATH...]         print theme changes (or a component's changes) as they happen
       check BUNDLE...         check theme bundles offline
+      palette ID...           print themes' palettes offline
       reload                  rescan theme directories
       status                  show the daemon's state
 
@@ -50,7 +53,7 @@ let generalUsage = """
       --address ADDR   use the bus at ADDR instead of the session bus
       --system         use the system bus
       --timeout SECS   wait at most SECS seconds for each reply from liveryd (default 5)
-      --json           print data as JSON (list, get, resolve, explain, watch, status)
+      --json           print data as JSON (list, get, resolve, explain, watch, palette, status)
       --app ID         resolve as application ID (its @app blocks apply)
       -h, --help       show help (livery COMMAND --help for a command)
       --version        print the version

@@ -540,8 +540,10 @@ public final class ThemeService: Sendable {
 
     /// Reads and compiles theme `id` with `lock` not held, then makes it active; called with
     /// `switching` held, so the active theme cannot change in between.
-    private func switchTo(_ id: String) throws(ServiceError) -> Change? {
+    private func switchTo(_ requested: String) throws(ServiceError) -> Change? {
         var catalog = state.withLock { $0.catalog }
+        // An alias (`base16-nord`) activates the scheme it names, listed under its own id.
+        let id = catalog.canonicalID(requested)
         catalog.read(id)
         guard catalog.sources[id] != nil else {
             let hint =

@@ -43,7 +43,7 @@ func check(_ inv: Invocation, output: Output) -> Int32 {
                 continue
             }
             output.err(
-                "\(arg): error: not a theme bundle (a directory with theme.css, a .css file, or a base16 .yaml scheme)\n"
+                "\(arg): error: not a theme bundle (a directory with theme.css, a .css file, a base16 .yaml scheme, an .itermcolors, colors.json or KDE .colors scheme)\n"
             )
             failed = true
             continue

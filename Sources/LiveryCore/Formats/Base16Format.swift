@@ -26,14 +26,35 @@ public struct Base16Format: ThemeFormat {
     }
 
     /// The theme id for a scheme file: its base name, lower-cased, other characters as `-`.
-    static func id(for url: URL) -> String {
-        let base = url.deletingPathExtension().lastPathComponent.lowercased()
-        var id = String(
-            base.unicodeScalars.map { s -> Character in
-                (s.properties.isAlphabetic && s.isASCII) || ("0"..."9").contains(s) ? Character(s) : "-"
-            })
-        while id.contains("--") { id = id.replacingOccurrences(of: "--", with: "-") }
-        return String(id.trimmingCharacters(in: CharacterSet(charactersIn: "-")).prefix(64))
+    static func id(for url: URL) -> String { ThemeFormats.schemeID(for: url) }
+
+    /// `base16-ID` or `base24-ID` (tinty's ids), the system judged from the file's first 16 KiB:
+    /// a `system:` key saying `base24`, or a `base10`…`base17` key, make it base24. `read` says
+    /// the same for every scheme whose `system` key or base24 colours come within those bytes.
+    public func aliases(_ url: URL, id: String) -> [String] {
+        guard let data = ThemeFormats.head(url, limit: 16 << 10) else { return [] }
+        return ["\(Base16Format.system(ofHead: String(decoding: data, as: UTF8.self)))-\(id)"]
+    }
+
+    /// `base24` when the text has a `system` key of `base24` or a `base1X` key at the start of a
+    /// line (after spaces and an optional quote), else `base16`.
+    static func system(ofHead text: String) -> String {
+        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+            var rest = line.drop { $0 == " " || $0 == "\t" }
+            if rest.first == "\"" || rest.first == "'" { rest = rest.dropFirst() }
+            let lower = rest.lowercased()
+            if lower.hasPrefix("system") {
+                let value = lower.drop { $0 != ":" }.dropFirst().filter {
+                    $0 != "\"" && $0 != "'" && $0 != " "
+                }
+                if value.hasPrefix("base24") { return "base24" }
+            } else if lower.hasPrefix("base1"), lower.count > 6,
+                lower.dropFirst(6).first.map({ $0 == ":" || $0 == "\"" || $0 == "'" }) == true
+            {
+                return "base24"
+            }
+        }
+        return "base16"
     }
 
     /// Reads the scheme (at most 1 MiB) into a sheet whose palette holds its slots and which
@@ -41,7 +62,7 @@ public struct Base16Format: ThemeFormat {
     public func read(_ url: URL, id: String) -> ThemeSource {
         var sheet = Stylesheet(file: url.path)
         let text: String
-        switch ThemeFormats.readText(url, limit: 1 << 20) {
+        switch ThemeFormats.readText(url, limit: ThemeFormats.maximumSchemeSize) {
         case .failure(let d):
             sheet.diagnostics = [d]
             return ThemeSource(id: id, format: name, path: url.path, sheet: sheet)

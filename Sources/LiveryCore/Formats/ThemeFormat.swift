@@ -18,12 +18,58 @@ public protocol ThemeFormat: Sendable {
     ///   - id: The id `claim` returned for it.
     /// - Returns: The theme's source, its sheet translated from the format.
     func read(_ url: URL, id: String) -> ThemeSource
+    /// Other ids the entry is also reachable by (base16 schemes: `base16-ID`, `base24-ID`), given
+    /// by cheap content checks like `claim`; the catalog gives each to the first entry claiming
+    /// it, ahead of plain ids (the README, "The sheet language").
+    /// - Parameters:
+    ///   - url: An entry this format claimed.
+    ///   - id: The id `claim` returned for it.
+    /// - Returns: The aliases, most often none.
+    func aliases(_ url: URL, id: String) -> [String]
+}
+
+extension ThemeFormat {
+    /// No aliases: the default for every format but base16's.
+    public func aliases(_ url: URL, id: String) -> [String] { [] }
 }
 
 /// The compiled-in formats, in the order they are asked.
 public enum ThemeFormats {
-    /// Native bundles first, then base16/base24 schemes.
-    public static let all: [any ThemeFormat] = [NativeFormat(), Base16Format()]
+    /// Native bundles first, then base16/base24 schemes, then the terminal schemes (iTerm2,
+    /// pywal and wallust) and KDE colour schemes.
+    public static let all: [any ThemeFormat] = [
+        NativeFormat(), Base16Format(), ItermFormat(), ColorsJSONFormat(), KDEColorsFormat(),
+    ]
+
+    /// The size limit of an imported scheme file (base16, iTerm2, `colors.json`, KDE): 1 MiB.
+    public static let maximumSchemeSize = 1 << 20
+
+    /// The theme id for a scheme file: its base name, lower-cased, each run of other characters
+    /// one `-`, no `-` at either end, at most 64 characters (`3024 Night.itermcolors` →
+    /// `3024-night`).
+    /// - Parameter url: The scheme file.
+    /// - Returns: The id; empty when the name has no letter or digit (the catalog skips it).
+    public static func schemeID(for url: URL) -> String {
+        let base = url.deletingPathExtension().lastPathComponent.lowercased()
+        var id = ""
+        for s in base.unicodeScalars {
+            if (s.properties.isAlphabetic && s.isASCII) || ("0"..."9").contains(s) {
+                id.unicodeScalars.append(s)
+            } else if !id.isEmpty && id.last != "-" {
+                id.append("-")
+            }
+        }
+        while id.hasSuffix("-") { id.removeLast() }
+        return String(id.prefix(64))
+    }
+
+    /// The first `limit` bytes of a file, for the cheap content checks of `claim`; nil when it
+    /// cannot be read.
+    static func head(_ url: URL, limit: Int = 4096) -> Data? {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        return try? handle.read(upToCount: limit)
+    }
 
     /// Reads a file as UTF-8 text, or a diagnostic saying why not.
     static func readText(_ url: URL, limit: Int = BundleFiles.maximumSheetSize) -> Result<String, Diagnostic>

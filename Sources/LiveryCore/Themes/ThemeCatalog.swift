@@ -17,6 +17,9 @@ public struct ThemeCatalog: Sendable {
     /// parent (`livery check` reads only the chain it checks).
     private var otherIDs: [String] = []
 
+    /// Aliases (`base16-ID`, `base24-ID`) of schemes listed under their plain id, to that id.
+    private var aliasTargets: [String: String] = [:]
+
     /// Entries found on the search path and not read yet (`init(searchPath:formats:readingOnly:)`).
     private var pending: [String: Entry] = [:]
     /// The entries of the themes read, so that `forget(keepingChainOf:)` can make them pending
@@ -37,10 +40,22 @@ public struct ThemeCatalog: Sendable {
     ) {
         let scan = ThemeCatalog.scan(searchPath, formats: formats)
         for (url, why) in scan.unreadable { notes.append("\(url.path): skipped: \(why)") }
+        // Aliases (`base16-ID`, `base24-ID`) are given first, each to the first entry claiming
+        // it, so that they stay reachable whatever plain ids other entries have.
+        var reserved: [String: Entry] = [:]
+        for entry in scan.entries where ThemeSource.isValidID(entry.id) {
+            for alias in entry.aliases where ThemeSource.isValidID(alias) && reserved[alias] == nil {
+                reserved[alias] = Entry(id: alias, url: entry.url, format: entry.format, plainID: entry.id)
+            }
+        }
         for entry in scan.entries {
             if !ThemeSource.isValidID(entry.id) {
                 notes.append(
                     "\(entry.url.path): skipped: '\(entry.id)' is not a theme id (\(ThemeSource.idRule))"
+                )
+            } else if let owner = reserved[entry.id], owner.url != entry.url {
+                notes.append(
+                    "\(entry.url.path): skipped: '\(entry.id)' is the id of the scheme \(owner.url.path) (ids of the form base16-ID and base24-ID belong to base16 and base24 schemes)"
                 )
             } else if let first = pending[entry.id]?.url,
                 first.deletingLastPathComponent().path == entry.url.deletingLastPathComponent().path
@@ -56,6 +71,16 @@ public struct ThemeCatalog: Sendable {
                 pending[entry.id] = entry
             }
         }
+        // An alias of a scheme listed under its plain id names that id; the alias of a scheme
+        // whose plain id another entry has is the scheme's id.
+        for (alias, entry) in reserved {
+            let plain = entry.plainID
+            if pending[plain]?.url == entry.url {
+                aliasTargets[alias] = plain
+            } else if pending[alias] == nil {
+                pending[alias] = entry
+            }
+        }
         if let wanted {
             for id in wanted { read(id) }
         } else {
@@ -66,8 +91,21 @@ public struct ThemeCatalog: Sendable {
         ids = sources.keys.sorted()
     }
 
-    /// Whether `id` was found on the search path, read or not.
-    public func isInstalled(_ id: String) -> Bool { sources[id] != nil || pending[id] != nil }
+    /// Whether `id` was found on the search path, read or not; an alias counts.
+    public func isInstalled(_ id: String) -> Bool {
+        let id = canonicalID(id)
+        return sources[id] != nil || pending[id] != nil
+    }
+
+    /// The id a theme is listed under: `id` itself, or for an alias (`base16-nord`) of a
+    /// scheme listed under its plain id, that id (`nord`). Every installed base16 and base24
+    /// scheme is reachable by its alias (the README, "The sheet language").
+    /// - Parameter id: A theme id or alias.
+    /// - Returns: The listed id; `id` unchanged when it is no alias.
+    public func canonicalID(_ id: String) -> String { aliasTargets[id] ?? id }
+
+    /// The aliases that name a listed theme, each with that theme's id.
+    public var aliases: [String: String] { aliasTargets }
 
     /// Every id found on the search path, read or not, sorted.
     public var installedIDs: [String] { (ids + pending.keys).sorted() }
@@ -82,7 +120,7 @@ public struct ThemeCatalog: Sendable {
     /// names.
     /// - Parameter id: A theme id.
     public mutating func read(_ id: String) {
-        var next: String? = id
+        var next: String? = canonicalID(id)
         var steps = 0
         while let id = next, let entry = pending.removeValue(forKey: id), steps <= 64 {
             let source = entry.format.read(entry.url, id: id)
@@ -114,6 +152,7 @@ public struct ThemeCatalog: Sendable {
     /// checked or switched away from.
     /// - Parameter id: The theme whose chain stays read.
     public mutating func forget(keepingChainOf id: String) {
+        let id = canonicalID(id)
         var kept = Set<String>()
         var next: String? = id
         while let current = next, kept.count <= 64, kept.insert(current).inserted {
@@ -131,9 +170,27 @@ public struct ThemeCatalog: Sendable {
 
     /// One entry of a theme directory and the format that claims it.
     public struct Entry: Sendable {
+        /// The id this entry is listed under: the claimed one, or an alias.
         public var id: String
+        /// The theme directory's entry.
         public var url: URL
+        /// The format that claimed it.
         public var format: any ThemeFormat
+        /// The other ids the format gives it (`base16-ID`).
+        public var aliases: [String] = []
+        /// The id the format claimed (`id` is an alias when the catalog lists it so).
+        public var plainID: String
+
+        /// An entry listed under `id`, claimed as `plainID` (the same by default).
+        public init(
+            id: String, url: URL, format: any ThemeFormat, aliases: [String] = [], plainID: String? = nil
+        ) {
+            self.id = id
+            self.url = url
+            self.format = format
+            self.aliases = aliases
+            self.plainID = plainID ?? id
+        }
     }
 
     /// The entries of the search path's directories, in search order, each claimed by the first
@@ -165,7 +222,7 @@ public struct ThemeCatalog: Sendable {
                 var claimed = false
                 for format in formats {
                     guard let id = format.claim(url, isDirectory: isDir.boolValue) else { continue }
-                    out.append(Entry(id: id, url: url, format: format))
+                    out.append(Entry(id: id, url: url, format: format, aliases: format.aliases(url, id: id)))
                     claimed = true
                     break
                 }
@@ -198,6 +255,7 @@ public struct ThemeCatalog: Sendable {
     /// - Parameter id: The theme's id.
     /// - Returns: the chain, or the diagnostic for an unknown parent or a cycle.
     public func chain(for id: String) -> Result<[ThemeSource], Diagnostic> {
+        let id = canonicalID(id)
         guard var current = sources[id] else {
             return .failure(
                 Diagnostic(.error, "unknown theme '\(id)'", at: SourceLocation(file: id, line: 1, column: 1)))
@@ -239,6 +297,7 @@ public struct ThemeCatalog: Sendable {
     )
         -> (theme: CompiledTheme?, diagnostics: [Diagnostic])
     {
+        let id = canonicalID(id)
         switch chain(for: id) {
         case .failure(let d):
             // Still report the theme's own errors alongside the broken chain.
