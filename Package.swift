@@ -18,6 +18,8 @@ let package = Package(
             providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CMalloc"),
         .target(name: "LiveryCore", dependencies: ["CYAML"]),
+        // A Mustache renderer (spec v1.4.2) that knows nothing of themes.
+        .target(name: "Mustache"),
         .target(name: "LiveryDBus", dependencies: ["CDBus"]),
         // The bus contract shared by daemon and client; the interface XML is documentation and
         // the reference the daemon's tests check its exported interface against.
@@ -30,6 +32,7 @@ let package = Package(
         .executableTarget(name: "livery", dependencies: ["LiveryCLI"]),
         .executableTarget(name: "livery-bench", dependencies: ["LiveryCore", "LiveryDBus"]),
         .testTarget(name: "LiveryCoreTests", dependencies: ["LiveryCore"]),
+        .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
         .testTarget(name: "LiveryDBusTests", dependencies: ["LiveryDBus"]),
         .testTarget(
             name: "LiveryDaemonTests",
