@@ -27,7 +27,7 @@ let package = Package(
             name: "LiveryAPI", dependencies: ["LiveryCore", "LiveryDBus"],
             exclude: ["org.livery.Livery1.xml"]),
         .target(name: "LiveryDaemon", dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus", "CMalloc"]),
-        .target(name: "LiveryCLI", dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus"]),
+        .target(name: "LiveryCLI", dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus", "Mustache"]),
         .executableTarget(name: "liveryd", dependencies: ["LiveryDaemon"]),
         .executableTarget(name: "livery", dependencies: ["LiveryCLI"]),
         .executableTarget(name: "livery-bench", dependencies: ["LiveryCore", "LiveryDBus"]),
@@ -38,7 +38,8 @@ let package = Package(
             name: "LiveryDaemonTests",
             dependencies: ["LiveryDaemon", "LiveryAPI", "LiveryCore", "LiveryDBus"]),
         .testTarget(
-            name: "LiveryCLITests", dependencies: ["LiveryCLI", "LiveryAPI", "LiveryCore", "LiveryDBus"]),
+            name: "LiveryCLITests",
+            dependencies: ["LiveryCLI", "LiveryAPI", "LiveryCore", "LiveryDBus", "Mustache"]),
         // Runs the built liveryd and livery as processes; imports no target.
         .testTarget(name: "EndToEndTests"),
     ],

@@ -1,0 +1,186 @@
+import Foundation
+
+/// A base16 or base24 scheme as the tinted-theming builder reads it (builder specification
+/// 0.11, as tinted-builder-rust does): what its templates are rendered from.
+///
+/// The modern layout (`system`, `name`, `slug`, `author`, `description`, `variant`,
+/// `palette`) and the legacy one (`scheme`, `author`, the colours at the top level) are read.
+/// `slug` is the `slug` field slugified, or else the name slugified; `variant` is `dark` when
+/// absent; colours are three or six hex digits, with or without `#`.
+public struct TintedScheme: Sendable, Equatable {
+    /// `base16` or `base24`.
+    public var system: String
+    public var name: String
+    public var slug: String
+    public var author: String
+    public var description: String
+    /// `light` or `dark`.
+    public var variant: String
+    /// Slot name (`base00`…`base0F`, `base10`…`base17` for base24) to red, green, blue.
+    public var palette: [String: RGB8]
+
+    /// One colour, 8 bits a channel.
+    public struct RGB8: Sendable, Equatable {
+        public var r: UInt8
+        public var g: UInt8
+        public var b: UInt8
+        public init(r: UInt8, g: UInt8, b: UInt8) {
+            self.r = r
+            self.g = g
+            self.b = b
+        }
+    }
+
+    public init(
+        system: String, name: String, slug: String? = nil, author: String, description: String = "",
+        variant: String, palette: [String: RGB8]
+    ) {
+        self.system = system
+        self.name = name
+        self.slug = TintedScheme.slugify(slug ?? name)
+        self.author = author
+        self.description = description
+        self.variant = variant
+        self.palette = palette
+    }
+
+    /// The slots of a system: `base00`…`base0F`, then `base10`…`base17` for base24.
+    public static func slots(_ system: String) -> ArraySlice<String> {
+        Base16Format.slots.prefix(system == "base24" ? 24 : 16)
+    }
+
+    /// Reads a scheme file (at most 1 MiB).
+    /// - Returns: The scheme, or the diagnostic that says why the file is not one.
+    public static func read(_ url: URL) -> Result<TintedScheme, Diagnostic> {
+        switch ThemeFormats.readText(url, limit: 1 << 20) {
+        case .failure(let d): return .failure(d)
+        case .success(let text): return parse(text, file: url.path)
+        }
+    }
+
+    /// Parses scheme text.
+    /// - Parameters:
+    ///   - text: The YAML.
+    ///   - file: The path diagnostics name.
+    public static func parse(_ text: String, file: String) -> Result<TintedScheme, Diagnostic> {
+        func fail(_ message: String, _ mark: YAMLNode.Mark) -> Result<TintedScheme, Diagnostic> {
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            let line = mark.line >= 1 && mark.line <= lines.count ? String(lines[mark.line - 1]) : ""
+            return .failure(
+                Diagnostic(
+                    .error, message, at: SourceLocation(file: file, line: mark.line, column: mark.column),
+                    sourceLine: line))
+        }
+        let root: YAMLNode
+        switch YAMLNode.parse(text) {
+        case .failure(let e): return fail(e.message, e.mark)
+        case .success(let r): root = r
+        }
+        guard case .mapping(let top) = root.kind else { return fail("a scheme is a YAML mapping", root.mark) }
+        func scalar(_ map: [(YAMLNode, YAMLNode)], _ key: String) -> String? {
+            map.first(where: { $0.0.scalar == key })?.1.scalar
+        }
+        var colours = top
+        var system = "base16"
+        let name: String?
+        if let p = top.first(where: { $0.0.scalar == "palette" })?.1 {
+            guard case .mapping(let m) = p.kind else { return fail("'palette' must be a mapping", p.mark) }
+            colours = m
+            system = scalar(top, "system") ?? "base16"
+            name = scalar(top, "name")
+        } else {
+            name = scalar(top, "scheme") ?? scalar(top, "name")
+            if colours.contains(where: { $0.0.scalar?.lowercased().hasPrefix("base1") == true }) {
+                system = "base24"
+            }
+        }
+        guard system == "base16" || system == "base24" else {
+            return fail("unknown system '\(system)' (expected base16 or base24)", root.mark)
+        }
+        guard let name else { return fail("missing 'name'", root.mark) }
+        let variant = scalar(top, "variant") ?? "dark"
+        guard variant == "light" || variant == "dark" else {
+            return fail("variant is '\(variant)'; a scheme's variant is light or dark", root.mark)
+        }
+        var palette: [String: RGB8] = [:]
+        for (k, v) in colours {
+            guard let key = k.scalar,
+                let slot = slots(system).first(where: { $0.lowercased() == key.lowercased() })
+            else { continue }
+            guard let s = v.scalar, let rgb = hexColour(s) else {
+                return fail(
+                    "'\(key)' is not a colour: expected three or six hex digits, with or without '#'", v.mark)
+            }
+            palette[slot] = rgb
+        }
+        if let missing = slots(system).first(where: { palette[$0] == nil }) {
+            return fail(
+                "missing colour '\(missing)' (a \(system) scheme has \(slots(system).joined(separator: ", ")))",
+                root.mark)
+        }
+        return .success(
+            TintedScheme(
+                system: system, name: name, slug: scalar(top, "slug"), author: scalar(top, "author") ?? "",
+                description: scalar(top, "description") ?? "", variant: variant, palette: palette))
+    }
+
+    /// `#rrggbb`, `rrggbb`, `#rgb` or `rgb`, any case.
+    static func hexColour(_ s: String) -> RGB8? {
+        var hex = Array((s.hasPrefix("#") ? String(s.dropFirst()) : s).utf8)
+        guard hex.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 102) }) else {
+            return nil
+        }
+        if hex.count == 3 { hex = hex.flatMap { [$0, $0] } }
+        guard hex.count == 6 else { return nil }
+        func byte(_ i: Int) -> UInt8 { UInt8(String(decoding: hex[i..<i + 2], as: UTF8.self), radix: 16)! }
+        return RGB8(r: byte(0), g: byte(2), b: byte(4))
+    }
+
+    /// Letters that lose their accent by decomposition are kept by NFD; these few do not
+    /// decompose and are spelled out as tinted-builder-rust spells them.
+    static let spelledOut: [Character: String] = [
+        "æ": "ae", "ø": "o", "œ": "oe", "ł": "l", "đ": "d", "ß": "ss", "þ": "th", "ħ": "h",
+    ]
+
+    /// The slug of a name: decomposed (NFD) with the combining marks dropped, lower-cased,
+    /// spaces, `-` and `_` as `-` (runs of them as one, none at either end), every other
+    /// character that is not an ASCII letter or digit dropped.
+    public static func slugify(_ name: String) -> String {
+        var slug = ""
+        for ch in name.lowercased() {
+            if let s = spelledOut[ch] {
+                slug += s
+                continue
+            }
+            for scalar in String(ch).decomposedStringWithCanonicalMapping.unicodeScalars {
+                switch scalar {
+                case "a"..."z", "0"..."9": slug.unicodeScalars.append(scalar)
+                case " ", "-", "_": if !slug.isEmpty && !slug.hasSuffix("-") { slug += "-" }
+                default: continue
+                }
+            }
+        }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        return slug
+    }
+}
+
+extension TintedScheme {
+    /// The scheme files under `directories`, searched to any depth: `.yaml` and `.yml` files
+    /// whose names do not start with `.`, in path order.
+    public static func files(in directories: [String]) -> [URL] {
+        var found: [URL] = []
+        for dir in directories {
+            guard let walker = FileManager.default.enumerator(atPath: dir) else { continue }
+            var here: [String] = []
+            while let relative = walker.nextObject() as? String {
+                let name = (relative as NSString).lastPathComponent
+                let ext = (name as NSString).pathExtension.lowercased()
+                guard !name.hasPrefix("."), ext == "yaml" || ext == "yml" else { continue }
+                here.append(relative)
+            }
+            found += here.sorted().map { URL(fileURLWithPath: dir).appendingPathComponent($0) }
+        }
+        return found
+    }
+}
