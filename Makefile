@@ -135,13 +135,21 @@ clean:
 # Fuzz/.build/corpus seeded from Fuzz/corpus and, for the bundle target, the shipped themes'
 # sheets (copied from themes/ at each run, not kept twice in the tree). Crashes, leaks and timeouts are written to
 # Fuzz/artifacts/ and stop the run.
-FUZZ_TARGETS ?= bundle scheme paths values
+FUZZ_TARGETS ?= bundle scheme paths values mustache
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS ?=
 SWIFTC ?= $(dir $(SWIFT))swiftc
 FUZZ_CORE := $(shell find Sources/LiveryCore -name '*.swift' | sort)
 
+MUSTACHE_SOURCES := $(shell find Sources/Mustache -name '*.swift' | sort)
+
 fuzz-build: $(FUZZ_TARGETS:%=Fuzz/.build/fuzz-%)
+
+# The mustache target compiles the Mustache target's sources alone (it needs no LiveryCore).
+Fuzz/.build/fuzz-mustache: Fuzz/mustache.swift $(MUSTACHE_SOURCES)
+	@mkdir -p Fuzz/.build
+	$(SWIFTC) -sanitize=fuzzer,address -parse-as-library -module-name MustacheFuzz -O -g \
+	  $(MUSTACHE_SOURCES) $< -o $@
 
 Fuzz/.build/fuzz-%: Fuzz/%.swift Fuzz/common.swift $(FUZZ_CORE)
 	@mkdir -p Fuzz/.build
@@ -152,6 +160,7 @@ fuzz: deps fuzz-build
 	@mkdir -p Fuzz/artifacts
 	@mkdir -p Fuzz/.build/seed/bundle
 	@for d in themes/*/; do test -f $$d/theme.css && cp $$d/theme.css Fuzz/.build/seed/bundle/$$(basename $$d).css; done; true
+	@python3 Fuzz/mustache_seeds.py Fuzz/.build/seed/mustache
 	@set -e; for t in $(FUZZ_TARGETS); do mkdir -p Fuzz/.build/corpus/$$t Fuzz/.build/seed/$$t; echo "== fuzz $$t ($(FUZZ_SECONDS) s)"; \
 	  case $$t in bundle) len=16384;; scheme) len=8192;; *) len=4096;; esac; \
 	  SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=Fuzz/lsan.supp \
