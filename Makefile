@@ -75,7 +75,8 @@ uninstall:
 # Benchmarks (bench/README.md): generated workloads through Livery's indexed cascade, its naive
 # matcher and the no-rule floor, the same sheet and trees through cssselect2 + tinycss2 (in
 # bench/.venv), a cross-check of every winner, sheet parse and compile time, and liveryd's
-# start-up, memory and Resolve/Ping rates on a private bus. Writes bench/results.md and .json;
+# start-up, memory and Resolve/Ping rates on a private bus; livery build of the tinted fixture
+# repositories against Debian's pystache (bench/tinted/). Writes bench/results.md and .json;
 # fails when the cross-check finds a difference.
 BENCH_VENV := bench/.venv
 bench: deps
@@ -92,6 +93,9 @@ bench: deps
 	bench/fanout/run.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	-python3 bench/hostile/run.py "$$($(SWIFT) build -c release --show-bin-path)/livery" --out bench/out
 	-/usr/bin/python3 bench/hostile/daemon.py "$$($(SWIFT) build -c release --show-bin-path)/liveryd" --out bench/out
+	@/usr/bin/python3 -c 'import pystache, yaml' 2>/dev/null || { $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-pystache python3-yaml; }
+	-/usr/bin/python3 bench/tinted/run.py "$$($(SWIFT) build -c release --show-bin-path)/livery"
 
 # Callgrind profile of the indexed cascade on workload (a): one run, collecting only inside
 # resolveForest (the timed walk); the top functions go to bench/out/callgrind.txt.

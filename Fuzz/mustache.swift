@@ -34,7 +34,9 @@ public func mustacheTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> C
     ).map { String(decoding: $0, as: UTF8.self) }
     let text = parts[0]
     var context: MustacheValue = .string(parts.count > 1 ? parts[1] : "")
-    if parts.count > 1, let json = try? JSONSerialization.jsonObject(with: Data(parts[1].utf8), options: [.fragmentsAllowed]) {
+    if parts.count > 1,
+        let json = try? JSONSerialization.jsonObject(with: Data(parts[1].utf8), options: [.fragmentsAllowed])
+    {
         context = mustacheValue(json)
     }
     var partials: [String: Template] = [:]

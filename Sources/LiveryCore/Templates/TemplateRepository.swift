@@ -130,14 +130,33 @@ public struct TemplateRepository: Sendable {
     /// The filename with the scheme's system and slug put in, as tinted-builder-rust does (by
     /// replacing those exact tags, not by rendering).
     static func substitute(_ filename: String, _ scheme: TintedScheme) -> String {
-        var path = filename
+        // Plain byte replacement: this runs once per output file.
+        var path = Array(filename.utf8)
         for (tag, value) in [("slug", scheme.slug), ("system", scheme.system)] {
             for form in [
                 "{{ scheme-\(tag) }}", "{{scheme-\(tag)}}", "{{ scheme.\(tag) }}", "{{scheme.\(tag)}}",
             ] {
-                path = path.replacingOccurrences(of: form, with: value)
+                path = replacing(Array(form.utf8), with: Array(value.utf8), in: path)
             }
         }
-        return path
+        return String(decoding: path, as: UTF8.self)
+    }
+
+    static func replacing(_ needle: [UInt8], with value: [UInt8], in text: [UInt8]) -> [UInt8] {
+        guard text.count >= needle.count else { return text }
+        var out: [UInt8] = []
+        var i = 0
+        while i < text.count {
+            if i + needle.count <= text.count, text[i] == needle[0],
+                text[i..<i + needle.count].elementsEqual(needle)
+            {
+                out += value
+                i += needle.count
+            } else {
+                out.append(text[i])
+                i += 1
+            }
+        }
+        return out
     }
 }

@@ -12,35 +12,43 @@ import Foundation
 public enum TemplateVariables {
     /// The variables of `scheme`.
     public static func of(_ scheme: TintedScheme) -> [String: String] {
-        var v: [String: String] = [
-            "scheme-name": scheme.name,
-            "scheme-author": scheme.author,
-            "scheme-description": scheme.description,
-            "scheme-slug": scheme.slug,
-            "scheme-slug-underscored": scheme.slug.replacingOccurrences(of: "-", with: "_"),
-            "scheme-system": scheme.system,
-            "scheme-variant": scheme.variant,
-            "scheme-is-\(scheme.variant)-variant": "true",
-        ]
-        v.reserveCapacity(8 + scheme.palette.count * 15)
+        var v: [String: String] = [:]
+        v.reserveCapacity(count(scheme))
+        each(scheme) { v[$0] = $1 }
+        return v
+    }
+
+    /// How many variables `scheme` has: 8, and 14 a slot.
+    public static func count(_ scheme: TintedScheme) -> Int { 8 + scheme.palette.count * 14 }
+
+    /// Calls `body` with each variable of `scheme` and its value, for callers that build their
+    /// own table (a template's data) without an intermediate dictionary.
+    public static func each(_ scheme: TintedScheme, _ body: (String, String) -> Void) {
+        body("scheme-name", scheme.name)
+        body("scheme-author", scheme.author)
+        body("scheme-description", scheme.description)
+        body("scheme-slug", scheme.slug)
+        body("scheme-slug-underscored", scheme.slug.replacingOccurrences(of: "-", with: "_"))
+        body("scheme-system", scheme.system)
+        body("scheme-variant", scheme.variant)
+        body("scheme-is-\(scheme.variant)-variant", "true")
         for (slot, c) in scheme.palette {
             let (r, g, b) = (hex[Int(c.r)], hex[Int(c.g)], hex[Int(c.b)])
-            v[slot + "-hex"] = r + g + b
-            v[slot + "-hex-bgr"] = b + g + r
-            v[slot + "-hex-r"] = r
-            v[slot + "-hex-g"] = g
-            v[slot + "-hex-b"] = b
-            v[slot + "-rgb-r"] = String(c.r)
-            v[slot + "-rgb-g"] = String(c.g)
-            v[slot + "-rgb-b"] = String(c.b)
-            v[slot + "-rgb16-r"] = String(Int(c.r) * 257)
-            v[slot + "-rgb16-g"] = String(Int(c.g) * 257)
-            v[slot + "-rgb16-b"] = String(Int(c.b) * 257)
-            v[slot + "-dec-r"] = dec[Int(c.r)]
-            v[slot + "-dec-g"] = dec[Int(c.g)]
-            v[slot + "-dec-b"] = dec[Int(c.b)]
+            body(slot + "-hex", r + g + b)
+            body(slot + "-hex-bgr", b + g + r)
+            body(slot + "-hex-r", r)
+            body(slot + "-hex-g", g)
+            body(slot + "-hex-b", b)
+            body(slot + "-rgb-r", String(c.r))
+            body(slot + "-rgb-g", String(c.g))
+            body(slot + "-rgb-b", String(c.b))
+            body(slot + "-rgb16-r", String(Int(c.r) * 257))
+            body(slot + "-rgb16-g", String(Int(c.g) * 257))
+            body(slot + "-rgb16-b", String(Int(c.b) * 257))
+            body(slot + "-dec-r", dec[Int(c.r)])
+            body(slot + "-dec-g", dec[Int(c.g)])
+            body(slot + "-dec-b", dec[Int(c.b)])
         }
-        return v
     }
 
     /// `00`…`ff`.

@@ -51,10 +51,19 @@ public struct TintedScheme: Sendable, Equatable {
 
     /// Reads a scheme file (at most 1 MiB).
     /// - Returns: The scheme, or the diagnostic that says why the file is not one.
-    public static func read(_ url: URL) -> Result<TintedScheme, Diagnostic> {
-        switch ThemeFormats.readText(url, limit: 1 << 20) {
-        case .failure(let d): return .failure(d)
-        case .success(let text): return parse(text, file: url.path)
+    public static func read(_ url: URL) -> Result<TintedScheme, Diagnostic> { read(path: url.path) }
+
+    /// Reads the scheme file at `path` (at most 1 MiB); `livery build` reads hundreds, so this
+    /// goes straight to `BundleFiles.contents`.
+    public static func read(path: String) -> Result<TintedScheme, Diagnostic> {
+        let loc = SourceLocation(file: path, line: 1, column: 1)
+        switch BundleFiles.contents(of: path, limit: 1 << 20) {
+        case .failure(let e): return .failure(Diagnostic(.error, "file \(e.message)", at: loc))
+        case .success(let data):
+            guard let text = String(data: data, encoding: .utf8) else {
+                return .failure(Diagnostic(.error, "file is not UTF-8 text", at: loc))
+            }
+            return parse(text, file: path)
         }
     }
 
@@ -152,7 +161,11 @@ public struct TintedScheme: Sendable, Equatable {
                 slug += s
                 continue
             }
-            for scalar in String(ch).decomposedStringWithCanonicalMapping.unicodeScalars {
+            // ASCII needs no decomposition (and is nearly every name).
+            let scalars =
+                ch.isASCII
+                ? ch.unicodeScalars : String(ch).decomposedStringWithCanonicalMapping.unicodeScalars
+            for scalar in scalars {
                 switch scalar {
                 case "a"..."z", "0"..."9": slug.unicodeScalars.append(scalar)
                 case " ", "-", "_": if !slug.isEmpty && !slug.hasSuffix("-") { slug += "-" }
@@ -167,19 +180,34 @@ public struct TintedScheme: Sendable, Equatable {
 
 extension TintedScheme {
     /// The scheme files under `directories`, searched to any depth: `.yaml` and `.yml` files
-    /// whose names do not start with `.`, in path order.
-    public static func files(in directories: [String]) -> [URL] {
-        var found: [URL] = []
-        for dir in directories {
-            guard let walker = FileManager.default.enumerator(atPath: dir) else { continue }
-            var here: [String] = []
-            while let relative = walker.nextObject() as? String {
-                let name = (relative as NSString).lastPathComponent
-                let ext = (name as NSString).pathExtension.lowercased()
-                guard !name.hasPrefix("."), ext == "yaml" || ext == "yml" else { continue }
-                here.append(relative)
+    /// whose names do not start with `.` (nor do their directories'), each directory's files
+    /// in name order before its subdirectories.
+    public static func files(in directories: [String]) -> [String] {
+        var found: [String] = []
+        func walk(_ dir: String, depth: Int) {
+            guard depth < 32, let d = opendir(dir) else { return }
+            var files: [String] = []
+            var subdirectories: [String] = []
+            while let entry = readdir(d) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+                }
+                guard !name.hasPrefix(".") else { continue }
+                let path = dir + "/" + name
+                var st = stat()
+                guard stat(path, &st) == 0 else { continue }
+                if (st.st_mode & S_IFMT) == S_IFDIR {
+                    subdirectories.append(path)
+                } else if name.lowercased().hasSuffix(".yaml") || name.lowercased().hasSuffix(".yml") {
+                    files.append(path)
+                }
             }
-            found += here.sorted().map { URL(fileURLWithPath: dir).appendingPathComponent($0) }
+            closedir(d)
+            found += files.sorted()
+            for s in subdirectories.sorted() { walk(s, depth: depth + 1) }
+        }
+        for dir in directories {
+            walk(dir.hasSuffix("/") && dir.count > 1 ? String(dir.dropLast()) : dir, depth: 0)
         }
         return found
     }
