@@ -1,11 +1,17 @@
 /// The data a template is rendered with: the value kinds of the Mustache specification's test
 /// data (JSON), with no lambdas.
 public enum MustacheValue: Sendable, Equatable {
+    /// Nothing: falsey, interpolated as nothing.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number, interpolated in its shortest form.
     case number(Double)
+    /// Text.
     case string(String)
+    /// A list: a section renders once per item, with the item on top of the context stack.
     case list([MustacheValue])
+    /// Names to values: what dotted names look up.
     case object([String: MustacheValue])
 
     /// Whether a section over this value renders: not for `null`, `false`, an empty list or an
@@ -39,10 +45,14 @@ extension MustacheValue: ExpressibleByStringLiteral, ExpressibleByDictionaryLite
     ExpressibleByArrayLiteral,
     ExpressibleByBooleanLiteral
 {
+    /// A string.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An object; the first of two equal keys wins.
     public init(dictionaryLiteral elements: (String, MustacheValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { first, _ in first }))
     }
+    /// A list.
     public init(arrayLiteral elements: MustacheValue...) { self = .list(elements) }
+    /// A boolean.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 }

@@ -34,6 +34,7 @@ public struct Template: Sendable {
         /// 64 MiB, 50 million nodes, 100 partials deep.
         public static let standard = Limits(output: 64 << 20, steps: 50_000_000, depth: 100)
 
+        /// Limits of `output` bytes, `steps` nodes and `depth` nested partials.
         public init(output: Int, steps: Int, depth: Int) {
             self.output = output
             self.steps = steps

@@ -2,8 +2,11 @@
 public struct TemplateError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The template's name as given to `Template.init` (a file name, usually).
     public var file: String
+    /// 1-based line.
     public var line: Int
+    /// 1-based column, in characters.
     public var column: Int
+    /// What is wrong, for people.
     public var message: String
     /// The text of the line the error is on, without its line ending.
     public var sourceLine: String
@@ -41,6 +44,8 @@ public struct TemplateError: Error, Equatable, CustomStringConvertible, Sendable
 /// A render that went past its limits (`Template.Limits`): a template or data that would
 /// write too much or nest too deeply.
 public struct RenderError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// Which limit was passed.
     public var message: String
+    /// `error: message`.
     public var description: String { "error: \(message)" }
 }

@@ -98,8 +98,11 @@ public struct TemplateRepository: Sendable {
 
     /// One file to write: the entry, the scheme, and the path relative to the output directory.
     public struct Output: Sendable {
+        /// Index into `entries`.
         public var entry: Int
+        /// Index into the schemes given to `outputs(for:)`.
         public var scheme: Int
+        /// Relative to the output directory.
         public var path: String
     }
 

@@ -10,9 +10,13 @@ import Foundation
 public struct TintedScheme: Sendable, Equatable {
     /// `base16` or `base24`.
     public var system: String
+    /// The scheme's name as written.
     public var name: String
+    /// `slugify(slug ?? name)`.
     public var slug: String
+    /// As written; empty when absent.
     public var author: String
+    /// As written; empty when absent.
     public var description: String
     /// `light` or `dark`.
     public var variant: String
@@ -21,9 +25,13 @@ public struct TintedScheme: Sendable, Equatable {
 
     /// One colour, 8 bits a channel.
     public struct RGB8: Sendable, Equatable {
+        /// Red, 0–255.
         public var r: UInt8
+        /// Green, 0–255.
         public var g: UInt8
+        /// Blue, 0–255.
         public var b: UInt8
+        /// The colour of three channels.
         public init(r: UInt8, g: UInt8, b: UInt8) {
             self.r = r
             self.g = g
@@ -31,6 +39,7 @@ public struct TintedScheme: Sendable, Equatable {
         }
     }
 
+    /// A scheme from its fields; the slug is `slug`, or else `name`, slugified.
     public init(
         system: String, name: String, slug: String? = nil, author: String, description: String = "",
         variant: String, palette: [String: RGB8]
