@@ -163,4 +163,32 @@ final class BuildTests: XCTestCase {
         XCTAssertEqual(missing, 1)
         XCTAssertTrue(missingErr.contains("no theme 'no-such-theme'"), missingErr)
     }
+
+    /// A native theme is exported by the `base00`…`base0F` of its palette, its name and variant;
+    /// one without them is refused with a message that says so.
+    func testExportOfANativeThemeUsesItsPaletteSlots() throws {
+        let dir = try scratch()
+        let bundle = dir.appendingPathComponent("themes/mine")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        // base0N is #N0N0N0 for N = 0…F: base0A is #a0a0a0 (160 × 257 = 41120).
+        let colours = (0..<16).map { String(format: "@define-color base0%X #%X0%X0%X0;\n", $0, $0, $0, $0) }
+        try ("@theme { name: \"Mine Theme\"; variant: light; inherits: \"default\"; }\n" + colours.joined())
+            .write(
+                to: bundle.appendingPathComponent("theme.css"), atomically: true, encoding: .utf8)
+        let template = dir.appendingPathComponent("t.mustache")
+        try
+            "{{scheme-name}}|{{scheme-slug}}|{{scheme-variant}}|{{base0A-hex}}|{{base0A-rgb16-g}}|{{base00-hex}}\n"
+            .write(to: template, atomically: true, encoding: .utf8)
+        let themes = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("themes")
+        let (status, out, err) = run([
+            "export", "mine", template.path, "--themes-dir", dir.appendingPathComponent("themes").path,
+            "--themes-dir", themes.path,
+        ])
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(out, "Mine Theme|mine|light|a0a0a0|41120|000000\n")
+        let (refused, _, refusedErr) = run(["export", "forest", template.path, "--themes-dir", themes.path])
+        XCTAssertEqual(refused, 1)
+        XCTAssertTrue(refusedErr.contains("theme 'forest' has no base16 slots"), refusedErr)
+    }
 }
