@@ -75,7 +75,8 @@ uninstall:
 # Benchmarks (bench/README.md): generated workloads through Livery's indexed cascade, its naive
 # matcher and the no-rule floor, the same sheet and trees through cssselect2 + tinycss2 (in
 # bench/.venv), a cross-check of every winner, sheet parse and compile time, and liveryd's
-# start-up, memory and Resolve/Ping rates on a private bus. Writes bench/results.md and .json;
+# start-up, memory and Resolve/Ping rates on a private bus; livery build of the tinted fixture
+# repositories against Debian's pystache (bench/tinted/). Writes bench/results.md and .json;
 # fails when the cross-check finds a difference.
 BENCH_VENV := bench/.venv
 bench: deps
@@ -92,6 +93,9 @@ bench: deps
 	bench/fanout/run.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	-python3 bench/hostile/run.py "$$($(SWIFT) build -c release --show-bin-path)/livery" --out bench/out
 	-/usr/bin/python3 bench/hostile/daemon.py "$$($(SWIFT) build -c release --show-bin-path)/liveryd" --out bench/out
+	@/usr/bin/python3 -c 'import pystache, yaml' 2>/dev/null || { $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-pystache python3-yaml; }
+	-/usr/bin/python3 bench/tinted/run.py "$$($(SWIFT) build -c release --show-bin-path)/livery"
 
 # Callgrind profile of the indexed cascade on workload (a): one run, collecting only inside
 # resolveForest (the timed walk); the top functions go to bench/out/callgrind.txt.
@@ -135,13 +139,21 @@ clean:
 # Fuzz/.build/corpus seeded from Fuzz/corpus and, for the bundle target, the shipped themes'
 # sheets (copied from themes/ at each run, not kept twice in the tree). Crashes, leaks and timeouts are written to
 # Fuzz/artifacts/ and stop the run.
-FUZZ_TARGETS ?= bundle scheme paths values itermcolors colorsjson kdecolors
+FUZZ_TARGETS ?= bundle scheme paths values itermcolors colorsjson kdecolors mustache
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS ?=
 SWIFTC ?= $(dir $(SWIFT))swiftc
 FUZZ_CORE := $(shell find Sources/LiveryCore -name '*.swift' | sort)
 
+MUSTACHE_SOURCES := $(shell find Sources/Mustache -name '*.swift' | sort)
+
 fuzz-build: $(FUZZ_TARGETS:%=Fuzz/.build/fuzz-%)
+
+# The mustache target compiles the Mustache target's sources alone (it needs no LiveryCore).
+Fuzz/.build/fuzz-mustache: Fuzz/mustache.swift $(MUSTACHE_SOURCES)
+	@mkdir -p Fuzz/.build
+	$(SWIFTC) -sanitize=fuzzer,address -parse-as-library -module-name MustacheFuzz -O -g \
+	  $(MUSTACHE_SOURCES) $< -o $@
 
 Fuzz/.build/fuzz-%: Fuzz/%.swift Fuzz/common.swift $(FUZZ_CORE)
 	@mkdir -p Fuzz/.build
@@ -152,6 +164,7 @@ fuzz: deps fuzz-build
 	@mkdir -p Fuzz/artifacts
 	@mkdir -p Fuzz/.build/seed/bundle
 	@for d in themes/*/; do test -f $$d/theme.css && cp $$d/theme.css Fuzz/.build/seed/bundle/$$(basename $$d).css; done; true
+	@python3 Fuzz/mustache_seeds.py Fuzz/.build/seed/mustache
 	@set -e; for t in $(FUZZ_TARGETS); do mkdir -p Fuzz/.build/corpus/$$t Fuzz/.build/seed/$$t; echo "== fuzz $$t ($(FUZZ_SECONDS) s)"; \
 	  case $$t in bundle|itermcolors) len=16384;; scheme|kdecolors) len=8192;; *) len=4096;; esac; \
 	  SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=Fuzz/lsan.supp \

@@ -18,6 +18,8 @@ let package = Package(
             providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CMalloc"),
         .target(name: "LiveryCore", dependencies: ["CYAML"]),
+        // A Mustache renderer (spec v1.4.2) that knows nothing of themes.
+        .target(name: "Mustache"),
         .target(name: "LiveryDBus", dependencies: ["CDBus"]),
         // The bus contract shared by daemon and client; the interface XML is documentation and
         // the reference the daemon's tests check its exported interface against.
@@ -25,18 +27,20 @@ let package = Package(
             name: "LiveryAPI", dependencies: ["LiveryCore", "LiveryDBus"],
             exclude: ["org.livery.Livery1.xml"]),
         .target(name: "LiveryDaemon", dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus", "CMalloc"]),
-        .target(name: "LiveryCLI", dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus"]),
+        .target(name: "LiveryCLI", dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus", "Mustache"]),
         .executableTarget(name: "liveryd", dependencies: ["LiveryDaemon"]),
         .executableTarget(name: "livery", dependencies: ["LiveryCLI"]),
         .executableTarget(name: "livery-bench", dependencies: ["LiveryCore", "LiveryDBus"]),
         .testTarget(
             name: "LiveryCoreTests", dependencies: ["LiveryCore"], exclude: ["expected_scheme_colours.py"]),
+        .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
         .testTarget(name: "LiveryDBusTests", dependencies: ["LiveryDBus"]),
         .testTarget(
             name: "LiveryDaemonTests",
             dependencies: ["LiveryDaemon", "LiveryAPI", "LiveryCore", "LiveryDBus"]),
         .testTarget(
-            name: "LiveryCLITests", dependencies: ["LiveryCLI", "LiveryAPI", "LiveryCore", "LiveryDBus"]),
+            name: "LiveryCLITests",
+            dependencies: ["LiveryCLI", "LiveryAPI", "LiveryCore", "LiveryDBus", "Mustache"]),
         // Runs the built liveryd and livery as processes; imports no target.
         .testTarget(name: "EndToEndTests"),
     ],

@@ -30,6 +30,8 @@ public func runClient(arguments: [String], output: Output = .standard) -> Int32 
     }
     if command == .check { return check(inv, output: output) }
     if command == .palette { return palette(inv, output: output) }
+    if command == .build { return build(inv, output: output) }
+    if command == .export { return export(inv, output: output) }
     do {
         let client = try Client(inv, output: output)
         return try client.run(command)
@@ -99,7 +101,7 @@ struct Client {
         case .watch: return try watch()
         case .reload: return try reload()
         case .status: return try status()
-        case .check, .palette: return 2  // run without a daemon, before a client is made
+        case .check, .palette, .build, .export: return 2  // run without a daemon, before a client is made
         }
     }
 

@@ -13,6 +13,8 @@ struct Invocation {
     var help = false
     var themesDirectories: [String] = []
     var schema: String?
+    /// `--out`: where `build` writes.
+    var out: String?
     var warnings = false
     var properties: [String] = []
     /// `--timeout`: seconds to wait for each reply from liveryd.
@@ -77,6 +79,7 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
         case "--system": inv.system = true
         case "--themes-dir": inv.themesDirectories.append(try arg())
         case "--schema": inv.schema = try arg()
+        case "--out": inv.out = try arg()
         case "--warnings": inv.warnings = true
         case "--property": inv.properties.append(try arg())
         case "--timeout":
@@ -108,6 +111,8 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
     case .resolve: ok = n >= 1
     case .explain: ok = n == 2
     case .check, .palette: ok = n >= 1
+    case .build: ok = n == 1
+    case .export: ok = n == 2
     }
     if !ok {
         throw UsageError(
@@ -115,7 +120,10 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
                 "wrong number of arguments for '\(c.rawValue)'\nUsage: \(c.usage.split(separator: "\n")[0])",
             command: c)
     }
-    if inv.json && [.set, .check, .reload, .toggle].contains(c) {
+    if inv.out != nil && c != .build {
+        throw UsageError(message: "--out applies to 'build' only", command: c)
+    }
+    if inv.json && [.set, .check, .reload, .toggle, .build, .export].contains(c) {
         throw UsageError(message: "'\(c.rawValue)' has no --json output", command: c)
     }
     if !inv.properties.isEmpty && (c != .watch || inv.positional.isEmpty) {

@@ -2,7 +2,7 @@ import Foundation
 
 /// The sub-commands of `livery` with their usage text (the README's "The client").
 enum Command: String, CaseIterable {
-    case list, get, set, toggle, resolve, explain, watch, check, palette, reload, status
+    case list, get, set, toggle, resolve, explain, watch, check, palette, reload, status, build, export
 
     var usage: String {
         switch self {
@@ -23,6 +23,10 @@ enum Command: String, CaseIterable {
             "livery check BUNDLE... [--warnings] [--themes-dir DIR]... [--schema FILE]\n\nChecks theme bundles (directories, .css files, base16/base24 .yaml, .itermcolors, colors.json or\nKDE .colors schemes) without a daemon.\nPrints every error as file:line:col with the line and a caret; exits 1 if there is any. Parent\nthemes named by 'inherits' are looked up next to the bundle, in each --themes-dir and on the\ntheme search path. With --warnings also reports rules that can never win and unused\n@define-color names (warnings alone do not fail the check)."
         case .palette:
             "livery palette ID... [--themes-dir DIR]... [--schema FILE] [--json]\n\nPrints each theme's palette after import and inheritance, without a daemon: one 'name #rrggbbaa'\nline per colour (several themes: each headed by 'ID:'); with --json one flat object per theme\n({\"name\": \"#rrggbbaa\"}), a line each. ID is a theme id or alias (base16-ID, base24-ID) found in\neach --themes-dir and on the theme search path, or the path of a bundle or scheme file."
+        case .build:
+            "livery build REPO [--themes-dir DIR]... [--out DIR]\n\nRenders a tinted-theming template repository (REPO/templates/config.yaml and its .mustache files)\nfor every base16 and base24 scheme found under each --themes-dir (to any depth), or on the theme\nsearch path when none is given, each to the file its entry's 'filename' (or legacy 'extension' and\n'output') names, under --out or else REPO. Fails, writing nothing, when two outputs would share a file."
+        case .export:
+            "livery export ID TEMPLATE [--themes-dir DIR]...\n\nRenders the Mustache file TEMPLATE for installed theme ID (a base16 or base24 scheme, or a theme\ndefining @define-color base00...base0F) to standard output, with the tinted-theming variables."
         case .reload:
             "livery reload\n\nAsks the daemon to rescan the theme directories and the user overrides."
         case .status:
@@ -46,6 +50,8 @@ let generalUsage = """
       watch [PATH...]         print theme changes (or a component's changes) as they happen
       check BUNDLE...         check theme bundles offline
       palette ID...           print themes' palettes offline
+      build REPO              render a tinted-theming template repository for every scheme
+      export ID TEMPLATE      render one Mustache template for theme ID
       reload                  rescan theme directories
       status                  show the daemon's state
 

@@ -39,7 +39,15 @@ extension Client {
             } else if isPathWatch {
                 client.output.err("livery: liveryd was replaced by \(new); subscribing again\n")
                 do { try client.subscribe(options) } catch {
-                    client.output.err("livery: \(error)\n")
+                    // The bus can go away while the call waits (libdbus then says NoReply):
+                    // the watch ends as it ends when the bus goes away at any other time.
+                    if !client.connection.isConnected {
+                        client.output.err("livery: the bus went away; watch ended\n")
+                    } else if let e = error as? DBusError {
+                        client.output.err("livery: \(describe(e, timeout: client.inv.timeout))\n")
+                    } else {
+                        client.output.err("livery: \(error)\n")
+                    }
                     gone.set()
                     client.connection.stop()
                 }

@@ -1,0 +1,165 @@
+import Foundation
+
+/// A tinted-theming template repository: `templates/config.yaml` (or `config.yml`) naming
+/// entries, each rendered from `templates/<entry>.mustache` for every scheme of the systems it
+/// supports, to the file its `filename` names (tinted-builder-rust's rules).
+public struct TemplateRepository: Sendable {
+    /// One entry of `config.yaml`.
+    public struct Entry: Sendable, Equatable {
+        /// The entry's key, which names its template.
+        public var name: String
+        /// The output path relative to the output directory, with `{{ scheme-system }}` and
+        /// `{{ scheme-slug }}` (spaced or not, or as `scheme.system`, `scheme.slug`) still in it:
+        /// `filename`, or for the legacy form `output/{{ scheme-system }}-{{ scheme-slug }}extension`.
+        public var filename: String
+        /// `supported-systems`; `[base16]` when absent.
+        public var systems: [String]
+        /// The template file.
+        public var template: URL
+    }
+
+    /// The repository directory.
+    public var root: URL
+    /// The entries in the order of the configuration file.
+    public var entries: [Entry]
+
+    /// Reads `root/templates/config.yaml`.
+    /// - Throws: A `Diagnostic` at the place in the file where it is wrong.
+    public init(root: URL) throws(Diagnostic) {
+        self.root = root
+        let templates = root.appendingPathComponent("templates")
+        let yml = templates.appendingPathComponent("config.yml")
+        let config =
+            FileManager.default.fileExists(atPath: yml.path)
+            ? yml : templates.appendingPathComponent("config.yaml")
+        let text: String
+        switch ThemeFormats.readText(config, limit: 1 << 20) {
+        case .failure(let d): throw d
+        case .success(let t): text = t
+        }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        func error(_ message: String, _ mark: YAMLNode.Mark) -> Diagnostic {
+            Diagnostic(
+                .error, message, at: SourceLocation(file: config.path, line: mark.line, column: mark.column),
+                sourceLine: mark.line >= 1 && mark.line <= lines.count ? String(lines[mark.line - 1]) : "")
+        }
+        let root: YAMLNode
+        switch YAMLNode.parse(text) {
+        case .failure(let e): throw error(e.message, e.mark)
+        case .success(let r): root = r
+        }
+        guard case .mapping(let top) = root.kind else {
+            throw error("a template configuration is a mapping of entry names to settings", root.mark)
+        }
+        var entries: [Entry] = []
+        for (key, value) in top {
+            guard let name = key.scalar else { throw error("an entry's name is a string", key.mark) }
+            guard case .mapping(let settings) = value.kind else {
+                throw error("entry '\(name)' must be a mapping (filename, supported-systems)", value.mark)
+            }
+            var fields: [String: YAMLNode] = [:]
+            for (k, v) in settings {
+                guard let field = k.scalar else { continue }
+                let known = ["filename", "extension", "output", "supported-systems", "options", "supports"]
+                guard known.contains(field) else {
+                    let hint = suggestion(for: field, among: known).map { " (did you mean '\($0)'?)" } ?? ""
+                    throw error("unknown key '\(field)'\(hint)", k.mark)
+                }
+                fields[field] = v
+            }
+            let filename: String
+            switch (fields["filename"]?.scalar, fields["extension"]?.scalar, fields["output"]?.scalar) {
+            case (let f?, _, _): filename = f
+            case (nil, let e?, let o?): filename = "\(o)/{{ scheme-system }}-{{ scheme-slug }}\(e)"
+            case (nil, nil, let o?): filename = "\(o)/{{ scheme-system }}-{{ scheme-slug }}"
+            case (nil, let e?, nil): filename = "{{ scheme-system }}-{{ scheme-slug }}\(e)"
+            default:
+                throw error(
+                    "entry '\(name)' needs 'filename' (or the legacy 'extension' and 'output')", value.mark)
+            }
+            var systems = ["base16"]
+            if let s = fields["supported-systems"] {
+                guard case .sequence(let items) = s.kind, items.allSatisfy({ $0.scalar != nil }) else {
+                    throw error("'supported-systems' is a list, as in [base16, base24]", s.mark)
+                }
+                systems = items.compactMap(\.scalar)
+                if let other = items.first(where: { $0.scalar != "base16" && $0.scalar != "base24" }) {
+                    throw error(
+                        "unsupported system '\(other.scalar!)' (Livery builds base16 and base24)", other.mark)
+                }
+            }
+            entries.append(
+                Entry(
+                    name: name, filename: filename, systems: systems,
+                    template: templates.appendingPathComponent(name + ".mustache")))
+        }
+        self.entries = entries
+    }
+
+    /// One file to write: the entry, the scheme, and the path relative to the output directory.
+    public struct Output: Sendable {
+        /// Index into `entries`.
+        public var entry: Int
+        /// Index into the schemes given to `outputs(for:)`.
+        public var scheme: Int
+        /// Relative to the output directory.
+        public var path: String
+    }
+
+    /// The outputs of every entry for the schemes of its systems, in entry then scheme order.
+    /// - Throws: A message when two outputs would be written to one file.
+    public func outputs(for schemes: [TintedScheme]) throws(Diagnostic) -> [Output] {
+        var outputs: [Output] = []
+        var taken: [String: Int] = [:]
+        for (e, entry) in entries.enumerated() {
+            for (s, scheme) in schemes.enumerated() where entry.systems.contains(scheme.system) {
+                let path = TemplateRepository.substitute(entry.filename, scheme)
+                if let other = taken[path] {
+                    let o = outputs[other]
+                    throw Diagnostic(
+                        .error,
+                        "entries '\(entries[o.entry].name)' (scheme '\(schemes[o.scheme].name)') and '\(entry.name)' (scheme '\(scheme.name)') would both write \(path)",
+                        at: SourceLocation(
+                            file: root.appendingPathComponent("templates/config.yaml").path, line: 1,
+                            column: 1))
+                }
+                taken[path] = outputs.count
+                outputs.append(Output(entry: e, scheme: s, path: path))
+            }
+        }
+        return outputs
+    }
+
+    /// The filename with the scheme's system and slug put in, as tinted-builder-rust does (by
+    /// replacing those exact tags, not by rendering).
+    static func substitute(_ filename: String, _ scheme: TintedScheme) -> String {
+        // Plain byte replacement: this runs once per output file.
+        var path = Array(filename.utf8)
+        for (tag, value) in [("slug", scheme.slug), ("system", scheme.system)] {
+            for form in [
+                "{{ scheme-\(tag) }}", "{{scheme-\(tag)}}", "{{ scheme.\(tag) }}", "{{scheme.\(tag)}}",
+            ] {
+                path = replacing(Array(form.utf8), with: Array(value.utf8), in: path)
+            }
+        }
+        return String(decoding: path, as: UTF8.self)
+    }
+
+    static func replacing(_ needle: [UInt8], with value: [UInt8], in text: [UInt8]) -> [UInt8] {
+        guard text.count >= needle.count else { return text }
+        var out: [UInt8] = []
+        var i = 0
+        while i < text.count {
+            if i + needle.count <= text.count, text[i] == needle[0],
+                text[i..<i + needle.count].elementsEqual(needle)
+            {
+                out += value
+                i += needle.count
+            } else {
+                out.append(text[i])
+                i += 1
+            }
+        }
+        return out
+    }
+}

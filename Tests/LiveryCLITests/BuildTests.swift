@@ -1,0 +1,194 @@
+import Foundation
+import Mustache
+import XCTest
+
+@testable import LiveryCLI
+
+/// `livery build` of the two real tinted-theming template repositories in
+/// `Tests/Fixtures/tinted/`, against the scheme snapshot they were built from: every committed
+/// output compared byte for byte.
+final class BuildTests: XCTestCase {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/tinted")
+
+    /// Committed files that are not what the snapshot builds, each with its reason.
+    static let exceptions: [String: String] = {
+        var e: [String: String] = [:]
+        let edited = "deep-oceanic-next was edited upstream (author and colours) after this output was built"
+        let stale = "stale: its scheme is not in the snapshot"
+        for f in [
+            "tinted-shell/scripts/base16-deep-oceanic-next.sh",
+            "tinted-shell/scripts/base24-deep-oceanic-next.sh",
+            "tinted-fzf/sh/base16-deep-oceanic-next.sh", "tinted-fzf/sh/base24-deep-oceanic-next.sh",
+            "tinted-fzf/fish/base16-deep-oceanic-next.fish", "tinted-fzf/fish/base24-deep-oceanic-next.fish",
+        ] { e[f] = edited }
+        for f in [
+            "tinted-shell/scripts/base16-catppuccin.sh", "tinted-shell/scripts/base16-harmonic-dark.sh",
+            "tinted-shell/scripts/base16-harmonic-light.sh", "tinted-shell/scripts/base24-ayu-dark.sh",
+            "tinted-shell/scripts/base24-tokyo-night-dark.sh", "tinted-fzf/fish/base16-catppuccin.fish",
+            "tinted-fzf/fish/base16-harmonic-dark.fish", "tinted-fzf/fish/base16-harmonic-light.fish",
+        ] { e[f] = stale }
+        return e
+    }()
+
+    func run(_ args: [String]) -> (Int32, String, String) {
+        final class Box: @unchecked Sendable {  // written by one thread: runClient is synchronous
+            var out = ""
+            var err = ""
+        }
+        let box = Box()
+        let status = runClient(
+            arguments: args, output: Output(out: { box.out += $0 }, err: { box.err += $0 }, isTerminal: false)
+        )
+        return (status, box.out, box.err)
+    }
+
+    func scratch() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "livery-build-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        return dir
+    }
+
+    func testBothFixtureRepositoriesBuildToTheirCommittedFiles() throws {
+        let out = try scratch()
+        var compared = 0
+        var matched = 0
+        var excepted = 0
+        for repo in ["tinted-shell", "tinted-fzf"] {
+            let (status, _, err) = run([
+                "build", BuildTests.fixtures.appendingPathComponent(repo).path, "--themes-dir",
+                BuildTests.fixtures.appendingPathComponent("schemes").path, "--out",
+                out.appendingPathComponent(repo).path,
+            ])
+            XCTAssertEqual(status, 0, err)
+            let root = BuildTests.fixtures.appendingPathComponent(repo)
+            let walker = try XCTUnwrap(FileManager.default.enumerator(atPath: root.path))
+            while let relative = walker.nextObject() as? String {
+                var isDir: ObjCBool = false
+                let committed = root.appendingPathComponent(relative)
+                guard FileManager.default.fileExists(atPath: committed.path, isDirectory: &isDir),
+                    !isDir.boolValue,
+                    !relative.hasPrefix("templates/"), !relative.hasPrefix("LICENSE")
+                else { continue }
+                compared += 1
+                let built = FileManager.default.contents(
+                    atPath: out.appendingPathComponent(repo + "/" + relative).path)
+                let same = built == FileManager.default.contents(atPath: committed.path)
+                if let reason = BuildTests.exceptions[repo + "/" + relative] {
+                    excepted += 1
+                    XCTAssertFalse(
+                        same, "\(repo)/\(relative) is listed as an exception (\(reason)) but matches")
+                    XCTAssertEqual(built == nil, reason.hasPrefix("stale"), "\(repo)/\(relative): \(reason)")
+                } else if same {
+                    matched += 1
+                } else {
+                    XCTFail(
+                        "\(repo)/\(relative): "
+                            + (built == nil ? "not built" : "differs from the committed file"))
+                }
+            }
+        }
+        print("livery build fixtures: \(compared) files compared, \(matched) matched, \(excepted) excepted")
+        XCTAssertEqual(compared, 869)
+        XCTAssertEqual(matched + excepted, compared)
+        XCTAssertEqual(excepted, BuildTests.exceptions.count)
+    }
+
+    /// Two entries that name the same file: an error, and nothing written.
+    func testTwoOutputsSharingAFileIsAnError() throws {
+        let repo = try scratch()
+        let templates = repo.appendingPathComponent("templates")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        try
+            "a:\n  filename: \"out/{{ scheme-slug }}.txt\"\nb:\n  extension: .txt\n  output: out\n  supported-systems: [base16]\nc:\n  filename: out/{{scheme-slug}}.txt\n"
+            .write(to: templates.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
+        for n in ["a", "b", "c"] {
+            try "{{scheme-name}}".write(
+                to: templates.appendingPathComponent(n + ".mustache"), atomically: true, encoding: .utf8)
+        }
+        let schemes = BuildTests.fixtures.appendingPathComponent("schemes/base16")
+        let (status, _, err) = run(["build", repo.path, "--themes-dir", schemes.path])
+        XCTAssertEqual(status, 1)
+        XCTAssertTrue(
+            err.contains("entries 'a' (scheme '3024') and 'c' (scheme '3024') would both write out/3024.txt"),
+            err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: repo.appendingPathComponent("out").path))
+    }
+
+    /// The `filename` form, `supported-systems` and a bad template.
+    func testFilenameFormAndSupportedSystems() throws {
+        let repo = try scratch()
+        let templates = repo.appendingPathComponent("templates")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        try "t:\n  filename: \"{{ scheme-system }}/{{ scheme-slug }}.conf\"\n  supported-systems: [base24]\n"
+            .write(
+                to: templates.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
+        try "{{scheme-name}} {{base17-hex}}{{#scheme-is-dark-variant}} dark{{/scheme-is-dark-variant}}\n"
+            .write(
+                to: templates.appendingPathComponent("t.mustache"), atomically: true, encoding: .utf8)
+        let (status, _, err) = run([
+            "build", repo.path, "--themes-dir", BuildTests.fixtures.appendingPathComponent("schemes").path,
+        ])
+        XCTAssertEqual(status, 0, err)
+        let dracula = try String(
+            contentsOf: repo.appendingPathComponent("base24/dracula.conf"), encoding: .utf8)
+        // base24/dracula.yaml: name "Dracula", base17 "f5a3d2", variant dark.
+        XCTAssertEqual(dracula, "Dracula f5a3d2 dark\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: repo.appendingPathComponent("base16").path))
+        try "{{#a}}\n".write(
+            to: templates.appendingPathComponent("t.mustache"), atomically: true, encoding: .utf8)
+        let (bad, _, badErr) = run([
+            "build", repo.path, "--themes-dir", BuildTests.fixtures.path + "/schemes",
+        ])
+        XCTAssertEqual(bad, 1)
+        XCTAssertTrue(badErr.contains("t.mustache:1:1: error: unclosed section 'a'"), badErr)
+    }
+
+    /// `livery export ID TEMPLATE`: one template, one installed scheme, to standard output.
+    func testExportRendersOneTemplateForOneTheme() throws {
+        let dir = try scratch()
+        let template = dir.appendingPathComponent("t.mustache")
+        try "{{scheme-slug}} #{{base08-hex}} {{base08-rgb16-r}} {{base08-dec-b}} {{scheme-author}}\n".write(
+            to: template, atomically: true, encoding: .utf8)
+        let schemes = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/schemes/base16")
+        let (status, out, err) = run(["export", "3024", template.path, "--themes-dir", schemes.path])
+        XCTAssertEqual(status, 0, err)
+        // 3024's base08 is db2d20: 0xdb × 257 = 56283, 0x20 / 255 = 0.12549019…
+        XCTAssertEqual(out, "3024 #db2d20 56283 0.12549020 Example Author\n")
+        let (missing, _, missingErr) = run(["export", "no-such-theme", template.path])
+        XCTAssertEqual(missing, 1)
+        XCTAssertTrue(missingErr.contains("no theme 'no-such-theme'"), missingErr)
+    }
+
+    /// A native theme is exported by the `base00`…`base0F` of its palette, its name and variant;
+    /// one without them is refused with a message that says so.
+    func testExportOfANativeThemeUsesItsPaletteSlots() throws {
+        let dir = try scratch()
+        let bundle = dir.appendingPathComponent("themes/mine")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        // base0N is #N0N0N0 for N = 0…F: base0A is #a0a0a0 (160 × 257 = 41120).
+        let colours = (0..<16).map { String(format: "@define-color base0%X #%X0%X0%X0;\n", $0, $0, $0, $0) }
+        try ("@theme { name: \"Mine Theme\"; variant: light; inherits: \"default\"; }\n" + colours.joined())
+            .write(
+                to: bundle.appendingPathComponent("theme.css"), atomically: true, encoding: .utf8)
+        let template = dir.appendingPathComponent("t.mustache")
+        try
+            "{{scheme-name}}|{{scheme-slug}}|{{scheme-variant}}|{{base0A-hex}}|{{base0A-rgb16-g}}|{{base00-hex}}\n"
+            .write(to: template, atomically: true, encoding: .utf8)
+        let themes = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("themes")
+        let (status, out, err) = run([
+            "export", "mine", template.path, "--themes-dir", dir.appendingPathComponent("themes").path,
+            "--themes-dir", themes.path,
+        ])
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(out, "Mine Theme|mine|light|a0a0a0|41120|000000\n")
+        let (refused, _, refusedErr) = run(["export", "forest", template.path, "--themes-dir", themes.path])
+        XCTAssertEqual(refused, 1)
+        XCTAssertTrue(refusedErr.contains("theme 'forest' has no base16 slots"), refusedErr)
+    }
+}
