@@ -215,11 +215,25 @@ func runBusBench(
     guard let values = reply.first?.stringVariantDictionary, !values.isEmpty else {
         throw BenchFailure("Resolve returned no values: \(reply)")
     }
-    // Every generated theme must be there and valid, or the start-up figure means little.
-    let listed =
-        try client.call(
-            destination: dest, path: path, interface: iface, member: MemberName("ListThemes")
-        ).first?.array ?? []
+    // Every generated theme must be there and valid, or the start-up figure means little. The
+    // daemon checks the installed themes after it starts serving (`checked` false until then),
+    // so the listing is read again until every theme is checked.
+    var listed: [DBusValue] = []
+    let checkDeadline = ContinuousClock.now + .seconds(60)
+    repeat {
+        listed =
+            try client.call(
+                destination: dest, path: path, interface: iface, member: MemberName("ListThemes")
+            ).first?.array ?? []
+        let unchecked = listed.contains { entry in
+            entry.structureFields.map {
+                $0.count == 3 && $0[2].stringVariantDictionary?["checked"]?.bool == false
+            }
+                ?? false
+        }
+        if !unchecked { break }
+        usleep(20_000)
+    } while ContinuousClock.now < checkDeadline
     let valid = listed.filter { entry in
         guard let fields = entry.structureFields, fields.count == 3 else { return false }
         return fields[2].stringVariantDictionary?["valid"]?.bool == true
