@@ -201,16 +201,10 @@ public enum ThemeCompiler {
         of chain: [ThemeSource], lookup: @escaping (String) -> RGBA?, paletteNames names: Set<String>,
         _ diagnostics: inout DiagnosticLog
     ) -> ThemeMetadata {
-        let own = chain.last!
-        var meta = ThemeMetadata(
-            id: own.id, name: own.id, description: "", variant: "light", inherits: nil, accentColor: nil,
-            format: own.format, path: own.path)
-        var variantSet = false
-        var accentSet = false
-        var contrastSet = false
-        var motionSet = false
+        var reader = MetadataReader(own: chain.last!)
+        // The theme's own declarations first, then each ancestor's: the first value found for
+        // a key wins, and the last declaration of a key in a sheet is the one it means.
         for (index, source) in chain.enumerated().reversed() {
-            let isOwn = index == chain.count - 1
             for d in source.sheet.metadata.reversed() {
                 guard metadataKeys.contains(d.property) else {
                     let suggest = diagnostics.suggests(d.location.file)
@@ -222,82 +216,115 @@ public enum ThemeCompiler {
                 var typer = ValueTyper(lookup: lookup, paletteNames: names)
                 typer.sourceLine = d.sourceLine
                 typer.suggests = diagnostics.suggests(d.location.file)
-                func text() -> String? {
-                    guard d.value.count == 1 else {
-                        typer.error("'\(d.property)' takes one value", at: d.value[0])
-                        return nil
-                    }
-                    switch d.value[0].kind {
-                    case .string(let s), .ident(let s): return s
-                    default:
-                        typer.error("'\(d.property)' takes a string", at: d.value[0])
-                        return nil
-                    }
-                }
-                switch d.property {
-                case "variant":
-                    if let v = text() {
-                        if v != "light" && v != "dark" {
-                            typer.error("'variant' is light or dark", at: d.value[0])
-                        } else if !variantSet {
-                            meta.variant = v
-                            variantSet = true
-                        }
-                    }
-                case "accent-color":
-                    if d.value.count == 1, let c = typer.color(d.value[0]), !accentSet {
-                        meta.accentColor = c
-                        accentSet = true
-                    }
-                case "contrast", "reduced-motion":
-                    // xdg-desktop-portal's org.freedesktop.appearance keys: 0 no preference, 1 on.
-                    let words = d.property == "contrast" ? ["normal", "high"] : ["no-preference", "reduce"]
-                    var level: UInt32?
-                    if d.value.count == 1 {
-                        switch d.value[0].kind {
-                        case .ident(let w): level = words.firstIndex(of: w).map(UInt32.init)
-                        case .number(let n, unit: ""): level = n == 0 || n == 1 ? UInt32(n) : nil
-                        default: break
-                        }
-                    }
-                    guard let level else {
-                        typer.error("'\(d.property)' is \(words[0]) or \(words[1]) (0 or 1)", at: d.value[0])
-                        break
-                    }
-                    if d.property == "contrast", !contrastSet {
-                        meta.contrast = level
-                        contrastSet = true
-                    } else if d.property == "reduced-motion", !motionSet {
-                        meta.reducedMotion = level
-                        motionSet = true
-                    }
-                default:
-                    guard let v = text(), isOwn else { break }
-                    if d.property.hasSuffix("-variant") || d.property == "inherits" {
-                        if !ThemeSource.isValidID(v) {
-                            typer.error(
-                                "'\(v)' is not a theme id (\(ThemeSource.idRule))",
-                                at: d.value[0])
-                            break
-                        }
-                        if v == own.id {
-                            typer.error("a theme cannot name itself as its '\(d.property)'", at: d.value[0])
-                            break
-                        }
-                    }
-                    switch d.property {
-                    case "name": if meta.name == own.id { meta.name = v }
-                    case "description": if meta.description.isEmpty { meta.description = v }
-                    case "inherits": if meta.inherits == nil { meta.inherits = v }
-                    case "dark-variant": if meta.darkVariant == nil { meta.darkVariant = v }
-                    default: if meta.lightVariant == nil { meta.lightVariant = v }
-                    }
-                }
+                reader.read(d, typer: &typer, isOwn: index == chain.count - 1)
                 diagnostics.append(contentsOf: typer.diagnostics)
             }
         }
-        if meta.inherits == nil, chain.count > 1 { meta.inherits = chain[chain.count - 2].id }
-        return meta
+        if reader.meta.inherits == nil, chain.count > 1 { reader.meta.inherits = chain[chain.count - 2].id }
+        return reader.meta
+    }
+
+    /// The `@theme` block's keys read into a `ThemeMetadata`, each set once (by the first
+    /// declaration `read` is given for it).
+    struct MetadataReader {
+        let own: ThemeSource
+        var meta: ThemeMetadata
+        var variantSet = false
+        var accentSet = false
+        var contrastSet = false
+        var motionSet = false
+
+        init(own: ThemeSource) {
+            self.own = own
+            meta = ThemeMetadata(
+                id: own.id, name: own.id, description: "", variant: "light", inherits: nil, accentColor: nil,
+                format: own.format, path: own.path)
+        }
+
+        /// Reads one declaration of a known key; errors go to `typer`. Only the theme's own
+        /// (`isOwn`) name, description, parent and siblings count.
+        mutating func read(_ d: Declaration, typer: inout ValueTyper, isOwn: Bool) {
+            switch d.property {
+            case "variant":
+                guard let v = MetadataReader.text(d, &typer) else { return }
+                if v != "light" && v != "dark" {
+                    typer.error("'variant' is light or dark", at: d.value[0])
+                } else if !variantSet {
+                    meta.variant = v
+                    variantSet = true
+                }
+            case "accent-color":
+                if d.value.count == 1, let c = typer.color(d.value[0]), !accentSet {
+                    meta.accentColor = c
+                    accentSet = true
+                }
+            case "contrast", "reduced-motion":
+                readLevel(d, &typer)
+            default:
+                guard let v = MetadataReader.text(d, &typer), isOwn else { return }
+                readOwn(d, v, &typer)
+            }
+        }
+
+        /// `contrast` and `reduced-motion`: xdg-desktop-portal's org.freedesktop.appearance
+        /// keys, 0 no preference, 1 on.
+        private mutating func readLevel(_ d: Declaration, _ typer: inout ValueTyper) {
+            let words = d.property == "contrast" ? ["normal", "high"] : ["no-preference", "reduce"]
+            var level: UInt32?
+            if d.value.count == 1 {
+                switch d.value[0].kind {
+                case .ident(let w): level = words.firstIndex(of: w).map(UInt32.init)
+                case .number(let n, unit: ""): level = n == 0 || n == 1 ? UInt32(n) : nil
+                default: break
+                }
+            }
+            guard let level else {
+                typer.error("'\(d.property)' is \(words[0]) or \(words[1]) (0 or 1)", at: d.value[0])
+                return
+            }
+            if d.property == "contrast", !contrastSet {
+                meta.contrast = level
+                contrastSet = true
+            } else if d.property == "reduced-motion", !motionSet {
+                meta.reducedMotion = level
+                motionSet = true
+            }
+        }
+
+        /// `name`, `description`, `inherits`, `dark-variant`, `light-variant` of the theme itself.
+        private mutating func readOwn(_ d: Declaration, _ v: String, _ typer: inout ValueTyper) {
+            if d.property.hasSuffix("-variant") || d.property == "inherits" {
+                if !ThemeSource.isValidID(v) {
+                    typer.error("'\(v)' is not a theme id (\(ThemeSource.idRule))", at: d.value[0])
+                    return
+                }
+                if v == own.id {
+                    typer.error("a theme cannot name itself as its '\(d.property)'", at: d.value[0])
+                    return
+                }
+            }
+            switch d.property {
+            case "name": if meta.name == own.id { meta.name = v }
+            case "description": if meta.description.isEmpty { meta.description = v }
+            case "inherits": if meta.inherits == nil { meta.inherits = v }
+            case "dark-variant": if meta.darkVariant == nil { meta.darkVariant = v }
+            default: if meta.lightVariant == nil { meta.lightVariant = v }
+            }
+        }
+
+        /// The one string or identifier `d` takes, or an error.
+        private static func text(_ d: Declaration, _ typer: inout ValueTyper) -> String? {
+            guard d.value.count == 1 else {
+                typer.error("'\(d.property)' takes one value", at: d.value[0])
+                return nil
+            }
+            switch d.value[0].kind {
+            case .string(let s), .ident(let s): return s
+            default:
+                typer.error("'\(d.property)' takes a string", at: d.value[0])
+                return nil
+            }
+        }
     }
 
     /// Phase 4: the rules, each selector checked against the schema and each declaration typed;
