@@ -6,7 +6,7 @@ import XCTest
 /// The terminal (iTerm2, pywal) and KDE fixture schemes read by their formats: every palette
 /// colour exactly as `expected_scheme_colours.py` (beside this file) computes it from the
 /// formats' rules with Python's own readers (plistlib, json) and a P3 → sRGB matrix derived
-/// from the primaries; regenerate the table with `python3 Tests/LiveryCoreTests/expected_scheme_colours.py`.
+/// from the primaries; regenerate the table with `python3 Tests/LiveryCoreTests/Formats/expected_scheme_colours.py`.
 final class FormatFixtureTests: XCTestCase {
     static let expected: [String: [String: String]] = [
         "iterm2/3024 Night.itermcolors": [
