@@ -32,7 +32,8 @@ let package = Package(
         .executableTarget(name: "livery", dependencies: ["LiveryCLI"]),
         .executableTarget(name: "livery-bench", dependencies: ["LiveryCore", "LiveryDBus"]),
         .testTarget(
-            name: "LiveryCoreTests", dependencies: ["LiveryCore"], exclude: ["Formats/expected_scheme_colours.py"]),
+            name: "LiveryCoreTests", dependencies: ["LiveryCore"],
+            exclude: ["Formats/expected_scheme_colours.py"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
         .testTarget(name: "LiveryDBusTests", dependencies: ["LiveryDBus"]),
         .testTarget(

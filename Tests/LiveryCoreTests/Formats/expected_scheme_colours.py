@@ -8,7 +8,7 @@ pasted into FormatFixtureTests.swift:
 """
 import json, os, plistlib, re, sys
 
-ROOT = os.path.join(os.path.dirname(__file__), "..", "Fixtures", "schemes")
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..", "Fixtures", "schemes")
 
 def rgb_to_xyz(primaries, white):
     # Columns: each primary's XYZ scaled so that R+G+B = white (the standard construction).
