@@ -27,7 +27,8 @@ let package = Package(
             name: "LiveryAPI", dependencies: ["LiveryCore", "LiveryDBus"],
             exclude: ["org.livery.Livery1.xml"]),
         .target(
-            name: "LiveryDaemon", dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus", "CMalloc", "Mustache"]),
+            name: "LiveryDaemon",
+            dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus", "CMalloc", "Mustache"]),
         .target(name: "LiveryCLI", dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus", "Mustache"]),
         .executableTarget(name: "liveryd", dependencies: ["LiveryDaemon"]),
         .executableTarget(name: "livery", dependencies: ["LiveryCLI"]),

@@ -2,7 +2,8 @@ import Foundation
 
 /// The sub-commands of `livery` with their usage text (the README's "The client").
 enum Command: String, CaseIterable {
-    case list, get, set, toggle, resolve, explain, watch, check, palette, reload, status, build, export, plugins
+    case list, get, set, toggle, resolve, explain, watch, check, palette, reload, status, build, export,
+        plugins
 
     var usage: String {
         switch self {

@@ -220,7 +220,8 @@ public final class LiveryInterface: Sendable {
                     element: PluginListing.signature,
                     rows.map {
                         PluginListing(
-                            name: $0.name, kind: $0.kind, origin: $0.origin, path: $0.path, enabled: $0.enabled,
+                            name: $0.name, kind: $0.kind, origin: $0.origin, path: $0.path,
+                            enabled: $0.enabled,
                             errors: $0.errors, lastRun: $0.lastRun.map { Int64($0.timeIntervalSince1970) },
                             serial: $0.serial, result: $0.result
                         ).dbusValue
@@ -249,7 +250,8 @@ public final class LiveryInterface: Sendable {
             Property(LiveryProperty.version.rawValue, "s", emitsChangedSignal: false) {
                 .string(LiveryBus.version)
             },
-            Property(LiveryProperty.problems.rawValue, "as") { [weak self] in .strings(self?.problems ?? []) },
+            Property(LiveryProperty.problems.rawValue, "as") { [weak self] in .strings(self?.problems ?? [])
+            },
         ]
     }
 

@@ -91,6 +91,14 @@ public struct PluginManifest: Sendable, Equatable {
         func location(_ mark: YAMLNode.Mark) -> SourceLocation {
             SourceLocation(file: file, line: mark.line, column: mark.column)
         }
+        var manifest = PluginManifest(description: "", exports: [], hooks: [])
+        // An empty file (or one of comments) is an empty manifest: a plugin that does nothing.
+        if lines.allSatisfy({
+            $0.trimmingCharacters(in: .whitespaces).isEmpty
+                || $0.trimmingCharacters(in: .whitespaces).hasPrefix("#")
+        }) {
+            return .success(manifest)
+        }
         let root: YAMLNode
         switch YAMLNode.parse(text) {
         case .failure(let e):
@@ -98,9 +106,6 @@ public struct PluginManifest: Sendable, Equatable {
             return .failure(Errors(diagnostics: diagnostics))
         case .success(let node): root = node
         }
-        var manifest = PluginManifest(description: "", exports: [], hooks: [])
-        // An empty file is an empty manifest: a plugin that does nothing.
-        if case .scalar(let s) = root.kind, s.isEmpty { return .success(manifest) }
         guard case .mapping(let top) = root.kind else {
             error("a plugin manifest is a mapping of 'exports' and 'hooks'", root.mark)
             return .failure(Errors(diagnostics: diagnostics))
@@ -211,7 +216,8 @@ public struct PluginManifest: Sendable, Equatable {
                     }
                     if let (t, loc) = template, let output {
                         manifest.exports.append(
-                            Export(template: t, templateLocation: loc, output: output, run: run, timeout: time))
+                            Export(
+                                template: t, templateLocation: loc, output: output, run: run, timeout: time))
                     }
                 }
             default:

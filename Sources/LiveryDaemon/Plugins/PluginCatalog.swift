@@ -71,7 +71,8 @@ enum PluginCatalog {
             let file = export.template.hasPrefix("/") ? export.template : directory + "/" + export.template
             switch BundleFiles.contents(of: file, limit: 4 << 20) {
             case .failure(let e):
-                plugin.errors.append("\(export.templateLocation): error: template '\(export.template)' \(e.message)")
+                plugin.errors.append(
+                    "\(export.templateLocation): error: template '\(export.template)' \(e.message)")
             case .success(let data):
                 guard let t = String(data: data, encoding: .utf8) else {
                     plugin.errors.append("\(file):1:1: error: the template is not UTF-8 text")
@@ -87,7 +88,9 @@ enum PluginCatalog {
 
     /// darkman's scripts for a variant: the executable regular files of each directory of
     /// `Paths.darkmanDirectories`, the first of a name winning, in name order.
-    static func darkmanScripts(_ paths: Paths, variant: String) -> [(name: String, path: String, origin: String)] {
+    static func darkmanScripts(_ paths: Paths, variant: String) -> [(
+        name: String, path: String, origin: String
+    )] {
         var seen: Set<String> = []
         var out: [(name: String, path: String, origin: String)] = []
         for (i, dir) in paths.darkmanDirectories(variant).enumerated() {

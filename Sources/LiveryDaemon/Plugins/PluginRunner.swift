@@ -56,7 +56,9 @@ public final class PluginRunner: Sendable {
         let plugins = PluginCatalog.load(paths)
         state.withLock { s in s.manifestErrors = PluginRunner.errors(of: plugins) }
         for p in plugins where !p.errors.isEmpty && p.enabled {
-            log(.warning, "plugin '\(p.name)' has errors and will not run:\n" + p.errors.joined(separator: "\n"))
+            log(
+                .warning,
+                "plugin '\(p.name)' has errors and will not run:\n" + p.errors.joined(separator: "\n"))
         }
     }
 
@@ -86,7 +88,12 @@ public final class PluginRunner: Sendable {
     private var superseded: Bool { state.withLock { $0.latest != nil } }
 
     private func work() {
-        guard let latest = state.withLock({ s in defer { s.latest = nil }; return s.latest }) else { return }
+        guard
+            let latest = state.withLock({ s in
+                defer { s.latest = nil }
+                return s.latest
+            })
+        else { return }
         let snap = ThemeSnapshot(cascade: latest.cascade, serial: latest.serial)
         let plugins = PluginCatalog.load(paths)
         var changedVariant = false
@@ -109,8 +116,11 @@ public final class PluginRunner: Sendable {
                     }
                     if !export.run.isEmpty {
                         jobs.append(
-                            (plugin.name, "export '\(export.template)'", arguments(export.run, plugin.directory),
-                                plugin.directory, export.timeout))
+                            (
+                                plugin.name, "export '\(export.template)'",
+                                arguments(export.run, plugin.directory),
+                                plugin.directory, export.timeout
+                            ))
                         commands += 1
                     }
                 } catch let e as RenderError {
@@ -120,7 +130,11 @@ public final class PluginRunner: Sendable {
                 }
             }
             for hook in plugin.manifest.hooks {
-                jobs.append((plugin.name, "hook", arguments(hook.run, plugin.directory), plugin.directory, hook.timeout))
+                jobs.append(
+                    (
+                        plugin.name, "hook", arguments(hook.run, plugin.directory), plugin.directory,
+                        hook.timeout
+                    ))
                 commands += 1
             }
             begin(plugin.name, serial: snap.serial, pending: commands, failures: failures)
@@ -141,7 +155,8 @@ public final class PluginRunner: Sendable {
         for job in jobs {
             let thread = Thread { [weak self] in
                 let outcome = ProcessRunner.run(
-                    job.argv, environment: env, directory: job.directory, input: snap.json, timeout: job.timeout)
+                    job.argv, environment: env, directory: job.directory, input: snap.json,
+                    timeout: job.timeout)
                 self?.report(job.owner, job.label, job.argv, job.timeout, serial: snap.serial, outcome)
             }
             thread.name = "plugin \(job.owner)"
@@ -156,7 +171,9 @@ public final class PluginRunner: Sendable {
     ) {
         let command = argv.joined(separator: " ")
         var what = outcome.summary
-        if outcome.end == .timedOut { what = "timed out after \(PluginRunner.seconds(timeout)) and was killed" }
+        if outcome.end == .timedOut {
+            what = "timed out after \(PluginRunner.seconds(timeout)) and was killed"
+        }
         let name = owner.contains("/") ? "darkman script '\(owner)'" : "plugin '\(owner)': \(label)"
         var message = "\(name) (\(command)) \(what)"
         if !outcome.output.isEmpty {
@@ -221,7 +238,8 @@ public final class PluginRunner: Sendable {
         var out: [Listing] = plugins.map { p in
             let st = statuses[p.name]
             let result =
-                !p.errors.isEmpty ? "not run: the manifest has errors"
+                !p.errors.isEmpty
+                ? "not run: the manifest has errors"
                 : !p.enabled ? "available, not enabled" : (st?.result ?? "not run yet")
             return Listing(
                 name: p.name, kind: p.kind, origin: p.origin, path: p.directory, enabled: p.enabled,
@@ -240,7 +258,8 @@ public final class PluginRunner: Sendable {
         for format in ThemeFormats.all {
             out.append(
                 Listing(
-                    name: format.name, kind: "format", origin: "built in", path: "", enabled: true, errors: [],
+                    name: format.name, kind: "format", origin: "built in", path: "", enabled: true,
+                    errors: [],
                     lastRun: nil, serial: 0, result: "ok"))
         }
         return out
@@ -275,9 +294,12 @@ public final class PluginRunner: Sendable {
     /// plus `LIVERY_THEME`, `LIVERY_VARIANT` and `LIVERY_SERIAL`.
     func commandEnvironment(_ snap: ThemeSnapshot) -> [String: String] {
         let kept: Set<String> = [
-            "PATH", "HOME", "USER", "LOGNAME", "LANG", "DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS",
+            "PATH", "HOME", "USER", "LOGNAME", "LANG", "DISPLAY", "WAYLAND_DISPLAY",
+            "DBUS_SESSION_BUS_ADDRESS",
         ]
-        var env = environment.filter { kept.contains($0.key) || $0.key.hasPrefix("XDG_") || $0.key.hasPrefix("LC_") }
+        var env = environment.filter {
+            kept.contains($0.key) || $0.key.hasPrefix("XDG_") || $0.key.hasPrefix("LC_")
+        }
         if env["PATH"] == nil { env["PATH"] = "/usr/local/bin:/usr/bin:/bin" }
         env["HOME"] = paths.home
         env["LIVERY_THEME"] = snap.id
@@ -306,7 +328,8 @@ public final class PluginRunner: Sendable {
         } catch {
             throw WriteFailure(description: "cannot make the directory \(dir)")
         }
-        var template = Array((dir + "/." + (path as NSString).lastPathComponent + ".livery-XXXXXX").utf8CString)
+        var template = Array(
+            (dir + "/." + (path as NSString).lastPathComponent + ".livery-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw WriteFailure(description: String(cString: strerror(errno))) }
         let temp = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)

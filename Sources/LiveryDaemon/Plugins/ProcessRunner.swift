@@ -8,7 +8,9 @@ import Foundation
 @_silgen_name("pipe2")
 private func sysPipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
 @_silgen_name("posix_spawn_file_actions_addchdir_np")
-private func sysAddChdir(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ path: UnsafePointer<CChar>)
+private func sysAddChdir(
+    _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ path: UnsafePointer<CChar>
+)
     -> Int32
 
 /// The one place liveryd starts a process (every plugin command, hook and darkman script goes
@@ -77,7 +79,9 @@ enum ProcessRunner {
     ) -> Outcome {
         var inPipe: [Int32] = [-1, -1]
         var outPipe: [Int32] = [-1, -1]
-        guard sysPipe2(&inPipe, O_CLOEXEC) == 0 else { return failed("pipe: \(String(cString: strerror(errno)))") }
+        guard sysPipe2(&inPipe, O_CLOEXEC) == 0 else {
+            return failed("pipe: \(String(cString: strerror(errno)))")
+        }
         guard sysPipe2(&outPipe, O_CLOEXEC) == 0 else {
             close(inPipe[0])
             close(inPipe[1])

@@ -52,10 +52,12 @@ struct ThemeSnapshot: Sendable {
         let object: [String: Any] = [
             "id": meta.id, "name": meta.name, "variant": meta.variant, "serial": Int(serial),
             "palette": theme.palette.mapValues(\.hex),
-            "base16": Dictionary(uniqueKeysWithValues: slots.named.map { ($0.name, String($0.color.hex.prefix(7))) }),
+            "base16": Dictionary(
+                uniqueKeysWithValues: slots.named.map { ($0.name, String($0.color.hex.prefix(7))) }),
         ]
         json =
-            ((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
-            .map { Array($0) } ?? []) + [UInt8(ascii: "\n")]
+            ((try? JSONSerialization.data(
+                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+                .map { Array($0) } ?? []) + [UInt8(ascii: "\n")]
     }
 }
