@@ -58,6 +58,8 @@ install: build
 	install -m 755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/liveryd" $(DESTDIR)$(BINDIR)/liveryd
 	install -m 755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/livery" $(DESTDIR)$(BINDIR)/livery
 	cp -R themes/. $(DESTDIR)$(DATADIR)/livery/themes/
+	install -d $(DESTDIR)$(DATADIR)/livery/plugins
+	cp -R plugins/. $(DESTDIR)$(DATADIR)/livery/plugins/
 	install -d $(DESTDIR)$(DATADIR)/doc/livery $(DESTDIR)$(DATADIR)/xdg-desktop-portal/portals
 	install -m 644 README.md systemd/portals.conf $(DESTDIR)$(DATADIR)/doc/livery/
 	install -m 644 systemd/livery.portal $(DESTDIR)$(DATADIR)/xdg-desktop-portal/portals/livery.portal
@@ -70,7 +72,7 @@ uninstall:
 	  $(DESTDIR)$(SYSTEMD_USER_DIR)/livery.service $(DESTDIR)$(PREFIX)/lib/systemd/user/livery.service \
 	  $(DESTDIR)$(DATADIR)/dbus-1/services/org.livery.Livery1.service \
 	  $(DESTDIR)$(DATADIR)/xdg-desktop-portal/portals/livery.portal
-	rm -rf $(DESTDIR)$(DATADIR)/livery/themes $(DESTDIR)$(DATADIR)/doc/livery
+	rm -rf $(DESTDIR)$(DATADIR)/livery/themes $(DESTDIR)$(DATADIR)/livery/plugins $(DESTDIR)$(DATADIR)/doc/livery
 
 # Benchmarks (bench/README.md): generated workloads through Livery's indexed cascade, its naive
 # matcher and the no-rule floor, the same sheet and trees through cssselect2 + tinycss2 (in

@@ -26,7 +26,9 @@ let package = Package(
         .target(
             name: "LiveryAPI", dependencies: ["LiveryCore", "LiveryDBus"],
             exclude: ["org.livery.Livery1.xml"]),
-        .target(name: "LiveryDaemon", dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus", "CMalloc"]),
+        .target(
+            name: "LiveryDaemon",
+            dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus", "CMalloc", "Mustache"]),
         .target(name: "LiveryCLI", dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus", "Mustache"]),
         .executableTarget(name: "liveryd", dependencies: ["LiveryDaemon"]),
         .executableTarget(name: "livery", dependencies: ["LiveryCLI"]),

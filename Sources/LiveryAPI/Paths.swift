@@ -10,7 +10,7 @@ public struct Paths: Sendable {
         self.environment = environment
     }
 
-    var home: String { environment["HOME"] ?? NSHomeDirectory() }
+    public var home: String { environment["HOME"] ?? NSHomeDirectory() }
 
     private func base(_ variable: String, _ fallback: String) -> String {
         if let v = environment[variable], v.hasPrefix("/") { return v }
@@ -82,5 +82,34 @@ public struct Paths: Sendable {
             dir = dir.deletingLastPathComponent()
         }
         return out
+    }
+
+    /// Where plugins are found, in order, with their origin (`user`, `system`, `shipped`):
+    /// `$XDG_CONFIG_HOME/livery/plugins`, each `$XDG_DATA_DIRS/livery/plugins`, then the plugins
+    /// shipped with the running program (`builtInPluginDirectories()`); the first directory
+    /// holding a plugin of a name wins.
+    public var pluginSearchPath: [(directory: String, origin: String)] {
+        var out: [(directory: String, origin: String)] = [(configHome + "/livery/plugins", "user")]
+        out += dataDirs.map { ($0 + "/livery/plugins", "system") }
+        for dir in Paths.builtInPluginDirectories() where !out.contains(where: { $0.directory == dir }) {
+            out.append((dir, "shipped"))
+        }
+        return out
+    }
+
+    /// `$XDG_DATA_HOME/dark-mode.d` (or `light-mode.d`), then each `$XDG_DATA_DIRS/…`, as
+    /// darkman searches them.
+    public func darkmanDirectories(_ variant: String) -> [String] {
+        let name = variant == "dark" ? "dark-mode.d" : "light-mode.d"
+        return [dataHome + "/" + name] + dataDirs.map { $0 + "/" + name }
+    }
+
+    /// The plugins shipped with the running program: `plugins/` beside each directory of
+    /// `builtInThemeDirectories()` (`PREFIX/share/livery/plugins`, or the source tree's).
+    public static func builtInPluginDirectories() -> [String] {
+        builtInThemeDirectories().map {
+            URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent("plugins").path
+        }
+        .filter { FileManager.default.fileExists(atPath: $0) }
     }
 }

@@ -356,3 +356,77 @@ public struct ThemeChangedSignal: Sendable, Equatable {
     /// The signal's arguments.
     public var arguments: [DBusValue] { [.string(theme), .uint32(serial)] }
 }
+
+/// One row of `ListPlugins() → a(ssa{sv})`: `(name, kind, {origin, path, enabled, errors,
+/// last-run, serial, result})`.
+public struct PluginListing: Sendable, Equatable {
+    /// The plugin's directory name, a darkman script's `dark-mode.d/NAME`, or a format's name.
+    public var name: String
+    /// `exporter`, `hook`, `darkman` or `format`.
+    public var kind: String
+    /// `user`, `system`, `shipped` or `built in`.
+    public var origin: String
+    /// Its directory (a script's file); empty for a built-in format.
+    public var path: String
+    /// False for a shipped plugin not linked into the user's plugin directory.
+    public var enabled: Bool
+    /// Manifest and template errors, one rendered line each.
+    public var errors: [String]
+    /// When it last ran, seconds since 1970; nil when it has not.
+    public var lastRun: Int64?
+    /// The serial of the change it last ran for.
+    public var serial: UInt32
+    /// `ok`, `running`, `not run yet`, or the failures.
+    public var result: String
+
+    /// A listing with every field given.
+    public init(
+        name: String, kind: String, origin: String, path: String, enabled: Bool, errors: [String],
+        lastRun: Int64?, serial: UInt32, result: String
+    ) {
+        self.name = name
+        self.kind = kind
+        self.origin = origin
+        self.path = path
+        self.enabled = enabled
+        self.errors = errors
+        self.lastRun = lastRun
+        self.serial = serial
+        self.result = result
+    }
+
+    /// The element signature of `ListPlugins`' reply.
+    public static let signature: Signature = "(ssa{sv})"
+
+    /// Decodes one `(ssa{sv})`.
+    public init(decoding value: DBusValue) {
+        let fields = value.structureFields ?? []
+        func field(_ i: Int) -> DBusValue? { i < fields.count ? fields[i] : nil }
+        let meta = field(2)?.stringVariantDictionary ?? [:]
+        func string(_ key: String) -> String? { meta[key]?.variantValue.string }
+        self.init(
+            name: field(0)?.string ?? "", kind: field(1)?.string ?? "", origin: string("origin") ?? "",
+            path: string("path") ?? "", enabled: meta["enabled"]?.variantValue.bool ?? true,
+            errors: meta["errors"]?.variantValue.stringArray ?? [],
+            lastRun: meta["last-run"]?.variantValue.int64, serial: meta["serial"]?.variantValue.uint32 ?? 0,
+            result: string("result") ?? "")
+    }
+
+    /// Decodes `ListPlugins`' reply.
+    public static func list(decoding reply: [DBusValue]) -> [PluginListing] {
+        (reply.first?.array ?? []).map(PluginListing.init(decoding:))
+    }
+
+    /// The metadata dictionary's entries, before wrapping in variants.
+    public var metadata: [String: DBusValue] {
+        var meta: [String: DBusValue] = [
+            "origin": .string(origin), "path": .string(path), "enabled": .boolean(enabled),
+            "errors": .strings(errors), "serial": .uint32(serial), "result": .string(result),
+        ]
+        if let lastRun { meta["last-run"] = .int64(lastRun) }
+        return meta
+    }
+
+    /// `(ssa{sv})`.
+    public var dbusValue: DBusValue { .structure([.string(name), .string(kind), .dict(metadata)]) }
+}

@@ -101,6 +101,7 @@ struct Client {
         case .watch: return try watch()
         case .reload: return try reload()
         case .status: return try status()
+        case .plugins: return try plugins()
         case .check, .palette, .build, .export: return 2  // run without a daemon, before a client is made
         }
     }

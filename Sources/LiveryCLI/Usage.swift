@@ -2,7 +2,8 @@ import Foundation
 
 /// The sub-commands of `livery` with their usage text (the README's "The client").
 enum Command: String, CaseIterable {
-    case list, get, set, toggle, resolve, explain, watch, check, palette, reload, status, build, export
+    case list, get, set, toggle, resolve, explain, watch, check, palette, reload, status, build, export,
+        plugins
 
     var usage: String {
         switch self {
@@ -29,6 +30,8 @@ enum Command: String, CaseIterable {
             "livery export ID TEMPLATE [--themes-dir DIR]...\n\nRenders the Mustache file TEMPLATE for installed theme ID (a base16 or base24 scheme, or a theme\ndefining @define-color base00...base0F) to standard output, with the tinted-theming variables."
         case .reload:
             "livery reload\n\nAsks the daemon to rescan the theme directories and the user overrides."
+        case .plugins:
+            "livery plugins [--json]\n\nLists every plugin liveryd finds (the user's, the system's, the shipped ones), darkman's\ndark-mode.d and light-mode.d scripts and the built-in formats: name, kind (exporter, hook,\ndarkman, format), origin (user, system, shipped, built in), path, and the last run and result."
         case .status:
             "livery status [--json]\n\nPrints the daemon's bus name owner, active theme, serial, version, installed themes and problems."
         }
@@ -54,12 +57,14 @@ let generalUsage = """
       export ID TEMPLATE      render one Mustache template for theme ID
       reload                  rescan theme directories
       status                  show the daemon's state
+      plugins                 list plugins with their last run and result
 
     Options:
       --address ADDR   use the bus at ADDR instead of the session bus
       --system         use the system bus
       --timeout SECS   wait at most SECS seconds for each reply from liveryd (default 5)
-      --json           print data as JSON (list, get, resolve, explain, watch, palette, status)
+      --json           print data as JSON (list, get, resolve, explain, watch, palette, status,
+                     plugins)
       --app ID         resolve as application ID (its @app blocks apply)
       -h, --help       show help (livery COMMAND --help for a command)
       --version        print the version

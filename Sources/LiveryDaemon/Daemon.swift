@@ -154,6 +154,9 @@ public final class Daemon: Sendable {
                 .accessDenied, "\(LiveryBus.name) is already owned by \(owner); use --replace to take it over"
             )
         }
+        interface.attach(
+            PluginRunner(
+                environment: environment, variant: service.activeCascade.theme.metadata.variant, log: log))
         if options.portal {
             let backend = try PortalBackend(service: service, connection: connection)
             try backend.start(replace: options.replace)

@@ -29,6 +29,19 @@ public final class LiveryInterface: Sendable {
     /// Publishes to the portal backend too from now on.
     /// - Parameter backend: The started portal backend; it replaces any attached before.
     public func attach(_ backend: PortalBackend) { portal.withLock { $0 = backend } }
+    /// The plugin runner, told of every published change.
+    let plugins = Mutex<PluginRunner?>(nil)
+
+    /// Runs the plugins on every published change from now on, and shows their problems.
+    /// - Parameter runner: The runner; it replaces any attached before.
+    public func attach(_ runner: PluginRunner) {
+        plugins.withLock { $0 = runner }
+        runner.onProblemsChanged { [weak self] in self?.announceProblems() }
+        announceProblems()
+    }
+
+    /// `Problems`: the service's, then the plugins'.
+    var problems: [String] { service.problems + (plugins.withLock { $0 }?.problems ?? []) }
 
     /// Maps `service` onto `connection`; nothing is exported until `export()`.
     /// - Parameters:
@@ -58,7 +71,7 @@ public final class LiveryInterface: Sendable {
             methods: [
                 listThemesMethod, setThemeMethod, resolveMethod, resolveManyMethod, explainMethod,
                 toggleMethod,
-                subscribeMethod, unsubscribeMethod, reloadMethod,
+                subscribeMethod, unsubscribeMethod, reloadMethod, listPluginsMethod,
             ],
             signals: LiveryInterface.signals, properties: properties)
     }
@@ -198,6 +211,25 @@ public final class LiveryInterface: Sendable {
         }
     }
 
+    /// `ListPlugins() → a(ssa{sv})`: every plugin, darkman script and built-in format.
+    var listPluginsMethod: Method {
+        return Method("ListPlugins", outputs: [Argument("plugins", "a(ssa{sv})")]) { [weak self] _ in
+            let rows = self?.plugins.withLock { $0 }?.list() ?? []
+            return [
+                .array(
+                    element: PluginListing.signature,
+                    rows.map {
+                        PluginListing(
+                            name: $0.name, kind: $0.kind, origin: $0.origin, path: $0.path,
+                            enabled: $0.enabled,
+                            errors: $0.errors, lastRun: $0.lastRun.map { Int64($0.timeIntervalSince1970) },
+                            serial: $0.serial, result: $0.result
+                        ).dbusValue
+                    })
+            ]
+        }
+    }
+
     /// `Changed` and `ThemeChanged`.
     static let signals: [SignalDescription] = [
         SignalDescription(
@@ -218,7 +250,8 @@ public final class LiveryInterface: Sendable {
             Property(LiveryProperty.version.rawValue, "s", emitsChangedSignal: false) {
                 .string(LiveryBus.version)
             },
-            Property(LiveryProperty.problems.rawValue, "as") { .strings(service.problems) },
+            Property(LiveryProperty.problems.rawValue, "as") { [weak self] in .strings(self?.problems ?? [])
+            },
         ]
     }
 
@@ -264,7 +297,7 @@ public final class LiveryInterface: Sendable {
 
     /// Emits `PropertiesChanged` for `Problems` when it differs from what was last announced.
     func announceProblems() {
-        let now = service.problems
+        let now = problems
         let before = announcedProblems.withLock { announced in
             defer { announced = now }
             return announced
@@ -278,7 +311,9 @@ public final class LiveryInterface: Sendable {
     /// and `Problems`.
     /// - Parameter change: The new active theme and serial, as `ThemeService` returned them.
     public func publish(_ change: ThemeService.Change) {
-        let problems = service.problems
+        // The plugins' own queue renders and runs them: nothing here waits for one.
+        plugins.withLock { $0 }?.published(service.activeCascade, serial: change.serial)
+        let problems = self.problems
         announcedProblems.withLock { $0 = problems }
         do {
             try connection.emitSignal(

@@ -1,0 +1,245 @@
+import Foundation
+
+/// A plugin's `plugin.yaml` (the README, "Plugins"), read through libyaml: exports (a template
+/// rendered to an output file, then an optional command) and hooks (commands run on every
+/// published change). Errors are compiler-style diagnostics at the key or value; a manifest
+/// with any error is not returned, so a plugin with errors never runs.
+///
+/// ```yaml
+/// exports:
+///   - template: kitty.mustache           # relative to the plugin directory
+///     output: ~/.config/kitty/livery.conf
+///     run: ["kitty", "@", "set-colors", "--all", "~/.config/kitty/livery.conf"]
+///     timeout: 5                         # seconds, default 10
+/// hooks:
+///   - run: ["notify-send", "Livery"]
+///     timeout: 5
+/// ```
+public struct PluginManifest: Sendable, Equatable {
+    /// One template rendered to one file.
+    public struct Export: Sendable, Equatable {
+        /// The template as written, relative to the plugin directory.
+        public var template: String
+        /// Where the template's key or value is, for diagnostics about the template file.
+        public var templateLocation: SourceLocation
+        /// The output file as written (`~/` not yet expanded).
+        public var output: String
+        /// A command run after the output is written, argv; empty for none.
+        public var run: [String]
+        /// Seconds the command may take.
+        public var timeout: Double
+    }
+
+    /// One command run on every published change.
+    public struct Hook: Sendable, Equatable {
+        /// argv, never through a shell.
+        public var run: [String]
+        /// Seconds the command may take.
+        public var timeout: Double
+    }
+
+    /// The description, when given.
+    public var description: String
+    /// The exports in manifest order.
+    public var exports: [Export]
+    /// The hooks in manifest order.
+    public var hooks: [Hook]
+
+    /// A manifest of these parts.
+    public init(description: String, exports: [Export], hooks: [Hook]) {
+        self.description = description
+        self.exports = exports
+        self.hooks = hooks
+    }
+
+    /// Every error of a manifest, in file order.
+    public struct Errors: Error, Sendable, Equatable {
+        public var diagnostics: [Diagnostic]
+    }
+
+    /// A command's timeout when the manifest gives none: 10 s.
+    public static let defaultTimeout: Double = 10
+    /// The longest timeout accepted: an hour.
+    public static let maximumTimeout: Double = 3600
+    /// The largest manifest read: 64 KiB.
+    public static let maximumSize = 64 << 10
+
+    static let topKeys = ["description", "exports", "hooks"]
+    static let exportKeys = ["template", "output", "run", "timeout"]
+    static let hookKeys = ["run", "timeout"]
+    /// Keys of DESIGN §8 this version does not do yet: an error, never ignored.
+    static let unsupported: [String: String] = [
+        "formats": "outside format plugins ('formats') are not supported by this version of liveryd",
+        "repository": "tinted-theming repositories in a plugin ('repository') are not supported yet",
+    ]
+
+    /// Parses manifest text.
+    /// - Parameters:
+    ///   - text: The YAML.
+    ///   - file: The path diagnostics name.
+    /// - Returns: The manifest, or every error found (never empty).
+    public static func parse(_ text: String, file: String) -> Result<PluginManifest, Errors> {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        var diagnostics: [Diagnostic] = []
+        func error(_ message: String, _ mark: YAMLNode.Mark) {
+            let line = mark.line - 1 < lines.count && mark.line >= 1 ? String(lines[mark.line - 1]) : ""
+            diagnostics.append(
+                Diagnostic(
+                    .error, message, at: SourceLocation(file: file, line: mark.line, column: mark.column),
+                    sourceLine: line))
+        }
+        func location(_ mark: YAMLNode.Mark) -> SourceLocation {
+            SourceLocation(file: file, line: mark.line, column: mark.column)
+        }
+        var manifest = PluginManifest(description: "", exports: [], hooks: [])
+        // An empty file (or one of comments) is an empty manifest: a plugin that does nothing.
+        if lines.allSatisfy({
+            $0.trimmingCharacters(in: .whitespaces).isEmpty
+                || $0.trimmingCharacters(in: .whitespaces).hasPrefix("#")
+        }) {
+            return .success(manifest)
+        }
+        let root: YAMLNode
+        switch YAMLNode.parse(text) {
+        case .failure(let e):
+            error(e.message, e.mark)
+            return .failure(Errors(diagnostics: diagnostics))
+        case .success(let node): root = node
+        }
+        guard case .mapping(let top) = root.kind else {
+            error("a plugin manifest is a mapping of 'exports' and 'hooks'", root.mark)
+            return .failure(Errors(diagnostics: diagnostics))
+        }
+
+        func keyName(_ key: YAMLNode, among known: [String]) -> String? {
+            guard let name = key.scalar else {
+                error("a key must be a plain name", key.mark)
+                return nil
+            }
+            if let why = unsupported[name] {
+                error(why, key.mark)
+                return nil
+            }
+            guard known.contains(name) else {
+                let hint = suggestion(for: name, among: known).map { " (did you mean '\($0)'?)" } ?? ""
+                error("unknown key '\(name)'\(hint)", key.mark)
+                return nil
+            }
+            return name
+        }
+        func string(_ node: YAMLNode, _ what: String) -> String? {
+            guard let s = node.scalar, !s.isEmpty else {
+                error("'\(what)' must be a non-empty string", node.mark)
+                return nil
+            }
+            return s
+        }
+        func argv(_ node: YAMLNode) -> [String]? {
+            guard case .sequence(let items) = node.kind, !items.isEmpty else {
+                error("'run' must be a non-empty list of strings, the program first (no shell)", node.mark)
+                return nil
+            }
+            var out: [String] = []
+            for item in items {
+                guard let s = item.scalar else {
+                    error("each argument of 'run' must be a string", item.mark)
+                    return nil
+                }
+                out.append(s)
+            }
+            if out[0].isEmpty {
+                error("the program of 'run' must not be empty", items[0].mark)
+                return nil
+            }
+            return out
+        }
+        func timeout(_ node: YAMLNode) -> Double? {
+            guard let s = node.scalar, let t = Double(s), t.isFinite, t > 0, t <= maximumTimeout else {
+                error(
+                    "'timeout' must be a number of seconds above 0 and at most \(Int(maximumTimeout))",
+                    node.mark)
+                return nil
+            }
+            return t
+        }
+        func entries(_ node: YAMLNode, _ what: String) -> [[(String, YAMLNode, YAMLNode)]] {
+            guard case .sequence(let items) = node.kind else {
+                if case .scalar(let s) = node.kind, s.isEmpty { return [] }
+                error("'\(what)' must be a list", node.mark)
+                return []
+            }
+            return items.compactMap { item in
+                guard case .mapping(let pairs) = item.kind else {
+                    error("each item of '\(what)' must be a mapping", item.mark)
+                    return nil
+                }
+                return pairs.map { ($0.0.scalar ?? "", $0.0, $0.1) }
+            }
+        }
+
+        var seen: Set<String> = []
+        for (key, value) in top {
+            guard let name = keyName(key, among: topKeys) else { continue }
+            guard seen.insert(name).inserted else {
+                error("'\(name)' is given twice", key.mark)
+                continue
+            }
+            switch name {
+            case "description":
+                manifest.description = value.scalar ?? ""
+            case "exports":
+                let items = entries(value, "exports")
+                guard case .sequence(let nodes) = value.kind else { break }
+                for (pairs, node) in zip(items, nodes) {
+                    var template: (String, SourceLocation)?
+                    var output: String?
+                    var run: [String] = []
+                    var time = defaultTimeout
+                    var itemKeys: Set<String> = []
+                    for (_, k, v) in pairs {
+                        guard let n = keyName(k, among: exportKeys) else { continue }
+                        guard itemKeys.insert(n).inserted else {
+                            error("'\(n)' is given twice", k.mark)
+                            continue
+                        }
+                        switch n {
+                        case "template": template = string(v, n).map { ($0, location(v.mark)) }
+                        case "output": output = string(v, n)
+                        case "run": run = argv(v) ?? []
+                        default: time = timeout(v) ?? time
+                        }
+                    }
+                    if !itemKeys.contains("template") { error("an export needs a 'template'", node.mark) }
+                    if !itemKeys.contains("output") { error("an export needs an 'output' file", node.mark) }
+                    if let out = output, !(out.hasPrefix("/") || out.hasPrefix("~/")) {
+                        error("'output' must be an absolute path or start with '~/'", node.mark)
+                    }
+                    if let (t, loc) = template, let output {
+                        manifest.exports.append(
+                            Export(
+                                template: t, templateLocation: loc, output: output, run: run, timeout: time))
+                    }
+                }
+            default:
+                let items = entries(value, "hooks")
+                guard case .sequence(let nodes) = value.kind else { break }
+                for (pairs, node) in zip(items, nodes) {
+                    var run: [String]?
+                    var time = defaultTimeout
+                    var itemKeys: Set<String> = []
+                    for (_, k, v) in pairs {
+                        guard let n = keyName(k, among: hookKeys) else { continue }
+                        guard itemKeys.insert(n).inserted else {
+                            error("'\(n)' is given twice", k.mark)
+                            continue
+                        }
+                        if n == "run" { run = argv(v) } else { time = timeout(v) ?? time }
+                    }
+                    if !itemKeys.contains("run") { error("a hook needs 'run'", node.mark) }
+                    if let run { manifest.hooks.append(Hook(run: run, timeout: time)) }
+                }
+            }
+        }
+        return diagnostics.isEmpty ? .success(manifest) : .failure(Errors(diagnostics: diagnostics))
+    }
+}

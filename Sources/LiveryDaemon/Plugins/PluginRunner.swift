@@ -1,0 +1,366 @@
+import Foundation
+import LiveryAPI
+import LiveryCore
+import Mustache
+import Synchronization
+
+/// Carries every published change out to the plugins, on a queue of its own so that a switch's
+/// reply never waits: renders every export and writes its output atomically, then starts the
+/// exports' `run` commands, the hooks and (when the variant changed) darkman's scripts in
+/// parallel, each on a thread of its own through `ProcessRunner`. Only the newest change is
+/// rendered: a change published while another is rendered stops that one between exports and
+/// is rendered next, so outputs always end at the last theme; commands of an older change are
+/// left to finish (or time out) and are never waited for.
+public final class PluginRunner: Sendable {
+    /// What one plugin (or darkman script) did last.
+    struct Status: Sendable {
+        var serial: UInt32 = 0
+        var lastRun: Date?
+        /// Commands of `serial` still running.
+        var pending = 0
+        var failures: [String] = []
+        /// The failures of the run before, shown until this run fails or ends.
+        var previous: [String] = []
+        var shown: [String] { !failures.isEmpty || pending == 0 ? failures : previous }
+        var result: String {
+            if lastRun == nil { return "not run yet" }
+            if !failures.isEmpty { return failures.joined(separator: "; ") }
+            return pending > 0 ? "running" : "ok"
+        }
+    }
+
+    private struct State {
+        var latest: (cascade: Cascade, serial: UInt32)?
+        var variant: String?
+        var statuses: [String: Status] = [:]
+        var manifestErrors: [String: [String]] = [:]
+        var onProblemsChanged: (@Sendable () -> Void)?
+    }
+
+    let paths: Paths
+    let log: Log
+    let environment: [String: String]
+    private let queue = DispatchQueue(label: "org.livery.plugins")
+    private let state: Mutex<State>
+
+    /// A runner for the plugins found from `environment`'s XDG directories.
+    /// - Parameters:
+    ///   - environment: The daemon's environment: where plugins are found, and what commands keep.
+    ///   - variant: The active theme's variant at start-up: darkman's scripts run when it changes.
+    ///   - log: Where command output and failures go.
+    public init(environment: [String: String], variant: String, log: Log) {
+        self.paths = Paths(environment: environment)
+        self.log = log
+        self.environment = environment
+        self.state = Mutex(State(variant: variant))
+        let plugins = PluginCatalog.load(paths)
+        state.withLock { s in s.manifestErrors = PluginRunner.errors(of: plugins) }
+        for p in plugins where !p.errors.isEmpty && p.enabled {
+            log(
+                .warning,
+                "plugin '\(p.name)' has errors and will not run:\n" + p.errors.joined(separator: "\n"))
+        }
+    }
+
+    /// Called (from any thread) whenever the problems of plugins change.
+    public func onProblemsChanged(_ body: @escaping @Sendable () -> Void) {
+        state.withLock { $0.onProblemsChanged = body }
+    }
+
+    /// The problems to show in `Problems`: each plugin's manifest errors and last failures.
+    public var problems: [String] {
+        state.withLock { s in
+            s.manifestErrors.sorted { $0.key < $1.key }.flatMap { name, errors in
+                errors.map { "plugin '\(name)' does not run: \($0)" }
+            } + s.statuses.sorted { $0.key < $1.key }.flatMap(\.value.shown)
+        }
+    }
+
+    /// Queues a published change; returns at once.
+    public func published(_ cascade: Cascade, serial: UInt32) {
+        state.withLock { $0.latest = (cascade, serial) }
+        queue.async { [weak self] in self?.work() }
+    }
+
+    /// Waits until everything queued so far is rendered (not for the commands), for tests.
+    func drain() { queue.sync {} }
+
+    private var superseded: Bool { state.withLock { $0.latest != nil } }
+
+    private func work() {
+        guard
+            let latest = state.withLock({ s in
+                defer { s.latest = nil }
+                return s.latest
+            })
+        else { return }
+        let snap = ThemeSnapshot(cascade: latest.cascade, serial: latest.serial)
+        let plugins = PluginCatalog.load(paths)
+        var changedVariant = false
+        state.withLock { s in
+            s.manifestErrors = PluginRunner.errors(of: plugins)
+            changedVariant = s.variant != nil && s.variant != snap.variant
+            s.variant = snap.variant
+        }
+        var jobs: [(owner: String, label: String, argv: [String], directory: String, timeout: Double)] = []
+        for plugin in plugins where plugin.runnable {
+            var failures: [String] = []
+            var commands = 0
+            for (export, template) in zip(plugin.manifest.exports, plugin.templates) {
+                if superseded { break }
+                let output = expand(export.output)
+                do {
+                    let text = try template.render(snap.variables)
+                    if try PluginRunner.writeAtomically(Array(text.utf8), to: output) {
+                        log(.info, "plugin '\(plugin.name)': wrote \(output)")
+                    }
+                    if !export.run.isEmpty {
+                        jobs.append(
+                            (
+                                plugin.name, "export '\(export.template)'",
+                                arguments(export.run, plugin.directory),
+                                plugin.directory, export.timeout
+                            ))
+                        commands += 1
+                    }
+                } catch let e as RenderError {
+                    failures.append("plugin '\(plugin.name)': template '\(export.template)': \(e)")
+                } catch {
+                    failures.append("plugin '\(plugin.name)': cannot write \(output): \(error)")
+                }
+            }
+            for hook in plugin.manifest.hooks {
+                jobs.append(
+                    (
+                        plugin.name, "hook", arguments(hook.run, plugin.directory), plugin.directory,
+                        hook.timeout
+                    ))
+                commands += 1
+            }
+            begin(plugin.name, serial: snap.serial, pending: commands, failures: failures)
+        }
+        if changedVariant {
+            for script in PluginCatalog.darkmanScripts(paths, variant: snap.variant) {
+                jobs.append((script.name, "script", [script.path], paths.home, PluginManifest.defaultTimeout))
+                begin(script.name, serial: snap.serial, pending: 1, failures: [])
+            }
+        }
+        if superseded {
+            // A newer change is queued: it renders everything again; older commands would only
+            // apply a theme that is no longer the active one.
+            for job in jobs { finish(job.owner, serial: snap.serial, failure: nil) }
+            return
+        }
+        let env = commandEnvironment(snap)
+        for job in jobs {
+            let thread = Thread { [weak self] in
+                let outcome = ProcessRunner.run(
+                    job.argv, environment: env, directory: job.directory, input: snap.json,
+                    timeout: job.timeout)
+                self?.report(job.owner, job.label, job.argv, job.timeout, serial: snap.serial, outcome)
+            }
+            thread.name = "plugin \(job.owner)"
+            thread.start()
+        }
+        notify()
+    }
+
+    private func report(
+        _ owner: String, _ label: String, _ argv: [String], _ timeout: Double, serial: UInt32,
+        _ outcome: ProcessRunner.Outcome
+    ) {
+        let command = argv.joined(separator: " ")
+        var what = outcome.summary
+        if outcome.end == .timedOut {
+            what = "timed out after \(PluginRunner.seconds(timeout)) and was killed"
+        }
+        let name = owner.contains("/") ? "darkman script '\(owner)'" : "plugin '\(owner)': \(label)"
+        var message = "\(name) (\(command)) \(what)"
+        if !outcome.output.isEmpty {
+            let dropped = outcome.total - outcome.output.count
+            message +=
+                "; output\(dropped > 0 ? " (first \(outcome.output.count) of \(outcome.total) bytes)" : ""):\n"
+                + String(decoding: outcome.output, as: UTF8.self)
+        }
+        log(outcome.succeeded ? .info : .warning, message)
+        finish(owner, serial: serial, failure: outcome.succeeded ? nil : "\(name) (\(command)) \(what)")
+    }
+
+    private func begin(_ owner: String, serial: UInt32, pending: Int, failures: [String]) {
+        state.withLock { s in
+            var status = s.statuses[owner] ?? Status()
+            status.previous = status.pending == 0 ? status.failures : status.previous
+            status.serial = serial
+            status.lastRun = Date()
+            status.pending = pending
+            status.failures = failures
+            s.statuses[owner] = status
+        }
+        for f in failures { log(.warning, f) }
+    }
+
+    private func finish(_ owner: String, serial: UInt32, failure: String?) {
+        let changed: Bool = state.withLock { s in
+            guard var status = s.statuses[owner], status.serial == serial else { return false }
+            let before = status.shown
+            status.pending = max(0, status.pending - 1)
+            if let failure { status.failures.append(failure) }
+            s.statuses[owner] = status
+            return before != status.shown
+        }
+        if changed { notify() }
+    }
+
+    private func notify() {
+        state.withLock { $0.onProblemsChanged }?()
+    }
+
+    /// One row of `ListPlugins`.
+    public struct Listing: Sendable {
+        public var name: String
+        public var kind: String
+        public var origin: String
+        public var path: String
+        public var enabled: Bool
+        public var errors: [String]
+        public var lastRun: Date?
+        public var serial: UInt32
+        public var result: String
+    }
+
+    /// Every plugin found now, darkman's scripts of both variants and the built-in formats.
+    public func list() -> [Listing] {
+        let plugins = PluginCatalog.load(paths)
+        let statuses = state.withLock { s in
+            s.manifestErrors = PluginRunner.errors(of: plugins)
+            return s.statuses
+        }
+        var out: [Listing] = plugins.map { p in
+            let st = statuses[p.name]
+            let result =
+                !p.errors.isEmpty
+                ? "not run: the manifest has errors"
+                : !p.enabled ? "available, not enabled" : (st?.result ?? "not run yet")
+            return Listing(
+                name: p.name, kind: p.kind, origin: p.origin, path: p.directory, enabled: p.enabled,
+                errors: p.errors, lastRun: st?.lastRun, serial: st?.serial ?? 0, result: result)
+        }
+        for variant in ["dark", "light"] {
+            for script in PluginCatalog.darkmanScripts(paths, variant: variant) {
+                let st = statuses[script.name]
+                out.append(
+                    Listing(
+                        name: script.name, kind: "darkman", origin: script.origin, path: script.path,
+                        enabled: true, errors: [], lastRun: st?.lastRun, serial: st?.serial ?? 0,
+                        result: st?.result ?? "not run yet"))
+            }
+        }
+        for format in ThemeFormats.all {
+            out.append(
+                Listing(
+                    name: format.name, kind: "format", origin: "built in", path: "", enabled: true,
+                    errors: [],
+                    lastRun: nil, serial: 0, result: "ok"))
+        }
+        return out
+    }
+
+    // MARK: Helpers
+
+    static func errors(of plugins: [LoadedPlugin]) -> [String: [String]] {
+        var out: [String: [String]] = [:]
+        for p in plugins where p.enabled && !p.errors.isEmpty { out[p.name] = p.errors }
+        return out
+    }
+
+    static func seconds(_ t: Double) -> String {
+        t == t.rounded() ? "\(Int(t)) s" : "\(t) s"
+    }
+
+    /// `~/x` as `$HOME/x`.
+    func expand(_ path: String) -> String {
+        path.hasPrefix("~/") ? paths.home + String(path.dropFirst(1)) : path
+    }
+
+    /// argv with `~/` expanded in every argument and a program `./x` taken in the plugin's directory.
+    func arguments(_ argv: [String], _ directory: String) -> [String] {
+        var out = argv.map(expand)
+        if out[0].hasPrefix("./") { out[0] = directory + "/" + out[0].dropFirst(2) }
+        return out
+    }
+
+    /// The environment of every command: `PATH`, `HOME`, `USER`, `LOGNAME`, `LANG`, `LC_*`,
+    /// `XDG_*`, `DISPLAY`, `WAYLAND_DISPLAY` and `DBUS_SESSION_BUS_ADDRESS` from the daemon's,
+    /// plus `LIVERY_THEME`, `LIVERY_VARIANT` and `LIVERY_SERIAL`.
+    func commandEnvironment(_ snap: ThemeSnapshot) -> [String: String] {
+        let kept: Set<String> = [
+            "PATH", "HOME", "USER", "LOGNAME", "LANG", "DISPLAY", "WAYLAND_DISPLAY",
+            "DBUS_SESSION_BUS_ADDRESS",
+        ]
+        var env = environment.filter {
+            kept.contains($0.key) || $0.key.hasPrefix("XDG_") || $0.key.hasPrefix("LC_")
+        }
+        if env["PATH"] == nil { env["PATH"] = "/usr/local/bin:/usr/bin:/bin" }
+        env["HOME"] = paths.home
+        env["LIVERY_THEME"] = snap.id
+        env["LIVERY_VARIANT"] = snap.variant
+        env["LIVERY_SERIAL"] = String(snap.serial)
+        return env
+    }
+
+    struct WriteFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Writes `bytes` to `path` atomically: a temporary file in the same directory (made when
+    /// missing), written, fsynced and renamed over `path`. Nothing is written when `path` holds
+    /// these bytes already.
+    /// - Returns: whether the file changed.
+    static func writeAtomically(_ bytes: [UInt8], to path: String) throws -> Bool {
+        if let existing = FileManager.default.contents(atPath: path), existing.count == bytes.count,
+            Array(existing) == bytes
+        {
+            return false
+        }
+        let dir = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        } catch {
+            throw WriteFailure(description: "cannot make the directory \(dir)")
+        }
+        var template = Array(
+            (dir + "/." + (path as NSString).lastPathComponent + ".livery-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw WriteFailure(description: String(cString: strerror(errno))) }
+        let temp = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        func fail(_ what: String) -> WriteFailure {
+            let e = WriteFailure(description: "\(what): \(String(cString: strerror(errno)))")
+            close(fd)
+            unlink(temp)
+            return e
+        }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw fail("write")
+            }
+            offset += n
+        }
+        var st = stat()
+        let mode: mode_t = stat(path, &st) == 0 ? st.st_mode & 0o7777 : 0o644
+        guard fchmod(fd, mode) == 0 else { throw fail("chmod") }
+        guard fsync(fd) == 0 else { throw fail("fsync") }
+        guard close(fd) == 0 else {
+            unlink(temp)
+            throw WriteFailure(description: "close: \(String(cString: strerror(errno)))")
+        }
+        guard rename(temp, path) == 0 else {
+            let e = WriteFailure(description: "rename: \(String(cString: strerror(errno)))")
+            unlink(temp)
+            throw e
+        }
+        return true
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+// glibc has both (2.9 and 2.29); Swift's Glibc module does not export them.
+@_silgen_name("pipe2")
+private func sysPipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
+@_silgen_name("posix_spawn_file_actions_addchdir_np")
+private func sysAddChdir(
+    _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ path: UnsafePointer<CChar>
+)
+    -> Int32
+
+/// The one place liveryd starts a process (every plugin command, hook and darkman script goes
+/// through `ProcessRunner.run`): `posix_spawn`, no shell, its own process group, the given
+/// environment only, standard input from `input`, standard output and error into one pipe of
+/// which at most `outputLimit` bytes are kept (the rest is read and dropped), SIGTERM to the
+/// group at the timeout and SIGKILL two seconds later.
+enum ProcessRunner {
+    /// What one run did.
+    struct Outcome: Sendable {
+        enum End: Sendable, Equatable {
+            /// Exited with this status.
+            case exited(Int32)
+            /// Killed by this signal (not by us).
+            case signalled(Int32)
+            /// Still running at the timeout: terminated by us.
+            case timedOut
+            /// Could not be started: why.
+            case notStarted(String)
+        }
+        var end: End
+        /// Standard output and error, interleaved, at most `outputLimit` bytes.
+        var output: [UInt8]
+        /// How many bytes it wrote in all.
+        var total: Int
+
+        var succeeded: Bool { end == .exited(0) }
+
+        /// What happened, for a problem or the log: `exited with status 3`.
+        var summary: String {
+            switch end {
+            case .exited(let s): return s == 0 ? "succeeded" : "exited with status \(s)"
+            case .signalled(let s): return "was killed by signal \(s) (\(signalName(s)))"
+            case .timedOut: return "timed out and was killed"
+            case .notStarted(let why): return "could not be started: \(why)"
+            }
+        }
+    }
+
+    /// Bytes of output kept per run: 64 KiB.
+    static let outputLimit = 64 << 10
+    /// Seconds between SIGTERM and SIGKILL.
+    static let killGrace: Double = 2
+
+    static func signalName(_ s: Int32) -> String {
+        switch s {
+        case SIGTERM: return "SIGTERM"
+        case SIGKILL: return "SIGKILL"
+        case SIGSEGV: return "SIGSEGV"
+        case SIGABRT: return "SIGABRT"
+        case SIGINT: return "SIGINT"
+        case SIGPIPE: return "SIGPIPE"
+        default: return "signal \(s)"
+        }
+    }
+
+    /// Runs `argv` to its end (or the timeout's) and returns what it did; blocks the caller.
+    /// - Parameters:
+    ///   - argv: The program (a path, or a name looked up on the daemon's `PATH`) and arguments.
+    ///   - environment: The whole environment of the program.
+    ///   - directory: Its working directory.
+    ///   - input: Written to its standard input, which is then closed.
+    ///   - timeout: Seconds before SIGTERM.
+    static func run(
+        _ argv: [String], environment: [String: String], directory: String, input: [UInt8], timeout: Double
+    ) -> Outcome {
+        var inPipe: [Int32] = [-1, -1]
+        var outPipe: [Int32] = [-1, -1]
+        guard sysPipe2(&inPipe, O_CLOEXEC) == 0 else {
+            return failed("pipe: \(String(cString: strerror(errno)))")
+        }
+        guard sysPipe2(&outPipe, O_CLOEXEC) == 0 else {
+            close(inPipe[0])
+            close(inPipe[1])
+            return failed("pipe: \(String(cString: strerror(errno)))")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 2)
+        _ = sysAddChdir(&actions, directory)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // Its own process group (so the timeout reaches its children too), default signal
+        // dispositions and an empty mask, whatever the daemon's threads have.
+        var all = sigset_t()
+        sigfillset(&all)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        let cEnv: [UnsafeMutablePointer<CChar>?] =
+            environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for p in cArgs { free(p) }
+            for p in cEnv { free(p) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, argv[0], &actions, &attributes, cArgs, cEnv)
+        close(inPipe[0])
+        close(outPipe[1])
+        guard spawned == 0 else {
+            close(inPipe[1])
+            close(outPipe[0])
+            return failed(String(cString: strerror(spawned)))
+        }
+        _ = fcntl(inPipe[1], F_SETFL, fcntl(inPipe[1], F_GETFL) | O_NONBLOCK)
+        _ = fcntl(outPipe[0], F_SETFL, fcntl(outPipe[0], F_GETFL) | O_NONBLOCK)
+
+        var stdinFD: Int32 = inPipe[1]
+        var stdoutFD: Int32 = outPipe[0]
+        var written = 0
+        if input.isEmpty {
+            close(stdinFD)
+            stdinFD = -1
+        }
+        var kept: [UInt8] = []
+        var total = 0
+        var buffer = [UInt8](repeating: 0, count: 16 << 10)
+        var status: Int32 = 0
+        var reaped = false
+        var timedOut = false
+        let start = DispatchTime.now().uptimeNanoseconds
+        func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+        var termSent = false
+        var killSent = false
+        while true {
+            if !reaped {
+                let r = waitpid(pid, &status, WNOHANG)
+                if r == pid { reaped = true }
+            }
+            // Done when it has exited and its output is closed; when a child it left behind
+            // keeps the pipe open, when the kill deadline has passed too.
+            if reaped && (stdoutFD < 0 || killSent) { break }
+            let t = elapsed()
+            if !termSent && t >= timeout {
+                termSent = true
+                if !reaped { timedOut = true }
+                kill(-pid, SIGTERM)
+            }
+            if termSent && !killSent && t >= timeout + killGrace {
+                killSent = true
+                kill(-pid, SIGKILL)
+            }
+            if killSent && reaped && t >= timeout + 2 * killGrace { break }
+            var fds: [pollfd] = []
+            if stdoutFD >= 0 { fds.append(pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0)) }
+            if stdinFD >= 0 { fds.append(pollfd(fd: stdinFD, events: Int16(POLLOUT), revents: 0)) }
+            if fds.isEmpty {
+                // Nothing to read or write: wait for the exit.
+                usleep(20_000)
+                continue
+            }
+            _ = poll(&fds, nfds_t(fds.count), 50)
+            for f in fds where f.revents != 0 {
+                if f.fd == stdoutFD {
+                    let n = buffer.withUnsafeMutableBytes { read(stdoutFD, $0.baseAddress, $0.count) }
+                    if n > 0 {
+                        total += n
+                        let room = outputLimit - kept.count
+                        if room > 0 { kept.append(contentsOf: buffer[0..<min(room, n)]) }
+                    } else if n == 0 || (errno != EAGAIN && errno != EINTR) {
+                        close(stdoutFD)
+                        stdoutFD = -1
+                    }
+                } else if f.fd == stdinFD {
+                    let n = input.withUnsafeBytes {
+                        write(stdinFD, $0.baseAddress! + written, $0.count - written)
+                    }
+                    if n > 0 { written += n }
+                    if (n < 0 && errno != EAGAIN && errno != EINTR) || written >= input.count
+                        || f.revents & Int16(POLLERR | POLLHUP) != 0
+                    {
+                        close(stdinFD)
+                        stdinFD = -1
+                    }
+                }
+            }
+        }
+        if stdinFD >= 0 { close(stdinFD) }
+        if stdoutFD >= 0 { close(stdoutFD) }
+        if !reaped {
+            kill(-pid, SIGKILL)
+            waitpid(pid, &status, 0)
+        }
+        let end: Outcome.End
+        if timedOut {
+            end = .timedOut
+        } else if status & 0x7f == 0 {
+            end = .exited((status >> 8) & 0xff)
+        } else {
+            end = .signalled(status & 0x7f)
+        }
+        return Outcome(end: end, output: kept, total: total)
+    }
+
+    static func failed(_ why: String) -> Outcome { Outcome(end: .notStarted(why), output: [], total: 0) }
+}

@@ -1,0 +1,261 @@
+import Foundation
+import XCTest
+
+/// Exporter and hook plugins, and darkman's scripts, run by liveryd on a private bus: real
+/// manifests, real files, real processes.
+final class PluginTests: EndToEndTestCase {
+    var pluginsDirectory: String { configHome + "/livery/plugins" }
+
+    /// Writes `<config>/livery/plugins/<name>/plugin.yaml` and the other files given.
+    func writePlugin(_ name: String, manifest: String, files: [String: String] = [:]) throws {
+        let dir = pluginsDirectory + "/" + name
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try manifest.write(toFile: dir + "/plugin.yaml", atomically: true, encoding: .utf8)
+        for (file, text) in files {
+            try text.write(toFile: dir + "/" + file, atomically: true, encoding: .utf8)
+        }
+    }
+
+    func read(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
+
+    func status() throws -> String { try livery("status").stdout }
+
+    /// `livery plugins --json`'s object for `name`.
+    func pluginRow(_ name: String) throws -> [String: Any]? {
+        let r = try livery("plugins", "--json")
+        guard r.status == 0,
+            let rows = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]]
+        else { return nil }
+        return rows.first { $0["name"] as? String == name }
+    }
+
+    /// A native theme whose `Window` background and label text are given: its base00 and base05
+    /// come from those (the README's rule 3), not from a palette.
+    func writeNativeTheme() throws -> String {
+        let dir = try makeDirectory("themes")
+        try writeBundle(
+            "plain", in: dir,
+            sheet: """
+                @theme { name: "Plain"; inherits: "default"; variant: light; }
+                Window { background-color: #fafbfc; }
+                Label { text-color: #123456; }
+                """)
+        return dir
+    }
+
+    static let template = "bg={{base00-hex}} fg={{base05-hex}} red={{base08-rgb-r}} name={{scheme-name}}\n"
+
+    func testExporterRewritesItsOutputOnSetForABase16SchemeAndANativeTheme() throws {
+        let output = root + "/out/not-yet/colors.txt"  // its directory does not exist yet
+        try writePlugin(
+            "colors",
+            manifest: """
+                exports:
+                  - template: colors.mustache
+                    output: \(output)
+                """, files: ["colors.mustache": PluginTests.template])
+        let themes = try writeNativeTheme()
+        try startDaemon(extraThemesDirectories: [themes])
+        try setTheme("nord")
+        // nord.yaml: base00 2E3440, base05 E5E9F0, base08 BF616A (0xBF = 191), name "Nord".
+        let nord = "bg=2e3440 fg=e5e9f0 red=191 name=Nord\n"
+        XCTAssertTrue(
+            waitUntil { read(output) == nord }, "output: \(read(output) ?? "none")\n\(daemon.stderr)")
+        try setTheme("plain")
+        // Rule 3: base00 is Window's background-color, base05 Window/Label's text-color.
+        XCTAssertTrue(
+            waitUntil {
+                read(output)?.hasPrefix("bg=fafbfc fg=123456 ") == true
+                    && read(output)!.hasSuffix("name=Plain\n")
+            },
+            "output: \(read(output) ?? "none")")
+        // No temporary files are left beside it.
+        let left = try FileManager.default.contentsOfDirectory(atPath: root + "/out/not-yet")
+        XCTAssertEqual(left, ["colors.txt"])
+    }
+
+    func testHookGetsTheThemeAsJSONOnStandardInputAndTheEnvironment() throws {
+        let json = root + "/hook.json"
+        let env = root + "/hook.env"
+        try writePlugin(
+            "notify",
+            manifest: """
+                hooks:
+                  - run: ["/bin/sh", "-c", "cat > \(json); env > \(env)"]
+                    timeout: 5
+                """)
+        environment["LIVERY_TEST_PRIVATE"] = "must-not-reach-hooks"
+        try startDaemon()
+        try setTheme("nord")
+        let serial = try serial()
+        XCTAssertTrue(waitUntil { read(env)?.contains("LIVERY_SERIAL=") == true }, daemon.stderr)
+        let object = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data((read(json) ?? "").utf8)) as? [String: Any])
+        XCTAssertEqual(object["id"] as? String, "nord")
+        XCTAssertEqual(object["name"] as? String, "Nord")
+        XCTAssertEqual(object["variant"] as? String, "dark")
+        XCTAssertEqual(object["serial"] as? Int, Int(serial))
+        let base16 = try XCTUnwrap(object["base16"] as? [String: String])
+        XCTAssertEqual(base16["base00"], "#2e3440")
+        XCTAssertEqual(base16["base0D"], "#81a1c1")
+        let palette = try XCTUnwrap(object["palette"] as? [String: String])
+        XCTAssertEqual(palette["base08"], "#bf616aff")
+        let lines = Set((read(env) ?? "").split(separator: "\n").map(String.init))
+        XCTAssertTrue(lines.contains("LIVERY_THEME=nord"), "\(lines)")
+        XCTAssertTrue(lines.contains("LIVERY_VARIANT=dark"))
+        XCTAssertTrue(lines.contains("LIVERY_SERIAL=\(serial)"))
+        XCTAssertTrue(lines.contains("XDG_CONFIG_HOME=\(configHome)"))
+        XCTAssertFalse(
+            lines.contains { $0.hasPrefix("LIVERY_TEST_PRIVATE=") }, "the environment is not clean")
+        XCTAssertTrue(waitUntil { (try? pluginRow("notify"))??["result"] as? String == "ok" })
+    }
+
+    func testHookPastItsTimeoutIsKilledAndReportedWhileResolveIsAnswered() throws {
+        let pidFile = root + "/slow.pid"
+        try writePlugin(
+            "slow",
+            manifest: """
+                hooks:
+                  - run: ["/bin/sh", "-c", "echo $$ > \(pidFile); exec sleep 60"]
+                    timeout: 1
+                """)
+        try startDaemon()
+        try setTheme("crimson")
+        XCTAssertTrue(waitUntil { read(pidFile) != nil })
+        // While the hook sleeps, the daemon answers with the new theme.
+        for _ in 0..<5 { XCTAssertEqual(try resolve("Window/TabBar", "tint-color"), "#800000ff\n") }
+        XCTAssertTrue(waitUntil { (try? status())?.contains("plugin 'slow': hook") == true })
+        let text = try status()
+        XCTAssertTrue(text.contains("timed out after 1 s and was killed"), text)
+        let pid = try XCTUnwrap(Int32((read(pidFile) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)))
+        XCTAssertTrue(waitUntil { kill(pid, 0) != 0 }, "the hook still runs")
+        // A later success clears the problem.
+        try writePlugin("slow", manifest: "hooks:\n  - run: [\"/bin/true\"]\n")
+        try setTheme("forest")
+        let cleared = waitUntil { (try? status())?.contains("plugin 'slow'") == false }
+        let now = try status()
+        XCTAssertTrue(cleared, now)
+    }
+
+    /// VmRSS of a process in KiB.
+    func residentKiB(_ pid: pid_t) -> Int {
+        let text = read("/proc/\(pid)/status") ?? ""
+        let line = text.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+
+    func testHookWritingMegabytesDoesNotGrowTheDaemon() throws {
+        try writePlugin(
+            "flood",
+            manifest: """
+                hooks:
+                  - run: ["/bin/sh", "-c", "head -c 50000000 /dev/zero | tr '\\\\0' x; head -c 20000000 /dev/zero >&2"]
+                    timeout: 30
+                """)
+        try startDaemon()
+        try setTheme("forest")
+        XCTAssertTrue(waitUntil { (try? pluginRow("flood"))??["result"] as? String == "ok" })
+        let before = residentKiB(daemon.pid)
+        try setTheme("crimson")
+        XCTAssertTrue(
+            waitUntil(timeout: 60) {
+                (try? pluginRow("flood")).flatMap { $0?["result"] as? String } == "ok"
+                    && (try? pluginRow("flood"))??["serial"] as? Int == Int((try? serial()) ?? 0)
+            })
+        let after = residentKiB(daemon.pid)
+        XCTAssertLessThan(after - before, 16 << 10, "liveryd grew from \(before) KiB to \(after) KiB")
+        // 70 MB were written; the log keeps at most 64 KiB a run.
+        let logged = daemon.stderr.utf8.count
+        XCTAssertLessThan(logged, 1 << 20, "the log holds \(logged) bytes")
+        XCTAssertTrue(
+            daemon.stderr.contains("first 65536 of 70000000 bytes"), String(daemon.stderr.prefix(2000)))
+    }
+
+    func testTwoQuickSwitchesLeaveOutputsAtTheSecondTheme() throws {
+        var exports = "exports:\n"
+        for i in 0..<10 {
+            exports += "  - template: t.mustache\n    output: \(root)/out/\(i).txt\n"
+        }
+        try writePlugin("many", manifest: exports, files: ["t.mustache": "{{scheme-slug}} {{base00-hex}}\n"])
+        try startDaemon()
+        try setTheme("nord")
+        try setTheme("dracula")
+        let last = try serial()
+        // dracula.yaml: base00 282936.
+        let want = "dracula \(String(try XCTUnwrap(readBase00("dracula"))))\n"
+        XCTAssertTrue(
+            waitUntil {
+                (0..<10).allSatisfy { read("\(root)/out/\($0).txt") == want }
+                    && (try? pluginRow("many"))??["serial"] as? Int == Int(last)
+            }, (0..<10).map { read("\(root)/out/\($0).txt") ?? "none" }.joined())
+        usleep(300_000)
+        XCTAssertTrue((0..<10).allSatisfy { read("\(root)/out/\($0).txt") == want })
+    }
+
+    /// base00 of a fixture scheme, read from its YAML by hand (lower-case).
+    func readBase00(_ id: String) -> String? {
+        let text = read(Locations.schemes + "/base16/\(id).yaml") ?? ""
+        let line = text.split(separator: "\n").first { $0.contains("base00:") } ?? ""
+        return line.split(separator: "\"").dropFirst().first.map { $0.lowercased() }
+    }
+
+    func testManifestWithAnUnknownKeyIsReportedAndThePluginDoesNotRun() throws {
+        let marker = root + "/ran"
+        try writePlugin(
+            "typo",
+            manifest: """
+                exports:
+                  - template: t.mustache
+                    outptu: \(root)/typo.txt
+                hooks:
+                  - run: ["/usr/bin/touch", "\(marker)"]
+                """, files: ["t.mustache": "x\n"])
+        try startDaemon()
+        let manifest = pluginsDirectory + "/typo/plugin.yaml"
+        let text = try status()
+        XCTAssertTrue(
+            text.contains("\(manifest):3:5: error: unknown key 'outptu' (did you mean 'output'?)"), text)
+        try setTheme("forest")
+        let row = try XCTUnwrap(try pluginRow("typo"))
+        XCTAssertEqual(row["result"] as? String, "not run: the manifest has errors")
+        usleep(500_000)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: marker), "a plugin with errors ran")
+        XCTAssertTrue(try status().contains("plugin 'typo' does not run: \(manifest):3:5"))
+    }
+
+    func testDarkmanScriptsRunWhenTheVariantChanges() throws {
+        for variant in ["dark", "light"] {
+            let dir = try makeDirectory("data/\(variant)-mode.d")
+            let script = dir + "/mark"
+            try "#!/bin/sh\necho \"$LIVERY_THEME\" >> \(root)/\(variant).log\n".write(
+                toFile: script, atomically: true, encoding: .utf8)
+            chmod(script, 0o755)
+        }
+        try startDaemon()
+        try setTheme("default")  // light
+        try setTheme("forest")  // light too: no script
+        try setTheme("default-dark")  // light → dark
+        XCTAssertTrue(waitUntil { read(root + "/dark.log") == "default-dark\n" }, daemon.stderr)
+        try setTheme("default")  // dark → light
+        XCTAssertTrue(waitUntil { read(root + "/light.log")?.hasSuffix("default\n") == true })
+        XCTAssertEqual(read(root + "/dark.log"), "default-dark\n")
+        let row = try XCTUnwrap(try pluginRow("dark-mode.d/mark"))
+        XCTAssertEqual(row["kind"] as? String, "darkman")
+        XCTAssertEqual(row["origin"] as? String, "user")
+    }
+
+    func testPluginsListsBuiltInFormatsAndShippedPluginsNotEnabled() throws {
+        try startDaemon()
+        let r = try livery("plugins", "--json")
+        XCTAssertEqual(r.status, 0, "\(r)")
+        let rows = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
+        let base16 = try XCTUnwrap(rows.first { $0["name"] as? String == "base16" })
+        XCTAssertEqual(base16["kind"] as? String, "format")
+        XCTAssertEqual(base16["origin"] as? String, "built in")
+        let kitty = try XCTUnwrap(rows.first { $0["name"] as? String == "kitty" }, "\(rows)")
+        XCTAssertEqual(kitty["origin"] as? String, "shipped")
+        XCTAssertEqual(kitty["enabled"] as? Bool, false)
+        XCTAssertEqual(kitty["errors"] as? [String], [])
+    }
+}

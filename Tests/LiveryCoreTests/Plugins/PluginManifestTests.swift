@@ -1,0 +1,82 @@
+import LiveryCore
+import XCTest
+
+final class PluginManifestTests: XCTestCase {
+    func parse(_ text: String) -> Result<PluginManifest, PluginManifest.Errors> {
+        PluginManifest.parse(text, file: "plugin.yaml")
+    }
+
+    func errors(_ text: String) -> [String] {
+        guard case .failure(let e) = parse(text) else { return [] }
+        return e.diagnostics.map(\.description)
+    }
+
+    func testExportsAndHooksWithDefaults() throws {
+        let m = try parse(
+            """
+            description: kitty
+            exports:
+              - template: kitty.mustache
+                output: ~/.config/kitty/livery.conf
+                run: ["kitty", "@", "set-colors"]
+                timeout: 5
+              - template: b.mustache
+                output: /tmp/b
+            hooks:
+              - run: [notify-send, Livery]
+            """
+        ).get()
+        XCTAssertEqual(m.description, "kitty")
+        XCTAssertEqual(m.exports.map(\.template), ["kitty.mustache", "b.mustache"])
+        XCTAssertEqual(m.exports[0].output, "~/.config/kitty/livery.conf")
+        XCTAssertEqual(m.exports[0].run, ["kitty", "@", "set-colors"])
+        XCTAssertEqual(m.exports[0].timeout, 5)
+        XCTAssertEqual(m.exports[0].templateLocation.line, 3)
+        XCTAssertEqual(m.exports[0].templateLocation.column, 15)
+        XCTAssertEqual(m.exports[1].run, [])
+        XCTAssertEqual(m.exports[1].timeout, 10)
+        XCTAssertEqual(m.hooks.map(\.run), [["notify-send", "Livery"]])
+        XCTAssertEqual(m.hooks.map(\.timeout), [10])
+    }
+
+    func testUnknownKeyIsReportedAtItsPlaceWithASuggestion() {
+        XCTAssertEqual(
+            errors("exports:\n  - template: t.mustache\n    outptu: /x\n"),
+            [
+                "plugin.yaml:3:5: error: unknown key 'outptu' (did you mean 'output'?)",
+                "plugin.yaml:2:5: error: an export needs an 'output' file",
+            ])
+        XCTAssertEqual(
+            errors("hookz: []\n"), ["plugin.yaml:1:1: error: unknown key 'hookz' (did you mean 'hooks'?)"])
+        XCTAssertEqual(errors("colours: []\n"), ["plugin.yaml:1:1: error: unknown key 'colours'"])
+    }
+
+    func testBadValues() {
+        XCTAssertEqual(
+            errors("hooks:\n  - run: \"sh -c x\"\n"),
+            [
+                "plugin.yaml:2:10: error: 'run' must be a non-empty list of strings, the program first (no shell)"
+            ])
+        XCTAssertEqual(
+            errors("hooks:\n  - run: [x]\n    timeout: -1\n"),
+            ["plugin.yaml:3:14: error: 'timeout' must be a number of seconds above 0 and at most 3600"])
+        XCTAssertEqual(
+            errors("exports:\n  - template: t\n    output: relative/file\n"),
+            ["plugin.yaml:2:5: error: 'output' must be an absolute path or start with '~/'"])
+        XCTAssertEqual(
+            errors("- a\n"),
+            ["plugin.yaml:1:1: error: a plugin manifest is a mapping of 'exports' and 'hooks'"])
+        XCTAssertTrue(
+            errors("hooks: [\n").first?.hasPrefix("plugin.yaml:2:1: error: YAML:") == true,
+            "\(errors("hooks: [\n"))")
+        XCTAssertEqual(
+            errors("formats:\n  - match: ['*.gpl']\n"),
+            [
+                "plugin.yaml:1:1: error: outside format plugins ('formats') are not supported by this version of liveryd"
+            ])
+    }
+
+    func testEmptyManifestDoesNothing() throws {
+        XCTAssertEqual(try parse("").get(), PluginManifest(description: "", exports: [], hooks: []))
+    }
+}
