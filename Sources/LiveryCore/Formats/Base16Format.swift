@@ -68,9 +68,8 @@ public struct Base16Format: ThemeFormat {
             return ThemeSource(id: id, format: name, path: url.path, sheet: sheet)
         case .success(let t): text = t
         }
-        let lines = text.split(
-            omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-        func lineText(_ n: Int) -> String { n >= 1 && n <= lines.count ? String(lines[n - 1]) : "" }
+        let lines = YAMLNode.Lines(text)
+        func lineText(_ n: Int) -> String { lines.text(at: YAMLNode.Mark(line: n, column: 1)) }
         func loc(_ m: YAMLNode.Mark) -> SourceLocation {
             SourceLocation(file: url.path, line: m.line, column: m.column)
         }

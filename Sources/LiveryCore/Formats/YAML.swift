@@ -17,6 +17,29 @@ struct YAMLNode {
 
     var scalar: String? { if case .scalar(let s) = kind { s } else { nil } }
 
+    /// The lines of `text` as libyaml numbers them in its marks: YAML 1.1's line breaks are
+    /// LF, CR, CR LF, NEL (U+0085), LS (U+2028) and PS (U+2029) ("Line Break Characters"), so
+    /// a file of lone CRs has as many lines as CRs, not one.
+    struct Lines {
+        /// Each line's text, without its break.
+        let all: [Substring]
+
+        init(_ text: String) {
+            all = text.split(
+                omittingEmptySubsequences: false,
+                whereSeparator: { ["\n", "\r", "\r\n", "\u{85}", "\u{2028}", "\u{2029}"].contains($0) })
+        }
+
+        /// How many there are.
+        var count: Int { all.count }
+
+        /// The text of line `mark.line` (1-based) for a diagnostic's caret display; empty past
+        /// the end.
+        func text(at mark: Mark) -> String {
+            mark.line >= 1 && mark.line <= all.count ? String(all[mark.line - 1]) : ""
+        }
+    }
+
     struct ParseError: Error {
         var message: String
         var mark: Mark

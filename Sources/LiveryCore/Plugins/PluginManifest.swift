@@ -67,7 +67,7 @@ public struct PluginManifest: Sendable, Equatable {
     static let topKeys = ["description", "exports", "hooks"]
     static let exportKeys = ["template", "output", "run", "timeout"]
     static let hookKeys = ["run", "timeout"]
-    /// Keys of DESIGN §8 this version does not do yet: an error, never ignored.
+    /// Keys of the plugin contract this version does not do yet: an error, never ignored.
     static let unsupported: [String: String] = [
         "formats": "outside format plugins ('formats') are not supported by this version of liveryd",
         "repository": "tinted-theming repositories in a plugin ('repository') are not supported yet",
@@ -79,21 +79,20 @@ public struct PluginManifest: Sendable, Equatable {
     ///   - file: The path diagnostics name.
     /// - Returns: The manifest, or every error found (never empty).
     public static func parse(_ text: String, file: String) -> Result<PluginManifest, Errors> {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = YAMLNode.Lines(text)
         var diagnostics: [Diagnostic] = []
         func error(_ message: String, _ mark: YAMLNode.Mark) {
-            let line = mark.line - 1 < lines.count && mark.line >= 1 ? String(lines[mark.line - 1]) : ""
             diagnostics.append(
                 Diagnostic(
                     .error, message, at: SourceLocation(file: file, line: mark.line, column: mark.column),
-                    sourceLine: line))
+                    sourceLine: lines.text(at: mark)))
         }
         func location(_ mark: YAMLNode.Mark) -> SourceLocation {
             SourceLocation(file: file, line: mark.line, column: mark.column)
         }
         var manifest = PluginManifest(description: "", exports: [], hooks: [])
         // An empty file (or one of comments) is an empty manifest: a plugin that does nothing.
-        if lines.allSatisfy({
+        if lines.all.allSatisfy({
             $0.trimmingCharacters(in: .whitespaces).isEmpty
                 || $0.trimmingCharacters(in: .whitespaces).hasPrefix("#")
         }) {

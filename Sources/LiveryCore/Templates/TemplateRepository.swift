@@ -37,11 +37,11 @@ public struct TemplateRepository: Sendable {
         case .failure(let d): throw d
         case .success(let t): text = t
         }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = YAMLNode.Lines(text)
         func error(_ message: String, _ mark: YAMLNode.Mark) -> Diagnostic {
             Diagnostic(
                 .error, message, at: SourceLocation(file: config.path, line: mark.line, column: mark.column),
-                sourceLine: mark.line >= 1 && mark.line <= lines.count ? String(lines[mark.line - 1]) : "")
+                sourceLine: lines.text(at: mark))
         }
         let root: YAMLNode
         switch YAMLNode.parse(text) {

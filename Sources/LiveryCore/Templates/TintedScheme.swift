@@ -82,8 +82,7 @@ public struct TintedScheme: Sendable, Equatable {
     ///   - file: The path diagnostics name.
     public static func parse(_ text: String, file: String) -> Result<TintedScheme, Diagnostic> {
         func fail(_ message: String, _ mark: YAMLNode.Mark) -> Result<TintedScheme, Diagnostic> {
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-            let line = mark.line >= 1 && mark.line <= lines.count ? String(lines[mark.line - 1]) : ""
+            let line = YAMLNode.Lines(text).text(at: mark)
             return .failure(
                 Diagnostic(
                     .error, message, at: SourceLocation(file: file, line: mark.line, column: mark.column),

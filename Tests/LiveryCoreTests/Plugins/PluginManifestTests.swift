@@ -51,6 +51,22 @@ final class PluginManifestTests: XCTestCase {
         XCTAssertEqual(errors("colours: []\n"), ["plugin.yaml:1:1: error: unknown key 'colours'"])
     }
 
+    /// YAML's line breaks are LF, CR, CR LF, NEL, LS and PS; libyaml numbers lines by them, so
+    /// the caret line shown is the line libyaml means, whichever break a file uses. (Found by
+    /// the manifest fuzz target: a file of lone CRs got line numbers past its LF count and no
+    /// source line.)
+    func testTheSourceLineIsTheLineYAMLCountsWhateverTheLineBreaks() {
+        for br in ["\r", "\r\n", "\u{85}", "\u{2028}", "\u{2029}"] {
+            let text = "exports:" + br + "  - template: t.mustache" + br + "    outptu: /x" + br
+            guard case .failure(let e) = PluginManifest.parse(text, file: "plugin.yaml") else {
+                return XCTFail("accepted with \(br.unicodeScalars.map(\.value))")
+            }
+            XCTAssertEqual(
+                e.diagnostics.map { "\($0.location.line):\($0.location.column) \($0.sourceLine)" },
+                ["3:5     outptu: /x", "2:5   - template: t.mustache"], "\(br.unicodeScalars.map(\.value))")
+        }
+    }
+
     func testBadValues() {
         XCTAssertEqual(
             errors("hooks:\n  - run: \"sh -c x\"\n"),
