@@ -12,7 +12,9 @@ public func manifestTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> C
     switch PluginManifest.parse(text, file: "plugin.yaml") {
     case .success(let manifest):
         for e in manifest.exports {
-            if e.template.isEmpty || e.output.isEmpty { fatalError("fuzz: an export without template or output") }
+            if e.template.isEmpty || e.output.isEmpty {
+                fatalError("fuzz: an export without template or output")
+            }
             if !(e.timeout > 0 && e.timeout <= PluginManifest.maximumTimeout) {
                 fatalError("fuzz: an export's timeout \(e.timeout) is out of bounds")
             }
