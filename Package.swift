@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(name: "LiveryDBusTests", dependencies: ["LiveryDBus"]),
         .testTarget(
             name: "LiveryDaemonTests",
-            dependencies: ["LiveryDaemon", "LiveryAPI", "LiveryCore", "LiveryDBus"]),
+            dependencies: ["LiveryDaemon", "LiveryAPI", "LiveryCore", "LiveryDBus", "Mustache"]),
         .testTarget(
             name: "LiveryCLITests",
             dependencies: ["LiveryCLI", "LiveryAPI", "LiveryCore", "LiveryDBus", "Mustache"]),

@@ -1,0 +1,90 @@
+import Foundation
+import LiveryCore
+import Mustache
+import XCTest
+
+@testable import LiveryDaemon
+
+/// Every shipped plugin reads without errors and renders, for a base16 scheme, the scheme's own
+/// colours in each program's syntax (the values read from the scheme file here, not from Livery).
+final class ShippedPluginTests: XCTestCase {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// `baseXX` → lower-case hex, read from the fixture with a regular expression.
+    func slots(_ scheme: String) throws -> [String: String] {
+        let text = try String(contentsOf: root.appendingPathComponent(scheme), encoding: .utf8)
+        var out: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 1).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            guard parts.count == 2, parts[0].hasPrefix("base"), parts[0].count == 6 else { continue }
+            out[parts[0]] = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"#")).lowercased()
+        }
+        return out
+    }
+
+    func testEveryShippedPluginRendersTheSchemesColoursInItsProgramsSyntax() throws {
+        let s = try slots("Tests/Fixtures/schemes/base16/nord.yaml")
+        XCTAssertEqual(s["base00"], "2e3440")
+        let catalog = ThemeCatalog(searchPath: [
+            root.appendingPathComponent("themes").path,
+            root.appendingPathComponent("Tests/Fixtures/schemes/base16").path,
+        ])
+        let schema = try Schema.load(from: root.appendingPathComponent("themes/schema.json"))
+        let theme = try XCTUnwrap(catalog.compile("nord", schema: schema).theme)
+        let snapshot = ThemeSnapshot(cascade: Cascade(theme: theme), serial: 1)
+        let expected: [String: [String]] = [
+            "foot": ["background=\(s["base00"]!)", "regular1=\(s["base08"]!)", "bright7=\(s["base07"]!)"],
+            "alacritty": [
+                "background = \"#\(s["base00"]!)\"", "blue = \"#\(s["base0D"]!)\"",
+                "white = \"#\(s["base07"]!)\"",
+            ],
+            "ghostty": [
+                "background = #\(s["base00"]!)", "palette = 1=#\(s["base08"]!)",
+                "palette = 15=#\(s["base07"]!)",
+            ],
+            "xresources": ["*.background: #\(s["base00"]!)", "*.color4: #\(s["base0D"]!)"],
+            "gtk": [
+                "@define-color accent_bg_color #\(s["base0D"]!);",
+                "@define-color window_bg_color #\(s["base00"]!);",
+            ],
+            "kitty": ["background #\(s["base00"]!)", "color1 #\(s["base08"]!)"],
+        ]
+        let dir = root.appendingPathComponent("plugins").path
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir).filter { !$0.hasPrefix(".") }
+            .sorted()
+        XCTAssertEqual(
+            names, ["alacritty", "foot", "ghostty", "gtk", "kitty", "pywal", "shell", "xresources"])
+        for name in names {
+            let plugin = PluginCatalog.load(
+                name: name, origin: "shipped", directory: dir + "/" + name,
+                manifest: dir + "/" + name + "/plugin.yaml")
+            XCTAssertEqual(plugin.errors, [], name)
+            XCTAssertEqual(plugin.templates.count, plugin.manifest.exports.count, name)
+            for template in plugin.templates {
+                let text = try template.render(snapshot.variables)
+                if !["pywal", "shell"].contains(name) {
+                    XCTAssertTrue(text.contains("Nord"), "\(name): \(text.prefix(200))")
+                }
+                if name == "pywal" {
+                    // pywal's own colors.json: JSON with special and colors.
+                    let json = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+                    XCTAssertEqual((json?["special"] as? [String: String])?["background"], "#\(s["base00"]!)")
+                    XCTAssertEqual((json?["colors"] as? [String: String])?["color1"], "#\(s["base08"]!)")
+                    XCTAssertEqual((json?["colors"] as? [String: String])?.count, 16)
+                }
+                if name == "shell" {
+                    // OSC 4 sets palette entry 1, OSC 11 the background (ESC ] … ESC \).
+                    XCTAssertTrue(text.contains("\u{1B}]4;1;#\(s["base08"]!)\u{1B}\\"), name)
+                    XCTAssertTrue(text.contains("\u{1B}]11;#\(s["base00"]!)\u{1B}\\"), name)
+                }
+                for line in expected[name] ?? [] {
+                    XCTAssertTrue(
+                        text.split(separator: "\n").contains(Substring(line)), "\(name) lacks '\(line)'")
+                }
+            }
+        }
+    }
+}
