@@ -15,7 +15,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # end-to-end tests drive the daemon with (gdbus, busctl, dbus-send, dbus-monitor, python3-dbus).
 BUILD_PACKAGES := libdbus-1-dev libyaml-dev pkg-config
 RUN_PACKAGES := dbus-daemon dbus-bin
-TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus python3-gi xdg-desktop-portal
+TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus python3-gi python3-venv xdg-desktop-portal
 
 .PHONY: all build run test deps deps-test install uninstall clean format lint bench bench-profile bench-profile-daemon fuzz fuzz-build
 
@@ -28,11 +28,18 @@ deps:
 	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
 
+# pywal from PyPI in a virtual environment of its own, a client nobody here wrote: the tests
+# load the pywal plugin's colors.json with pywal's own reader.
+TEST_VENV := .build/test-venv
+PYWAL_VERSION := 3.8.15
+
 deps-test: deps
 	@missing=""; for p in $(TEST_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+	@$(TEST_VENV)/bin/python -c 'import pywal' 2>/dev/null || { echo "installing pywal $(PYWAL_VERSION) into $(TEST_VENV)"; \
+	  /usr/bin/python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install -q pywal==$(PYWAL_VERSION); }
 
 build: deps
 	$(SWIFT) build -c $(CONFIG) --product liveryd

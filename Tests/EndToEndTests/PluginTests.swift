@@ -258,4 +258,32 @@ final class PluginTests: EndToEndTestCase {
         XCTAssertEqual(kitty["enabled"] as? Bool, false)
         XCTAssertEqual(kitty["errors"] as? [String], [])
     }
+
+    /// The shipped pywal plugin, enabled as the README says (a link in the user's plugin
+    /// directory), writes a colors.json that pywal's own reader (`pywal.theme.file`, pywal from
+    /// PyPI, `make test` installs it) loads with the scheme's colours.
+    func testThePywalPluginsColorsJSONLoadsWithPywalsOwnReader() throws {
+        let home = try makeDirectory("home")
+        environment["HOME"] = home
+        try FileManager.default.createDirectory(atPath: pluginsDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: pluginsDirectory + "/pywal", withDestinationPath: Locations.repo + "/plugins/pywal")
+        try startDaemon()
+        try setTheme("nord")
+        let output = home + "/.cache/wal/colors.json"
+        // nord.yaml: base00 2E3440 (background, color0), base08 BF616A (color1), base05 E5E9F0.
+        XCTAssertTrue(
+            waitUntil { read(output)?.contains("#bf616a") == true },
+            "\(read(output) ?? "none")\n\(daemon.stderr)")
+        let pywal = try run(
+            Locations.repo + "/.build/test-venv/bin/python",
+            [
+                "-c",
+                "import sys, pywal.theme; t = pywal.theme.file(sys.argv[1]); "
+                    + "print(t['special']['background'], t['special']['foreground'], t['colors']['color1'], len(t['colors']))",
+                output,
+            ])
+        XCTAssertEqual(pywal.status, 0, "\(pywal)")
+        XCTAssertEqual(pywal.stdout, "#2e3440 #e5e9f0 #bf616a 16\n", "\(pywal)")
+    }
 }
