@@ -258,6 +258,41 @@ final class SuperLinearInputTests: XCTestCase {
         XCTAssertEqual(try BundleFiles.contents(of: big.path, limit: 100).get().count, 100)
     }
 
+    /// Named pipes with a scheme's name (`x.yaml`, `x.yml`, `x.json`) on the search path: the
+    /// catalog scans and reads them without blocking (the formats that look at a file's first
+    /// bytes opened it for reading, which blocks on a pipe until something writes to it: the
+    /// daemon never owned its name, `livery check` of a sibling never ended), and each is
+    /// refused as not a regular file.
+    func testNamedPipesWithSchemeNamesDoNotBlockTheScan() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "livery-pipes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for name in ["pipe.yaml", "pipe2.yml", "pipe3.json", "pipe4.colors", "pipe5.itermcolors"] {
+            XCTAssertEqual(mkfifo(dir.appendingPathComponent(name).path, 0o644), 0)
+        }
+        let done = DispatchSemaphore(value: 0)
+        let result = Box<ThemeCatalog?>(nil)
+        Thread.detachNewThread {
+            result.value = ThemeCatalog(searchPath: [dir.path])
+            done.signal()
+        }
+        // A generous bound that only a hang can pass (the scan of five entries takes milliseconds).
+        guard done.wait(timeout: .now() + 30) == .success, let catalog = result.value else {
+            // Unblock the reader so that the thread can end.
+            for name in ["pipe.yaml", "pipe2.yml", "pipe3.json"] {
+                let fd = open(dir.appendingPathComponent(name).path, O_WRONLY | O_NONBLOCK)
+                if fd >= 0 { close(fd) }
+            }
+            return XCTFail("the scan blocked on a named pipe")
+        }
+        for id in catalog.ids {
+            XCTAssertEqual(
+                catalog.sources[id]?.sheet.diagnostics.map(\.message).first, "file is not a regular file", id)
+        }
+        XCTAssertFalse(catalog.ids.contains("pipe3"), "a pipe is not claimed as colors.json")
+    }
+
     /// A scheme of many plain keys is refused for its size, not for aliases it does not have.
     func testYAMLOfTooManyPlainNodesSaysSo() {
         var yaml = "extra:\n"
@@ -301,4 +336,11 @@ final class SuperLinearInputTests: XCTestCase {
         XCTAssertEqual(
             try cascade.resolve(longer).map(\.value), try cascade.resolveNaive(longer).map(\.value))
     }
+}
+
+/// A value shared with another thread in a test.
+final class Box<Value>: @unchecked Sendable {
+    // Safe to share: written by one thread before the semaphore it signals, read after.
+    var value: Value
+    init(_ value: Value) { self.value = value }
 }

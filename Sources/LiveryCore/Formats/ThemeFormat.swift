@@ -66,9 +66,9 @@ public enum ThemeFormats {
     /// The first `limit` bytes of a file, for the cheap content checks of `claim`; nil when it
     /// cannot be read.
     static func head(_ url: URL, limit: Int = 4096) -> Data? {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
-        defer { try? handle.close() }
-        return try? handle.read(upToCount: limit)
+        // Never a blocking open: a named pipe called `x.yaml` on the search path would stall
+        // the scan (and the daemon with it) until something wrote to it.
+        try? BundleFiles.head(of: url.path, count: limit).get()
     }
 
     /// Reads a file as UTF-8 text, or a diagnostic saying why not.

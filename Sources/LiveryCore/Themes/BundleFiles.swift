@@ -151,6 +151,27 @@ public enum BundleFiles {
     /// - Returns: The bytes, or a refusal: `cannot be read: Permission denied` (strerror(3)),
     ///   `is not a regular file`, `is larger than N bytes`.
     public static func contents(of path: String, limit: Int = maximumSheetSize) -> Result<Data, Refusal> {
+        switch read(path, upTo: limit + 1) {
+        case .failure(let r): return .failure(r)
+        case .success(let data):
+            guard data.count <= limit else { return .failure(Refusal(message: "is larger than \(limit) bytes")) }
+            return .success(data)
+        }
+    }
+
+    /// At most the first `count` bytes of a regular file, opened as `contents(of:limit:)` opens
+    /// it (without blocking; a named pipe, a device or a directory is refused unread), for a
+    /// format that decides by a file's first bytes whether it claims it.
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - count: The most bytes read.
+    /// - Returns: The bytes, or why the file cannot be read.
+    public static func head(of path: String, count: Int) -> Result<Data, Refusal> {
+        read(path, upTo: count)
+    }
+
+    /// The first `count` bytes (fewer at the end of the file) of the regular file at `path`.
+    private static func read(_ path: String, upTo count: Int) -> Result<Data, Refusal> {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {
             return .failure(Refusal(message: "cannot be read: \(String(cString: strerror(errno)))"))
@@ -165,9 +186,9 @@ public enum BundleFiles {
         }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
-        while data.count <= limit {
+        while data.count < count {
             let n = buffer.withUnsafeMutableBytes {
-                read(fd, $0.baseAddress, min($0.count, limit + 1 - data.count))
+                Glibc.read(fd, $0.baseAddress, min($0.count, count - data.count))
             }
             if n < 0 {
                 if errno == EINTR { continue }
@@ -176,7 +197,6 @@ public enum BundleFiles {
             if n == 0 { break }
             data.append(contentsOf: buffer[0..<n])
         }
-        guard data.count <= limit else { return .failure(Refusal(message: "is larger than \(limit) bytes")) }
         return .success(data)
     }
 
