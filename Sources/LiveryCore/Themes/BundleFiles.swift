@@ -154,7 +154,9 @@ public enum BundleFiles {
         switch read(path, upTo: limit + 1) {
         case .failure(let r): return .failure(r)
         case .success(let data):
-            guard data.count <= limit else { return .failure(Refusal(message: "is larger than \(limit) bytes")) }
+            guard data.count <= limit else {
+                return .failure(Refusal(message: "is larger than \(limit) bytes"))
+            }
             return .success(data)
         }
     }
