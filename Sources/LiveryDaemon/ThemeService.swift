@@ -90,6 +90,13 @@ public final class ThemeService: Sendable {
         /// Bumped by each scan: a check of an older scan stops and stores nothing.
         var scanGeneration = 0
         var allChecked = false
+        /// Whether the checker thread runs (there is at most one).
+        var checkerRunning = false
+        /// The catalog notes logged so far: each is logged once, by whichever scan (a reload's
+        /// or the checker's) sees it first.
+        var loggedNotes: Set<String> = []
+        /// Checker threads started so far (for tests: one per reload is the bug this prevents).
+        var checkerThreadsStarted = 0
 
         /// The active theme's declared siblings that are not installed.
         var variantProblems: [String] {
@@ -144,7 +151,7 @@ public final class ThemeService: Sendable {
             State(
                 catalog: catalog, activeID: id, cascade: Cascade(theme: theme),
                 fingerprint: ThemeService.fingerprint(theme), images: ThemeService.imageIdentities(theme),
-                currentProblems: problems))
+                currentProblems: problems, loggedNotes: Set(catalog.notes)))
         log(.info, "active theme '\(id)' (\(catalog.installedIDs.count) themes installed)")
         startChecking()
     }
@@ -207,52 +214,75 @@ public final class ThemeService: Sendable {
     /// Each theme's listing is stored as soon as it is checked; a newer scan (a reload) makes
     /// this one stop.
     private func startChecking() {
-        let generation: Int = state.withLock { s in
+        // One checker at a time: a reload while one runs only bumps the generation, and the
+        // running checker starts over with the new scan after the theme it is checking (a
+        // checker per reload made live reload of a directory being written, one reload a
+        // second, hold dozens of large compiles at once: 4 GB).
+        let startThread: Bool = state.withLock { s in
             s.scanGeneration += 1
             s.allChecked = false
-            return s.scanGeneration
+            if s.checkerRunning { return false }
+            s.checkerRunning = true
+            s.checkerThreadsStarted += 1
+            return true
         }
-        let searchPath = configuration.searchPath
-        let schema = self.schema
+        guard startThread else { return }
         let thread = Thread { [weak self] in
-            // Scanned, nothing read: each theme is read for its check and freed after it.
-            let scanned = ThemeCatalog(searchPath: searchPath, readingOnly: [])
-            guard let self else { return }
-            let fresh: Bool = self.state.withLock { s in
-                guard generation == s.scanGeneration else { return false }
-                // The new scan replaces the old one, with the active theme's chain as read.
-                let known = Set(s.catalog.notes)
-                for note in scanned.notes where !known.contains(note) { self.log(.notice, note) }
-                var current = scanned
-                current.adopt(s.catalog)
-                current.forget(keepingChainOf: s.activeID)
-                s.catalog = current
-                return true
-            }
-            guard fresh else { return }
-            for id in scanned.installedIDs {
-                var one = scanned
-                one.read(id)
-                guard one.sources[id] != nil else { continue }
-                let listing = ThemeService.listing(id, catalog: one, schema: schema)
-                let current: Bool = self.state.withLock { s in
-                    guard generation == s.scanGeneration else { return false }
-                    s.listings[id] = listing
-                    return true
+            while let self {
+                let generation = self.state.withLock { $0.scanGeneration }
+                let finished = self.checkAll(generation: generation)
+                let again: Bool = self.state.withLock { s in
+                    guard generation == s.scanGeneration else { return true }
+                    if finished { s.allChecked = true }
+                    s.checkerRunning = false
+                    return false
                 }
-                guard current else { return }
+                ThemeService.returnFreedMemory()
+                if again { continue }
+                self.checkedCondition.lock()
+                self.checkedCondition.broadcast()
+                self.checkedCondition.unlock()
+                return
             }
-            self.state.withLock { s in
-                if generation == s.scanGeneration { s.allChecked = true }
-            }
-            ThemeService.returnFreedMemory()
-            self.checkedCondition.lock()
-            self.checkedCondition.broadcast()
-            self.checkedCondition.unlock()
         }
         thread.name = "livery-check"
         thread.start()
     }
+
+    /// One pass of checks for scan `generation`: the search path scanned, then each installed
+    /// theme read alone, compiled and its listing stored.
+    /// - Returns: whether every theme was checked (false when a newer scan began meanwhile).
+    private func checkAll(generation: Int) -> Bool {
+        // Scanned, nothing read: each theme is read for its check and freed after it.
+        let scanned = ThemeCatalog(searchPath: configuration.searchPath, readingOnly: [])
+        let fresh: Bool = state.withLock { s in
+            guard generation == s.scanGeneration else { return false }
+            // The new scan replaces the old one, with the active theme's chain as read.
+            for note in scanned.notes where s.loggedNotes.insert(note).inserted { self.log(.notice, note) }
+            var current = scanned
+            current.adopt(s.catalog)
+            current.forget(keepingChainOf: s.activeID)
+            s.catalog = current
+            return true
+        }
+        guard fresh else { return false }
+        for id in scanned.installedIDs {
+            var one = scanned
+            one.read(id)
+            guard one.sources[id] != nil else { continue }
+            let listing = ThemeService.listing(id, catalog: one, schema: schema)
+            let current: Bool = state.withLock { s in
+                guard generation == s.scanGeneration else { return false }
+                s.listings[id] = listing
+                return true
+            }
+            guard current else { return false }
+        }
+        return true
+    }
+
+    /// Checker threads started since the service was made.
+    var checkerThreadsStarted: Int { state.withLock { $0.checkerThreadsStarted } }
 
     /// Waits until every installed theme of the latest scan has been checked.
     /// - Parameter timeout: The longest wait, in seconds.
@@ -612,8 +642,8 @@ public final class ThemeService: Sendable {
         let id = state.withLock { $0.activeID }
         let newCatalog = ThemeCatalog(searchPath: configuration.searchPath, readingOnly: [id])
         // Notes already logged (at start-up or an earlier reload) are not repeated.
-        let known = Set(state.withLock { $0.catalog.notes })
-        for note in newCatalog.notes where !known.contains(note) { log(.notice, note) }
+        let fresh = state.withLock { s in newCatalog.notes.filter { s.loggedNotes.insert($0).inserted } }
+        for note in fresh { log(.notice, note) }
         let overrides = ThemeService.readOverrides(configuration.overridesFile, log: log)
         // Compiled before the lock is taken, so that `Resolve` is answered meanwhile.
         let compiled = newCatalog.sources[id].map { _ in
