@@ -199,6 +199,9 @@ struct Parser {
         var nodes: [Node] = []
     }
 
+    /// The deepest sections, inverted sections, parents and blocks may nest.
+    static let maximumNesting = 256
+
     func build(_ tokens: [Token]) throws(TemplateError) -> [Node] {
         var stack = [Frame(token: Token(kind: .section, start: 0, end: 0))]
         for t in tokens {
@@ -215,6 +218,11 @@ struct Parser {
                 let name: PartialName = t.dynamic ? .dynamic(Name(t.name)) : .fixed(t.name)
                 stack[stack.count - 1].nodes.append(.partial(name, indent: t.indent))
             case .section, .inverted, .parent, .block:
+                // Bounded, so that the recursion over the tree (merging, dedenting, rendering,
+                // releasing) stays within the stack whatever the template.
+                guard stack.count <= Parser.maximumNesting else {
+                    throw error("sections nested more than \(Parser.maximumNesting) deep", at: t.start)
+                }
                 stack.append(Frame(token: t))
             case .close:
                 guard stack.count > 1 else {

@@ -17,6 +17,22 @@ final class TemplateErrorTests: XCTestCase {
             e?.rendered, "template.mustache:3:5: error: unclosed section 'foo'\nc = {{#foo}}\n    ^")
     }
 
+    /// Sections (and parents, blocks and inverted sections) nest at most 256 deep: 5,000 made the
+    /// parser's and renderer's recursion overflow the stack (`livery export` crashed).
+    func testSectionsNestedTooDeepAreAnErrorAtTheFirstOnePastTheBound() {
+        let deep = String(repeating: "{{#a}}", count: 5000) + "x" + String(repeating: "{{/a}}", count: 5000)
+        // The 257th opening tag starts after 256 tags of 6 characters: column 1537.
+        XCTAssertEqual(
+            compileError(deep)?.description,
+            "template.mustache:1:1537: error: sections nested more than 256 deep")
+        let within = String(repeating: "{{#a}}", count: 256) + "x" + String(repeating: "{{/a}}", count: 256)
+        XCTAssertNil(compileError(within))
+        let inverted = String(repeating: "{{^a}}", count: 300) + String(repeating: "{{/a}}", count: 300)
+        XCTAssertEqual(
+            compileError(inverted)?.description,
+            "template.mustache:1:1537: error: sections nested more than 256 deep")
+    }
+
     func testMismatchedClosingTagNamesBothTags() {
         XCTAssertEqual(
             compileError("{{#a}}\n  {{/b}}")?.description,
