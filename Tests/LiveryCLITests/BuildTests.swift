@@ -1,4 +1,5 @@
 import Foundation
+import LiveryCore
 import Mustache
 import XCTest
 
@@ -116,6 +117,60 @@ final class BuildTests: XCTestCase {
             err.contains("entries 'a' (scheme '3024') and 'c' (scheme '3024') would both write out/3024.txt"),
             err)
         XCTAssertFalse(FileManager.default.fileExists(atPath: repo.appendingPathComponent("out").path))
+    }
+
+    /// A repository's configuration is outside input: a `..` in a filename (or a legacy
+    /// `output`) is refused before anything is written, and two spellings of one file
+    /// (`./x`, `d//x`) collide as the file they name.
+    func testOutputsOutsideTheOutputDirectoryAndRespelledCollisionsAreErrors() throws {
+        let schemes = BuildTests.fixtures.appendingPathComponent("schemes/base16")
+        func repository(_ config: String, _ names: [String]) throws -> URL {
+            let repo = try scratch()
+            let templates = repo.appendingPathComponent("templates")
+            try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+            try config.write(
+                to: templates.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
+            for n in names {
+                try "{{scheme-name}}".write(
+                    to: templates.appendingPathComponent(n + ".mustache"), atomically: true, encoding: .utf8)
+            }
+            return repo
+        }
+        for config in [
+            "a:\n  filename: \"../escaped-{{ scheme-slug }}.txt\"\n",
+            "a:\n  extension: .sh\n  output: ../../outside\n",
+        ] {
+            let repo = try repository(config, ["a"])
+            let out = repo.appendingPathComponent("out/deeper")
+            let (status, _, err) = run(["build", repo.path, "--themes-dir", schemes.path, "--out", out.path])
+            XCTAssertEqual(status, 1, config)
+            XCTAssertTrue(err.contains("outside the output directory"), err)
+            let left = try FileManager.default.subpathsOfDirectory(atPath: repo.path).filter {
+                !$0.hasPrefix("templates")
+            }
+            XCTAssertEqual(left, [], "nothing written: \(left)")
+        }
+        let repo = try repository(
+            "a:\n  filename: \"x/{{ scheme-slug }}.txt\"\nb:\n  filename: \"./x//{{ scheme-slug }}.txt\"\n",
+            ["a", "b"])
+        let (status, _, err) = run(["build", repo.path, "--themes-dir", schemes.path])
+        XCTAssertEqual(status, 1)
+        XCTAssertTrue(err.contains("would both write x/3024.txt"), err)
+    }
+
+    /// A link to a parent directory among the schemes is entered once, not followed forever.
+    func testALinkToAParentAmongTheSchemesIsEnteredOnce() throws {
+        let dir = try scratch()
+        let s = dir.appendingPathComponent("s")
+        try FileManager.default.createDirectory(at: s, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: BuildTests.fixtures.appendingPathComponent("schemes/base16/nord.yaml"),
+            to: s.appendingPathComponent("nord.yaml"))
+        try FileManager.default.createSymbolicLink(
+            atPath: s.appendingPathComponent("up").path, withDestinationPath: "..")
+        XCTAssertEqual(
+            TintedScheme.files(in: [s.path]).map { URL(fileURLWithPath: $0).lastPathComponent }, ["nord.yaml"]
+        )
     }
 
     /// The `filename` form, `supported-systems` and a bad template.

@@ -113,7 +113,19 @@ public struct TemplateRepository: Sendable {
         var taken: [String: Int] = [:]
         for (e, entry) in entries.enumerated() {
             for (s, scheme) in schemes.enumerated() where entry.systems.contains(scheme.system) {
-                let path = TemplateRepository.substitute(entry.filename, scheme)
+                let written = TemplateRepository.substitute(entry.filename, scheme)
+                // Relative to the output directory, `.` and empty parts dropped, so that two
+                // spellings of one file collide; `..` is refused: a repository's configuration
+                // must not write outside the directory it is built into.
+                let parts = written.split(separator: "/").filter { $0 != "." }
+                if parts.contains("..") || parts.isEmpty {
+                    throw Diagnostic(
+                        .error,
+                        "entry '\(entry.name)' (scheme '\(scheme.name)') would write '\(written)', outside the output directory",
+                        at: SourceLocation(
+                            file: root.appendingPathComponent("templates/config.yaml").path, line: 1, column: 1))
+                }
+                let path = parts.joined(separator: "/")
                 if let other = taken[path] {
                     let o = outputs[other]
                     throw Diagnostic(

@@ -189,11 +189,17 @@ public struct TintedScheme: Sendable, Equatable {
 extension TintedScheme {
     /// The scheme files under `directories`, searched to any depth: `.yaml` and `.yml` files
     /// whose names do not start with `.` (nor do their directories'), each directory's files
-    /// in name order before its subdirectories.
+    /// in name order before its subdirectories. Each directory is entered once however many
+    /// links lead to it (a link to a parent made the walk exponential).
     public static func files(in directories: [String]) -> [String] {
         var found: [String] = []
+        var entered = Set<[UInt64]>()
         func walk(_ dir: String, depth: Int) {
-            guard depth < 32, let d = opendir(dir) else { return }
+            var own = stat()
+            guard depth < 32, stat(dir, &own) == 0,
+                entered.insert([UInt64(own.st_dev), UInt64(own.st_ino)]).inserted,
+                let d = opendir(dir)
+            else { return }
             var files: [String] = []
             var subdirectories: [String] = []
             while let entry = readdir(d) {
