@@ -123,7 +123,8 @@ public struct TemplateRepository: Sendable {
                         .error,
                         "entry '\(entry.name)' (scheme '\(scheme.name)') would write '\(written)', outside the output directory",
                         at: SourceLocation(
-                            file: root.appendingPathComponent("templates/config.yaml").path, line: 1, column: 1))
+                            file: root.appendingPathComponent("templates/config.yaml").path, line: 1,
+                            column: 1))
                 }
                 let path = parts.joined(separator: "/")
                 if let other = taken[path] {
