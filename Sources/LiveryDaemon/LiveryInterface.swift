@@ -140,18 +140,28 @@ public final class LiveryInterface: Sendable {
         }
     }
 
-    /// `Explain(s path, s property, a{sv} options) → aa{sv}`: the candidates in cascade order.
+    /// `Explain(s path, s property, a{sv} options) → aa{sv}`: the candidates in cascade order,
+    /// answered from a worker thread.
     var explainMethod: Method {
         let service = self.service
-        return Method(
+        return Method.deferred(
             "Explain",
             inputs: [Argument("path", "s"), Argument("property", "s"), Argument("options", "a{sv}")],
             outputs: [Argument("candidates", "aa{sv}")]
-        ) { call in
+        ) { call, reply in
+            // Explaining walks every rule that matches (a large theme's selector list takes
+            // seconds): answered from a worker thread, so that the loop thread goes on
+            // answering the calls behind it.
             let app = try LiveryInterface.app(call.arguments[2])
-            let e = try service.explain(
-                call.arguments[0].string ?? "", property: call.arguments[1].string ?? "", app: app)
-            return [.array(element: "a{sv}", ExplainEntry.entries(for: e).map(\.dbusValue))]
+            let (path, property) = (call.arguments[0].string ?? "", call.arguments[1].string ?? "")
+            DispatchQueue.global(qos: .userInitiated).async {
+                do {
+                    let e = try service.explain(path, property: property, app: app)
+                    reply.succeed([.array(element: "a{sv}", ExplainEntry.entries(for: e).map(\.dbusValue))])
+                } catch {
+                    reply.fail(error)
+                }
+            }
         }
     }
 
