@@ -1,12 +1,13 @@
 import Foundation
 import LiveryAPI
 import LiveryCore
+import Synchronization
 
 /// The subscriptions of the bus API (the README's "D-Bus API"): each belongs to the unique name that made it, holds a fixed
 /// set of paths and properties, and remembers the values last sent so that only changes go out.
 ///
-/// Safe to share between threads: every piece of state is read and written under `lock`.
-public final class SubscriptionRegistry: @unchecked Sendable {
+/// Safe to share between threads: its state is one `State` behind a `Mutex`.
+public final class SubscriptionRegistry: Sendable {
     /// One subscription.
     public struct Subscription: Sendable {
         /// The id `Subscribe` returned: never 0, unique among live subscriptions.
@@ -34,16 +35,34 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     /// one client cannot take every path there is and lock the others out.
     public static let maximumPathsPerClient = 16_384
 
-    private let lock = NSLock()
-    /// Subscriptions asking for the same paths, properties and application, with the values
-    /// last sent to them: always the same values for every member, because a subscription is
-    /// made only while its paths resolve and every update reaches every member at once.
-    private var groups: [Request: Group] = [:]
-    private var byID: [UInt32: (request: Request, owner: String)] = [:]
-    private var perOwner: [String: Int] = [:]
-    private var pathsPerOwner: [String: Int] = [:]
-    private var nextID: UInt32 = 1
-    private var totalPaths = 0
+    private let state = Mutex(State())
+
+    /// The registry's state, under `state`'s lock.
+    private struct State {
+        /// Subscriptions asking for the same paths, properties and application, with the values
+        /// last sent to them: always the same values for every member, because a subscription is
+        /// made only while its paths resolve and every update reaches every member at once.
+        var groups: [Request: Group] = [:]
+        var byID: [UInt32: (request: Request, owner: String)] = [:]
+        var perOwner: [String: Int] = [:]
+        var pathsPerOwner: [String: Int] = [:]
+        var nextID: UInt32 = 1
+        var totalPaths = 0
+
+        /// Removes subscription `id`, which is live.
+        mutating func drop(_ id: UInt32) {
+            let (request, owner) = byID.removeValue(forKey: id)!
+            groups[request]!.members[id] = nil
+            if groups[request]!.members.isEmpty { groups[request] = nil }
+            perOwner[owner]! -= 1
+            pathsPerOwner[owner]! -= request.paths.count
+            if perOwner[owner] == 0 {
+                perOwner[owner] = nil
+                pathsPerOwner[owner] = nil
+            }
+            totalPaths -= request.paths.count
+        }
+    }
 
     struct Group {
         var values: StyleSnapshot
@@ -55,13 +74,13 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     public init() {}
 
     /// The number of live subscriptions.
-    public var count: Int { lock.withLock { byID.count } }
+    public var count: Int { state.withLock { $0.byID.count } }
 
     /// The number of subscriptions `owner` holds.
     /// - Parameter owner: A unique bus name such as `:1.42`.
     /// - Returns: How many live subscriptions it made.
     public func count(of owner: String) -> Int {
-        lock.withLock { perOwner[owner] ?? 0 }
+        state.withLock { $0.perOwner[owner] ?? 0 }
     }
 
     /// Registers a subscription whose current values were computed by `current`, under the
@@ -89,41 +108,41 @@ public final class SubscriptionRegistry: @unchecked Sendable {
                 .limitExceeded,
                 "\(properties.count) properties; the limit is \(Limits.propertiesPerCall) per call")
         }
-        lock.lock()
-        defer { lock.unlock() }
-        guard perOwner[owner, default: 0] < SubscriptionRegistry.maximumPerClient else {
-            throw ServiceError(
-                .limitExceeded,
-                "\(owner) already holds \(SubscriptionRegistry.maximumPerClient) subscriptions")
+        return try state.withLock { s throws(ServiceError) -> Subscription in
+            guard s.perOwner[owner, default: 0] < SubscriptionRegistry.maximumPerClient else {
+                throw ServiceError(
+                    .limitExceeded,
+                    "\(owner) already holds \(SubscriptionRegistry.maximumPerClient) subscriptions")
+            }
+            let owned = s.pathsPerOwner[owner, default: 0]
+            guard owned + paths.count <= SubscriptionRegistry.maximumPathsPerClient else {
+                throw ServiceError(
+                    .limitExceeded,
+                    "\(owner) already follows \(owned) subscribed paths; one client may follow at most \(SubscriptionRegistry.maximumPathsPerClient)"
+                )
+            }
+            guard s.totalPaths + paths.count <= SubscriptionRegistry.maximumTotalPaths else {
+                throw ServiceError(
+                    .limitExceeded,
+                    "the daemon already follows \(s.totalPaths) subscribed paths; at most \(SubscriptionRegistry.maximumTotalPaths) in all"
+                )
+            }
+            let values = try current()
+            while s.byID[s.nextID] != nil || s.nextID == 0 { s.nextID &+= 1 }
+            let id = s.nextID
+            s.nextID &+= 1
+            let request = Request(paths: paths, properties: properties, app: app)
+            // A new member of an existing group keeps the group's values, the ones last sent: should
+            // the theme have changed since without an update, the next update then tells every
+            // member (the newcomer at worst hears of a value it already has; nobody misses one).
+            s.groups[request, default: Group(values: values, members: [:])].members[id] = owner
+            s.byID[id] = (request, owner)
+            s.perOwner[owner, default: 0] += 1
+            s.pathsPerOwner[owner, default: 0] += paths.count
+            s.totalPaths += paths.count
+            return Subscription(
+                id: id, owner: owner, paths: paths, properties: properties, app: app, values: values)
         }
-        let owned = pathsPerOwner[owner, default: 0]
-        guard owned + paths.count <= SubscriptionRegistry.maximumPathsPerClient else {
-            throw ServiceError(
-                .limitExceeded,
-                "\(owner) already follows \(owned) subscribed paths; one client may follow at most \(SubscriptionRegistry.maximumPathsPerClient)"
-            )
-        }
-        guard totalPaths + paths.count <= SubscriptionRegistry.maximumTotalPaths else {
-            throw ServiceError(
-                .limitExceeded,
-                "the daemon already follows \(totalPaths) subscribed paths; at most \(SubscriptionRegistry.maximumTotalPaths) in all"
-            )
-        }
-        let values = try current()
-        while byID[nextID] != nil || nextID == 0 { nextID &+= 1 }
-        let id = nextID
-        nextID &+= 1
-        let request = Request(paths: paths, properties: properties, app: app)
-        // A new member of an existing group keeps the group's values, the ones last sent: should
-        // the theme have changed since without an update, the next update then tells every
-        // member (the newcomer at worst hears of a value it already has; nobody misses one).
-        groups[request, default: Group(values: values, members: [:])].members[id] = owner
-        byID[id] = (request, owner)
-        perOwner[owner, default: 0] += 1
-        pathsPerOwner[owner, default: 0] += paths.count
-        totalPaths += paths.count
-        return Subscription(
-            id: id, owner: owner, paths: paths, properties: properties, app: app, values: values)
     }
 
     /// Removes a subscription of `owner`.
@@ -133,13 +152,15 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     /// - Throws: `UnknownSubscription` for an id that is not live; `AccessDenied` when it belongs
     ///   to another client.
     public func remove(_ id: UInt32, owner: String) throws(ServiceError) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let s = byID[id] else { throw ServiceError(.unknownSubscription, "no subscription \(id)") }
-        guard s.owner == owner else {
-            throw ServiceError(.accessDenied, "subscription \(id) belongs to another client")
+        try state.withLock { s throws(ServiceError) in
+            guard let live = s.byID[id] else {
+                throw ServiceError(.unknownSubscription, "no subscription \(id)")
+            }
+            guard live.owner == owner else {
+                throw ServiceError(.accessDenied, "subscription \(id) belongs to another client")
+            }
+            s.drop(id)
         }
-        drop(id)
     }
 
     /// Drops every subscription of a client that left the bus.
@@ -147,26 +168,12 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     /// - Returns: how many were dropped.
     @discardableResult
     public func removeAll(of owner: String) -> Int {
-        lock.withLock {
-            guard perOwner[owner] != nil else { return 0 }
-            let ids = byID.filter { $0.value.owner == owner }.map(\.key)
-            for id in ids { drop(id) }
+        state.withLock { s in
+            guard s.perOwner[owner] != nil else { return 0 }
+            let ids = s.byID.filter { $0.value.owner == owner }.map(\.key)
+            for id in ids { s.drop(id) }
             return ids.count
         }
-    }
-
-    /// Removes subscription `id`, which is live; called under the lock.
-    private func drop(_ id: UInt32) {
-        let (request, owner) = byID.removeValue(forKey: id)!
-        groups[request]!.members[id] = nil
-        if groups[request]!.members.isEmpty { groups[request] = nil }
-        perOwner[owner]! -= 1
-        pathsPerOwner[owner]! -= request.paths.count
-        if perOwner[owner] == 0 {
-            perOwner[owner] = nil
-            pathsPerOwner[owner] = nil
-        }
-        totalPaths -= request.paths.count
     }
 
     /// The changes of one publication for one group of subscriptions.
@@ -188,25 +195,27 @@ public final class SubscriptionRegistry: @unchecked Sendable {
     ///     longer resolve.
     /// - Returns: Per group with changes: the changed values only, and its subscriptions.
     public func update(editedImages: Set<String> = [], resolve: (Request) -> StyleSnapshot) -> [Delivery] {
-        let requests = lock.withLock { Array(groups.keys) }
+        let requests = state.withLock { Array($0.groups.keys) }
         var resolved: [Request: StyleSnapshot] = [:]
         for r in requests { resolved[r] = resolve(r) }
-        lock.lock()
-        defer { lock.unlock() }
-        var out: [Delivery] = []
-        for (request, new) in resolved {
-            // A group that emptied meanwhile is gone.
-            guard let group = groups[request] else { continue }
-            let changes = StyleDiff.changes(from: group.values, to: new, editedImages: editedImages)
-            guard !changes.isEmpty else { continue }
-            groups[request]!.values.merge(new) { _, now in now }
-            out.append(
-                Delivery(
-                    changes: changes,
-                    recipients: group.members.sorted { $0.key < $1.key }.map { (id: $0.key, owner: $0.value) }
-                ))
+        return state.withLock { s in
+            var out: [Delivery] = []
+            for (request, new) in resolved {
+                // A group that emptied meanwhile is gone.
+                guard let group = s.groups[request] else { continue }
+                let changes = StyleDiff.changes(from: group.values, to: new, editedImages: editedImages)
+                guard !changes.isEmpty else { continue }
+                s.groups[request]!.values.merge(new) { _, now in now }
+                out.append(
+                    Delivery(
+                        changes: changes,
+                        recipients: group.members.sorted { $0.key < $1.key }.map {
+                            (id: $0.key, owner: $0.value)
+                        }
+                    ))
+            }
+            return out
         }
-        return out
     }
 
     /// What a subscription asks for: subscriptions asking for the same are resolved and
