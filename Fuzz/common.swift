@@ -199,3 +199,36 @@ func forestCheck(_ c: Cascade, paths: [ComponentPath], app: String?) {
         while naive.depth > 0 { naive.pop() }
     }
 }
+
+/// The paths the scheme-format targets resolve: one of each kind of component a mapping theme
+/// colours.
+let importedSchemePaths: [ComponentPath] = [
+    "Window", "Window/NavigationBar/BarButtonItem:highlighted", "Window/Button.destructive/Label#title",
+    "Window/TableView/TableViewCell:selected/Switch", "Window/SearchBar/TextField#field/Label#text",
+].map { try! ComponentPath($0, schema: fuzzSchema) }
+
+/// The body of the scheme-format targets (itermcolors, colorsjson, kdecolors): the input written
+/// to `file` (the formats read files), read by `format`, compiled with its shipped mapping theme
+/// as parent, linted, its base16 slots made, and, when it compiles, resolved with every fast path
+/// checked against the reference. A file with read errors must not compile.
+func fuzzImportedScheme(_ format: some ThemeFormat, file: URL, _ data: UnsafePointer<UInt8>, _ size: Int) {
+    _ = fuzzCatalog.ids
+    _ = FileManager.default.createFile(atPath: file.path, contents: Data(bytes: data, count: size))
+    let source = format.read(file, id: "fuzz-scheme")
+    for d in source.sheet.diagnostics { _ = d.rendered }
+    var catalog = fuzzCatalog
+    catalog.add(source)
+    let (theme, diagnostics) = catalog.compile("fuzz-scheme", schema: fuzzSchema)
+    for d in diagnostics { _ = d.rendered }
+    if case .success(let chain) = catalog.chain(for: "fuzz-scheme") { _ = Lint.warnings(chain: chain) }
+    guard let theme else { return }
+    if source.sheet.diagnostics.contains(where: { $0.severity == .error }) {
+        fatalError("fuzz: a scheme with read errors compiled")
+    }
+    let cascade = Cascade(theme: theme)
+    let slots = cascade.base16Slots
+    if slots.colors.count != 16 || slots.colors.contains(where: { $0.alpha != 1 }) {
+        fatalError("fuzz: base16 slots are not sixteen opaque colours: \(slots.colors)")
+    }
+    crossCheck(cascade, paths: importedSchemePaths, apps: [nil], explain: ["background-color", "tint-color"])
+}

@@ -171,8 +171,7 @@ func exportScheme(_ entry: ThemeCatalog.Entry, id: String, searchPath: [String])
                         "livery: theme '\(id)' has no base16 slots (it defines no '@define-color \(slot)'), so a template has no colours for it"
                 ))
         }
-        func byte(_ x: Double) -> UInt8 { UInt8((min(max(x, 0), 1) * 255).rounded()) }
-        palette[slot] = TintedScheme.RGB8(r: byte(c.red), g: byte(c.green), b: byte(c.blue))
+        palette[slot] = TintedScheme.RGB8(c)
     }
     return .success(
         TintedScheme(

@@ -31,6 +31,13 @@ public struct TintedScheme: Sendable, Equatable {
         public var g: UInt8
         /// Blue, 0–255.
         public var b: UInt8
+
+        /// A colour's channels at eight bits (`RGBA.eightBit`), its alpha dropped.
+        public init(_ c: RGBA) {
+            self.init(
+                r: UInt8(RGBA.eightBit(c.red)), g: UInt8(RGBA.eightBit(c.green)),
+                b: UInt8(RGBA.eightBit(c.blue)))
+        }
         /// The colour of three channels.
         public init(r: UInt8, g: UInt8, b: UInt8) {
             self.r = r

@@ -34,9 +34,7 @@ struct ThemeSnapshot: Sendable {
         if scheme == nil {
             var palette: [String: TintedScheme.RGB8] = [:]
             for (slot, c) in slots.named {
-                palette[slot] = TintedScheme.RGB8(
-                    r: UInt8(RGBA.eightBit(c.red)), g: UInt8(RGBA.eightBit(c.green)),
-                    b: UInt8(RGBA.eightBit(c.blue)))
+                palette[slot] = TintedScheme.RGB8(c)
             }
             scheme = TintedScheme(
                 system: "base16", name: meta.name, slug: meta.id, author: "", description: meta.description,
