@@ -17,7 +17,7 @@ let package = Package(
             name: "CYAML", pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CMalloc"),
-        .target(name: "LiveryCore", dependencies: ["CYAML"]),
+        .target(name: "LiveryCore", dependencies: ["CYAML", "Mustache"]),
         // A Mustache renderer (spec v1.4.2) that knows nothing of themes.
         .target(name: "Mustache"),
         .target(name: "LiveryDBus", dependencies: ["CDBus"]),

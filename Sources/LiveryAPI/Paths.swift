@@ -1,4 +1,5 @@
 import Foundation
+import LiveryCore
 
 /// Where Livery reads and writes, following the XDG Base Directory Specification.
 public struct Paths: Sendable {
@@ -95,6 +96,17 @@ public struct Paths: Sendable {
             out.append((dir, "shipped"))
         }
         return out
+    }
+
+    /// Every format themes are read with: the compiled-in ones (`ThemeFormats.all`), then the
+    /// outside formats of the user's and the system's plugins (`OutsideFormat.installed`), whose
+    /// importers get the clean environment of plugin commands made from `environment`.
+    public func themeFormats(environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> [any ThemeFormat]
+    {
+        ThemeFormats.all
+            + OutsideFormat.installed(
+                pluginSearchPath, environment: ProcessRunner.environment(from: environment, home: home))
     }
 
     /// `$XDG_DATA_HOME/dark-mode.d` (or `light-mode.d`), then each `$XDG_DATA_DIRS/…`, as

@@ -126,10 +126,11 @@ public final class Daemon: Sendable {
         // Last, the themes shipped with this program (installed beside it, or the source tree of
         // a development build), so that `make install PREFIX=…` needs no XDG_DATA_DIRS.
         let searchPath = paths.fullThemeSearchPath(extra: options.themesDirectories)
-        let configuration = ThemeService.Configuration(
+        var configuration = ThemeService.Configuration(
             searchPath: searchPath,
             schemaFile: options.schemaFile,
             stateFile: paths.stateFile, overridesFile: paths.overridesFile)
+        configuration.formats = { paths.themeFormats(environment: environment) }
         service = try ThemeService(configuration: configuration, log: log)
         do {
             connection = try Connection.open(Bus(address: options.address, system: options.system))

@@ -24,6 +24,9 @@ public final class ThemeService: Sendable {
         public var overridesFile: String
         /// The theme used when no valid theme was saved.
         public var fallbackTheme = "default"
+        /// The formats themes are read with, asked again at every scan of the search path (a
+        /// plugin's outside format takes effect at the next reload).
+        public var formats: @Sendable () -> [any ThemeFormat] = { ThemeFormats.all }
 
         /// A configuration with the fallback theme `default`.
         public init(searchPath: [String], schemaFile: String? = nil, stateFile: String, overridesFile: String)
@@ -131,7 +134,8 @@ public final class ThemeService: Sendable {
         // Only the themes tried are read and compiled here; the rest are read and checked away
         // from the bus thread once the daemon serves (`startChecking`).
         let candidates = ThemeService.savedThenFallback(configuration, store: store, log: log)
-        var catalog = ThemeCatalog(searchPath: configuration.searchPath, readingOnly: candidates)
+        var catalog = ThemeCatalog(
+            searchPath: configuration.searchPath, formats: configuration.formats(), readingOnly: candidates)
         for note in catalog.notes { log(.notice, note) }
         let chosen = ThemeService.firstValid(
             of: candidates, in: &catalog, schema: schema, overrides: overrides, configuration: configuration,
@@ -254,7 +258,8 @@ public final class ThemeService: Sendable {
     /// - Returns: whether every theme was checked (false when a newer scan began meanwhile).
     private func checkAll(generation: Int) -> Bool {
         // Scanned, nothing read: each theme is read for its check and freed after it.
-        let scanned = ThemeCatalog(searchPath: configuration.searchPath, readingOnly: [])
+        let scanned = ThemeCatalog(
+            searchPath: configuration.searchPath, formats: configuration.formats(), readingOnly: [])
         let fresh: Bool = state.withLock { s in
             guard generation == s.scanGeneration else { return false }
             // The new scan replaces the old one, with the active theme's chain as read.
@@ -640,7 +645,8 @@ public final class ThemeService: Sendable {
         // the bus thread, each listed as before until its new check is done (a new one as not
         // checked yet).
         let id = state.withLock { $0.activeID }
-        let newCatalog = ThemeCatalog(searchPath: configuration.searchPath, readingOnly: [id])
+        let newCatalog = ThemeCatalog(
+            searchPath: configuration.searchPath, formats: configuration.formats(), readingOnly: [id])
         // Notes already logged (at start-up or an earlier reload) are not repeated.
         let fresh = state.withLock { s in newCatalog.notes.filter { s.loggedNotes.insert($0).inserted } }
         for note in fresh { log(.notice, note) }

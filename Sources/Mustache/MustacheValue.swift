@@ -13,6 +13,9 @@ public enum MustacheValue: Sendable, Equatable {
     case list([MustacheValue])
     /// Names to values: what dotted names look up.
     case object([String: MustacheValue])
+    /// Names to values found when a template asks for them, for data too large to list (every
+    /// component of a theme): a dotted name's part is looked up here as in an object.
+    case lookup(MustacheLookup)
 
     /// Whether a section over this value renders: not for `null`, `false`, an empty list or an
     /// empty string; once for anything else (and once per item for a list).
@@ -23,7 +26,7 @@ public enum MustacheValue: Sendable, Equatable {
         case .number: true
         case .string(let s): !s.isEmpty
         case .list(let l): !l.isEmpty
-        case .object: true
+        case .object, .lookup: true
         }
     }
 
@@ -32,11 +35,39 @@ public enum MustacheValue: Sendable, Equatable {
     /// objects.
     public var interpolated: String {
         switch self {
-        case .null, .list, .object: ""
+        case .null, .list, .object, .lookup: ""
         case .bool(let b): b ? "true" : "false"
         case .string(let s): s
         case .number(let d):
             d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+        }
+    }
+}
+
+/// The names of a `MustacheValue.lookup`: a function from a name to its value, or nil where the
+/// name is not there (a lookup then goes on down the context stack, as for an object's missing
+/// key). Two lookups are equal only when they are the same instance.
+public final class MustacheLookup: Sendable, Equatable {
+    let find: @Sendable (String) -> MustacheValue?
+
+    /// A lookup answering through `find`, which may be called from any thread, any number of times
+    /// for one name, and must give the same answer each time.
+    public init(_ find: @escaping @Sendable (String) -> MustacheValue?) { self.find = find }
+
+    /// The value of `name`, or nil.
+    public subscript(_ name: String) -> MustacheValue? { find(name) }
+
+    public static func == (a: MustacheLookup, b: MustacheLookup) -> Bool { a === b }
+}
+
+extension MustacheValue {
+    /// The value of one part of a dotted name inside this value: an object's key or a lookup's
+    /// name; nil for anything else.
+    public subscript(_ name: String) -> MustacheValue? {
+        switch self {
+        case .object(let d): d[name]
+        case .lookup(let l): l[name]
+        default: nil
         }
     }
 }

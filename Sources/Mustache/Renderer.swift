@@ -105,14 +105,14 @@ struct Renderer {
         guard let first = name.parts.first else { return stack.last ?? .null }
         var found: MustacheValue?
         for context in stack.reversed() {
-            if case .object(let d) = context, let v = d[first] {
+            if let v = context[first] {
                 found = v
                 break
             }
         }
         guard var value = found else { return .null }
         for part in name.parts.dropFirst() {
-            guard case .object(let d) = value, let next = d[part] else { return .null }
+            guard let next = value[part] else { return .null }
             value = next
         }
         return value

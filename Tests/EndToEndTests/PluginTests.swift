@@ -74,6 +74,79 @@ final class PluginTests: EndToEndTestCase {
         XCTAssertEqual(left, ["colors.txt"])
     }
 
+    /// An export from a tinted-theming template repository (the fixture tinted-fzf, as its
+    /// authors committed it) writes, on `livery set`, byte for byte the file tinted-theming's
+    /// builder committed for that scheme. With no `template` named, the export takes the
+    /// repository's entry for the theme's system: base24 for a base24 scheme, base16 for a base16.
+    func testRepositoryExportWritesWhatTheTintedBuilderWrote() throws {
+        let fzf = Locations.fixtures + "/tinted/tinted-fzf"
+        let fish = root + "/out/fzf.fish"
+        let sh = root + "/out/fzf.sh"
+        // A repository of the two `.sh` entries alone, so that the first for each system is known.
+        let repo = try makeDirectory("fzf-sh/templates")
+        try
+            "base16-default:\n  extension: .sh\n  output: sh\nbase24-default:\n  extension: .sh\n  output: sh\n  supported-systems: [base24]\n"
+            .write(toFile: repo + "/config.yaml", atomically: true, encoding: .utf8)
+        for entry in ["base16-default", "base24-default"] {
+            try FileManager.default.copyItem(
+                atPath: fzf + "/templates/\(entry).mustache", toPath: repo + "/\(entry).mustache")
+        }
+        try writePlugin(
+            "fzf",
+            manifest: """
+                exports:
+                  - repository: \(fzf)
+                    template: base16-fish
+                    output: \(fish)
+                  - repository: \((repo as NSString).deletingLastPathComponent)
+                    output: \(sh)
+                """)
+        let tinted = Locations.fixtures + "/tinted/schemes"
+        try startDaemon(extraThemesDirectories: [tinted + "/base16", tinted + "/base24"])
+        XCTAssertEqual(try pluginRow("fzf")?["errors"] as? [String], [])
+        try setTheme("apathy")
+        let apathyFish = try String(contentsOfFile: fzf + "/fish/base16-apathy.fish", encoding: .utf8)
+        let apathySh = try String(contentsOfFile: fzf + "/sh/base16-apathy.sh", encoding: .utf8)
+        XCTAssertTrue(waitUntil { read(fish) == apathyFish && read(sh) == apathySh }, "\(daemon.stderr)")
+        try setTheme("base24-brogrammer")
+        let brogrammerSh = try String(contentsOfFile: fzf + "/sh/base24-brogrammer.sh", encoding: .utf8)
+        XCTAssertTrue(waitUntil { read(sh) == brogrammerSh }, "sh: \(read(sh)?.prefix(300) ?? "none")")
+    }
+
+    /// A repository that is not there, or an entry it does not have, is a manifest error naming
+    /// the place, and the plugin does not run.
+    func testMissingRepositoryOrEntryIsReported() throws {
+        let output = root + "/out/never.txt"
+        try writePlugin(
+            "gone",
+            manifest: """
+                exports:
+                  - repository: ~/no-such-repository
+                    output: \(output)
+                """)
+        try writePlugin(
+            "typo",
+            manifest: """
+                exports:
+                  - repository: \(Locations.fixtures)/tinted/tinted-fzf
+                    template: base16-fsh
+                    output: \(output)
+                """)
+        try startDaemon()
+        let gone = try XCTUnwrap(try pluginRow("gone")?["errors"] as? [String])
+        XCTAssertEqual(gone.count, 1)
+        XCTAssertTrue(
+            gone[0].contains("plugin.yaml:2:17: error: repository '~/no-such-repository' not found"),
+            "\(gone)")
+        let typo = try XCTUnwrap(try pluginRow("typo")?["errors"] as? [String])
+        XCTAssertEqual(typo.count, 1)
+        XCTAssertTrue(
+            typo[0].contains("has no template 'base16-fsh' (did you mean 'base16-fish'?)"), "\(typo)")
+        try setTheme("nord")
+        XCTAssertTrue(try waitUntil { try status().contains("plugin 'typo' does not run") })
+        XCTAssertNil(read(output))
+    }
+
     func testHookGetsTheThemeAsJSONOnStandardInputAndTheEnvironment() throws {
         let json = root + "/hook.json"
         let env = root + "/hook.env"

@@ -242,8 +242,36 @@ final class BuildTests: XCTestCase {
         ])
         XCTAssertEqual(status, 0, err)
         XCTAssertEqual(out, "Mine Theme|mine|light|a0a0a0|41120|000000\n")
-        let (refused, _, refusedErr) = run(["export", "forest", template.path, "--themes-dir", themes.path])
-        XCTAssertEqual(refused, 1)
-        XCTAssertTrue(refusedErr.contains("theme 'forest' has no base16 slots"), refusedErr)
+    }
+
+    /// A native theme with no `base00`… of its own is exported by the base16 slots derived from
+    /// its resolved values (the README, "Base16 slots of every theme"): forest's base0B is its
+    /// `Window/Switch` on-tint-color, `rgb(0 128 0)`, and base08 the destructive `Button`'s tint,
+    /// default's `#ff3b30`. Palette colours are there by name and components by dotted name, a
+    /// class written after a dot.
+    func testExportOfANativeThemeWithoutSlotsDerivesThem() throws {
+        let dir = try scratch()
+        let template = dir.appendingPathComponent("t.mustache")
+        try
+            "{{scheme-slug}} {{scheme-variant}} {{base0B-hex}} {{base08-hex}} {{accent}} {{Window/NavigationBar.tint-color}} {{Window/Button.destructive.tint-color}} [{{Window/NoSuchType.tint-color}}] [{{Window/Button.no-such-property}}]\n"
+            .write(to: template, atomically: true, encoding: .utf8)
+        let themes = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("themes")
+        let (status, out, err) = run(["export", "forest", template.path, "--themes-dir", themes.path])
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(out, "forest light 008000 ff3b30 #008000ff #008000ff #ff3b30ff [] []\n")
+    }
+
+    /// `livery export` finds a theme by its alias as `palette` does: `base16-3024` is the
+    /// base16 scheme `3024`.
+    func testExportFindsAnAlias() throws {
+        let dir = try scratch()
+        let template = dir.appendingPathComponent("t.mustache")
+        try "{{scheme-system}} {{scheme-slug}} {{base08-hex}}\n".write(
+            to: template, atomically: true, encoding: .utf8)
+        let schemes = BuildTests.fixtures.appendingPathComponent("schemes/base16")
+        let (status, out, err) = run(["export", "base16-3024", template.path, "--themes-dir", schemes.path])
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(out, "base16 3024 db2d20\n")
     }
 }

@@ -33,7 +33,7 @@ func check(_ inv: Invocation, output: Output) -> Int32 {
             continue
         }
         guard
-            let format = ThemeFormats.all.first(where: { $0.claim(url, isDirectory: isDir.boolValue) != nil }
+            let format = themeFormats.first(where: { $0.claim(url, isDirectory: isDir.boolValue) != nil }
             ),
             let id = format.claim(url, isDirectory: isDir.boolValue)
         else {
@@ -57,7 +57,8 @@ func check(_ inv: Invocation, output: Output) -> Int32 {
         }
         // The bundle being checked stands in for any installed theme of the same id.
         let source = format.read(url, id: id)
-        let installed = ThemeCatalog.entries(searchPath).map(\.id).filter(ThemeSource.isValidID)
+        let installed = ThemeCatalog.entries(searchPath, formats: themeFormats).map(\.id).filter(
+            ThemeSource.isValidID)
         let catalog = ThemeCatalog(sources: chain(from: source, searchPath: searchPath), otherIDs: installed)
         var (theme, diagnostics) = catalog.compile(id, schema: schema)
         // Index it as activating it would, so that a check costs what the daemon pays.
@@ -67,7 +68,8 @@ func check(_ inv: Invocation, output: Output) -> Int32 {
             if inv.warnings { diagnostics += Lint.warnings(chain: chain) }
         }
         // Two entries of one id in one directory: liveryd takes the first by name.
-        let sameID = ThemeCatalog.entries([url.deletingLastPathComponent().path]).filter { $0.id == id }
+        let sameID = ThemeCatalog.entries([url.deletingLastPathComponent().path], formats: themeFormats)
+            .filter { $0.id == id }
         var conflicts: [String] = []
         for other in sameID.dropFirst() {
             conflicts.append(
@@ -112,5 +114,11 @@ func chain(from source: ThemeSource, searchPath: [String]) -> [ThemeSource] {
 /// Reads theme `id` from the first directory of `searchPath` holding it, without reading the
 /// other entries.
 func locate(_ id: String, in searchPath: [String]) -> ThemeSource? {
-    ThemeCatalog.entries(searchPath).first { $0.id == id }.map { $0.format.read($0.url, id: id) }
+    ThemeCatalog.entries(searchPath, formats: themeFormats).first { $0.id == id }.map {
+        $0.format.read($0.url, id: id)
+    }
 }
+
+/// The formats the commands that read themes with no daemon (`check`, `palette`, `export`) use:
+/// the compiled-in ones and the outside formats of the user's plugins, as liveryd reads them.
+let themeFormats: [any ThemeFormat] = Paths().themeFormats()

@@ -12,20 +12,11 @@ import LiveryCore
 /// empty line. With `--json`, one flat object `{"name": "#rrggbbaa"}` per theme, a line each.
 /// Exit 0 when every theme compiled, 1 otherwise (its diagnostics on standard error).
 func palette(_ inv: Invocation, output: Output) -> Int32 {
-    let paths = Paths()
-    let searchPath = paths.fullThemeSearchPath(extra: inv.themesDirectories)
-    guard let schemaPath = inv.schema ?? Paths.schemaFile(on: searchPath) else {
-        output.err("livery: no schema.json found; give one with --schema FILE or --themes-dir DIR\n")
-        return 1
-    }
-    let schema: Schema
-    do { schema = try Schema.load(from: URL(fileURLWithPath: schemaPath)) } catch {
-        output.err("livery: \(error)\n")
-        return 1
-    }
+    let searchPath = Paths().fullThemeSearchPath(extra: inv.themesDirectories)
+    guard let schema = schema(inv, searchPath: searchPath, output: output) else { return 1 }
     var failed = false
     for arg in inv.positional {
-        guard let (id, catalog) = paletteCatalog(arg, searchPath: searchPath, output: output) else {
+        guard let (id, catalog) = themeCatalog(for: arg, searchPath: searchPath, output: output) else {
             failed = true
             continue
         }
@@ -49,9 +40,24 @@ func palette(_ inv: Invocation, output: Output) -> Int32 {
     return failed ? 1 : 0
 }
 
-/// The id and a catalog able to compile it: a path is read as `check` reads a bundle (its
-/// parents found on `searchPath`), an id is looked up on `searchPath`.
-private func paletteCatalog(_ arg: String, searchPath: [String], output: Output) -> (String, ThemeCatalog)? {
+/// The schema of `--schema FILE`, else the first `schema.json` on `searchPath`; nil (said on
+/// standard error) when there is none or it does not load.
+func schema(_ inv: Invocation, searchPath: [String], output: Output) -> Schema? {
+    guard let schemaPath = inv.schema ?? Paths.schemaFile(on: searchPath) else {
+        output.err("livery: no schema.json found; give one with --schema FILE or --themes-dir DIR\n")
+        return nil
+    }
+    do { return try Schema.load(from: URL(fileURLWithPath: schemaPath)) } catch {
+        output.err("livery: \(error)\n")
+        return nil
+    }
+}
+
+/// The id and a catalog able to compile it, for the commands that work with no daemon
+/// (`palette`, `export`): a path is read as `check` reads a bundle (its parents found on
+/// `searchPath`), an id or alias (`base24-nord`) is looked up on `searchPath`; nil (said on
+/// standard error) when there is no such theme.
+func themeCatalog(for arg: String, searchPath: [String], output: Output) -> (String, ThemeCatalog)? {
     var isDir: ObjCBool = false
     if arg.contains("/")
         || (FileManager.default.fileExists(atPath: arg, isDirectory: &isDir) && !isDir.boolValue)
@@ -62,7 +68,7 @@ private func paletteCatalog(_ arg: String, searchPath: [String], output: Output)
             return nil
         }
         guard
-            let format = ThemeFormats.all.first(where: { $0.claim(url, isDirectory: isDir.boolValue) != nil }
+            let format = themeFormats.first(where: { $0.claim(url, isDirectory: isDir.boolValue) != nil }
             ),
             let id = format.claim(url, isDirectory: isDir.boolValue)
         else {
@@ -73,7 +79,7 @@ private func paletteCatalog(_ arg: String, searchPath: [String], output: Output)
         let parents = [url.deletingLastPathComponent().path] + searchPath
         return (id, ThemeCatalog(sources: chain(from: source, searchPath: parents)))
     }
-    let catalog = ThemeCatalog(searchPath: searchPath, readingOnly: [arg])
+    let catalog = ThemeCatalog(searchPath: searchPath, formats: themeFormats, readingOnly: [arg])
     guard catalog.isInstalled(arg) else {
         let hint = suggestion(for: arg, among: catalog.installedIDs).map { " (did you mean '\($0)'?)" } ?? ""
         output.err("livery: no theme '\(arg)' is installed\(hint)\n")

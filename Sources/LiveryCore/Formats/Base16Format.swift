@@ -68,6 +68,12 @@ public struct Base16Format: ThemeFormat {
             return ThemeSource(id: id, format: name, path: url.path, sheet: sheet)
         case .success(let t): text = t
         }
+        return parse(text, url: url, id: id)
+    }
+
+    /// Reads scheme text as if it were the file `url` (an outside importer's output).
+    func parse(_ text: String, url: URL, id: String) -> ThemeSource {
+        var sheet = Stylesheet(file: url.path)
         let lines = YAMLNode.Lines(text)
         func lineText(_ n: Int) -> String { lines.text(at: YAMLNode.Mark(line: n, column: 1)) }
         func loc(_ m: YAMLNode.Mark) -> SourceLocation {

@@ -11,15 +11,26 @@ import Foundation
 ///     output: ~/.config/kitty/livery.conf
 ///     run: ["kitty", "@", "set-colors", "--all", "~/.config/kitty/livery.conf"]
 ///     timeout: 5                         # seconds, default 10
+///   - repository: ~/.local/share/livery/tinted-vim   # a tinted-theming template repository
+///     output: ~/.config/nvim/colors/livery.vim       # its entry for the theme's system
 /// hooks:
 ///   - run: ["notify-send", "Livery"]
 ///     timeout: 5
+/// formats:
+///   - match: ["*.gpl"]                   # file names on the theme search path
+///     run: ["gpl-to-livery"]             # the file on stdin; a sheet or base16 scheme on stdout
 /// ```
 public struct PluginManifest: Sendable, Equatable {
     /// One template rendered to one file.
     public struct Export: Sendable, Equatable {
-        /// The template as written, relative to the plugin directory.
+        /// The template as written, relative to the plugin directory; with `repository`, the
+        /// name of an entry of the repository's `templates/config.yaml`, or empty for the first
+        /// entry whose `supported-systems` has the theme's system (base16 when none has base24).
         public var template: String
+        /// A tinted-theming template repository (`templates/config.yaml` and its `.mustache`
+        /// files) as written: relative to the plugin directory, absolute, or `~/`; nil for a
+        /// plain template.
+        public var repository: String?
         /// Where the template's key or value is, for diagnostics about the template file.
         public var templateLocation: SourceLocation
         /// The output file as written (`~/` not yet expanded).
@@ -28,6 +39,19 @@ public struct PluginManifest: Sendable, Equatable {
         public var run: [String]
         /// Seconds the command may take.
         public var timeout: Double
+
+        /// An export of these parts.
+        public init(
+            template: String, templateLocation: SourceLocation, output: String, run: [String] = [],
+            timeout: Double = PluginManifest.defaultTimeout, repository: String? = nil
+        ) {
+            self.template = template
+            self.templateLocation = templateLocation
+            self.output = output
+            self.run = run
+            self.timeout = timeout
+            self.repository = repository
+        }
     }
 
     /// One command run on every published change.
@@ -38,18 +62,38 @@ public struct PluginManifest: Sendable, Equatable {
         public var timeout: Double
     }
 
+    /// One outside format: an importer program for theme files of some names (`OutsideFormat`).
+    public struct Format: Sendable, Equatable {
+        /// File-name patterns (`fnmatch`, no `/`): `*.gpl`.
+        public var match: [String]
+        /// argv, never through a shell.
+        public var run: [String]
+        /// Seconds the importer may take for one file.
+        public var timeout: Double
+
+        /// A format of these parts.
+        public init(match: [String], run: [String], timeout: Double = PluginManifest.defaultTimeout) {
+            self.match = match
+            self.run = run
+            self.timeout = timeout
+        }
+    }
+
     /// The description, when given.
     public var description: String
     /// The exports in manifest order.
     public var exports: [Export]
     /// The hooks in manifest order.
     public var hooks: [Hook]
+    /// The outside formats in manifest order.
+    public var formats: [Format]
 
     /// A manifest of these parts.
-    public init(description: String, exports: [Export], hooks: [Hook]) {
+    public init(description: String, exports: [Export], hooks: [Hook], formats: [Format] = []) {
         self.description = description
         self.exports = exports
         self.hooks = hooks
+        self.formats = formats
     }
 
     /// Every error of a manifest, in file order.
@@ -64,14 +108,50 @@ public struct PluginManifest: Sendable, Equatable {
     /// The largest manifest read: 64 KiB.
     public static let maximumSize = 64 << 10
 
-    static let topKeys = ["description", "exports", "hooks"]
-    static let exportKeys = ["template", "output", "run", "timeout"]
+    static let topKeys = ["description", "exports", "hooks", "formats"]
+    static let exportKeys = ["template", "repository", "output", "run", "timeout"]
     static let hookKeys = ["run", "timeout"]
+    static let formatKeys = ["match", "run", "timeout"]
     /// Keys of the plugin contract this version does not do yet: an error, never ignored.
-    static let unsupported: [String: String] = [
-        "formats": "outside format plugins ('formats') are not supported by this version of liveryd",
-        "repository": "tinted-theming repositories in a plugin ('repository') are not supported yet",
-    ]
+    static let unsupported: [String: String] = [:]
+
+    /// The plugin directories of a search path that have a `plugin.yaml`, the first of a name
+    /// winning, in search-path then name order; names starting with `.` are skipped.
+    /// - Parameter searchPath: Directories of plugins and their origins (`user`, `system`,
+    ///   `shipped`), as `Paths.pluginSearchPath`.
+    public static func directories(_ searchPath: [(directory: String, origin: String)]) -> [(
+        name: String, directory: String, origin: String, manifest: String
+    )] {
+        var seen: Set<String> = []
+        var out: [(name: String, directory: String, origin: String, manifest: String)] = []
+        for (directory, origin) in searchPath {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory))?.sorted() ?? []
+            for name in names where !name.hasPrefix(".") && !seen.contains(name) {
+                let dir = directory + "/" + name
+                let manifest = dir + "/plugin.yaml"
+                guard FileManager.default.fileExists(atPath: manifest) else { continue }
+                seen.insert(name)
+                out.append((name, dir, origin, manifest))
+            }
+        }
+        return out
+    }
+
+    /// Reads and parses the manifest at `path` (at most `maximumSize` bytes, UTF-8).
+    /// - Returns: The manifest, or every error (an unreadable file is one at 1:1).
+    public static func load(_ path: String) -> Result<PluginManifest, Errors> {
+        let start = SourceLocation(file: path, line: 1, column: 1)
+        switch BundleFiles.contents(of: path, limit: maximumSize) {
+        case .failure(let e):
+            return .failure(Errors(diagnostics: [Diagnostic(.error, "manifest \(e.message)", at: start)]))
+        case .success(let data):
+            guard let text = String(data: data, encoding: .utf8) else {
+                return .failure(
+                    Errors(diagnostics: [Diagnostic(.error, "the manifest is not UTF-8 text", at: start)]))
+            }
+            return parse(text, file: path)
+        }
+    }
 
     /// Parses manifest text.
     /// - Parameters:
@@ -106,7 +186,7 @@ public struct PluginManifest: Sendable, Equatable {
         case .success(let node): root = node
         }
         guard case .mapping(let top) = root.kind else {
-            error("a plugin manifest is a mapping of 'exports' and 'hooks'", root.mark)
+            error("a plugin manifest is a mapping of 'exports', 'hooks' and 'formats'", root.mark)
             return .failure(Errors(diagnostics: diagnostics))
         }
 
@@ -152,6 +232,21 @@ public struct PluginManifest: Sendable, Equatable {
             }
             return out
         }
+        func patterns(_ node: YAMLNode) -> [String]? {
+            guard case .sequence(let items) = node.kind, !items.isEmpty else {
+                error("'match' must be a non-empty list of file-name patterns such as \"*.gpl\"", node.mark)
+                return nil
+            }
+            var out: [String] = []
+            for item in items {
+                guard let s = item.scalar, !s.isEmpty, !s.contains("/") else {
+                    error("each pattern of 'match' must be a file name pattern, without '/'", item.mark)
+                    return nil
+                }
+                out.append(s)
+            }
+            return out
+        }
         func timeout(_ node: YAMLNode) -> Double? {
             guard let s = node.scalar, let t = Double(s), t.isFinite, t > 0, t <= maximumTimeout else {
                 error(
@@ -191,6 +286,7 @@ public struct PluginManifest: Sendable, Equatable {
                 guard case .sequence(let nodes) = value.kind else { break }
                 for (pairs, node) in zip(items, nodes) {
                     var template: (String, SourceLocation)?
+                    var repository: (String, SourceLocation)?
                     var output: String?
                     var run: [String] = []
                     var time = defaultTimeout
@@ -203,20 +299,54 @@ public struct PluginManifest: Sendable, Equatable {
                         }
                         switch n {
                         case "template": template = string(v, n).map { ($0, location(v.mark)) }
+                        case "repository": repository = string(v, n).map { ($0, location(v.mark)) }
                         case "output": output = string(v, n)
                         case "run": run = argv(v) ?? []
                         default: time = timeout(v) ?? time
                         }
                     }
-                    if !itemKeys.contains("template") { error("an export needs a 'template'", node.mark) }
+                    if !itemKeys.contains("template") && !itemKeys.contains("repository") {
+                        error("an export needs a 'template' (or a 'repository')", node.mark)
+                    }
                     if !itemKeys.contains("output") { error("an export needs an 'output' file", node.mark) }
                     if let out = output, !(out.hasPrefix("/") || out.hasPrefix("~/")) {
                         error("'output' must be an absolute path or start with '~/'", node.mark)
                     }
-                    if let (t, loc) = template, let output {
+                    if let output, let (t, loc) = template ?? repository.map({ ("", $0.1) }) {
                         manifest.exports.append(
                             Export(
-                                template: t, templateLocation: loc, output: output, run: run, timeout: time))
+                                template: t, templateLocation: repository?.1 ?? loc, output: output,
+                                run: run, timeout: time, repository: repository?.0))
+                    }
+                }
+            case "formats":
+                let items = entries(value, "formats")
+                guard case .sequence(let nodes) = value.kind else { break }
+                for (pairs, node) in zip(items, nodes) {
+                    var match: [String]?
+                    var run: [String]?
+                    var time = defaultTimeout
+                    var itemKeys: Set<String> = []
+                    for (_, k, v) in pairs {
+                        guard let n = keyName(k, among: formatKeys) else { continue }
+                        guard itemKeys.insert(n).inserted else {
+                            error("'\(n)' is given twice", k.mark)
+                            continue
+                        }
+                        switch n {
+                        case "match": match = patterns(v)
+                        case "run": run = argv(v)
+                        default: time = timeout(v) ?? time
+                        }
+                    }
+                    if !itemKeys.contains("match") {
+                        error("a format needs 'match': file-name patterns", node.mark)
+                    }
+                    if !itemKeys.contains("run") {
+                        error("a format needs 'run': the importer's argv", node.mark)
+                    }
+                    if let match, let run {
+                        manifest.formats.append(Format(match: match, run: run, timeout: time))
                     }
                 }
             default:

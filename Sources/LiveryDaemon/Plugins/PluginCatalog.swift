@@ -18,72 +18,137 @@ struct LoadedPlugin: Sendable {
     /// Manifest and template errors, rendered; a plugin with any never runs.
     var errors: [String]
     var manifest: PluginManifest
-    /// The compiled template of each export.
-    var templates: [Template]
+    /// The compiled templates of each export.
+    var templates: [ExportTemplates]
 
     var runnable: Bool { enabled && errors.isEmpty }
+}
+
+/// The templates of one export: one, or a template repository's entries.
+struct ExportTemplates: Sendable {
+    /// Each entry's name, the systems it supports and its template; a plain template is one
+    /// entry for both systems.
+    var entries: [(name: String, systems: [String], template: Template)]
+    /// The entry an export's `template` names, or when it names none (`""`), the first entry for
+    /// `system`; a base24 theme with no base24 entry takes the first base16 entry, since a base24
+    /// scheme has every base16 slot.
+    func template(named name: String, system: String) -> Template? {
+        if !name.isEmpty { return entries.first { $0.name == name }?.template }
+        return
+            (entries.first { $0.systems.contains(system) }
+            ?? entries.first { $0.systems.contains("base16") })?.template
+    }
 }
 
 /// Finds plugins (`Paths.pluginSearchPath`, first wins for a name) and darkman's scripts.
 enum PluginCatalog {
     /// Every plugin on the search path, by name.
     static func load(_ paths: Paths) -> [LoadedPlugin] {
-        var seen: Set<String> = []
-        var out: [LoadedPlugin] = []
-        for (directory, origin) in paths.pluginSearchPath {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory))?.sorted() ?? []
-            for name in names where !name.hasPrefix(".") && !seen.contains(name) {
-                let dir = directory + "/" + name
-                let manifest = dir + "/plugin.yaml"
-                guard FileManager.default.fileExists(atPath: manifest) else { continue }
-                seen.insert(name)
-                out.append(load(name: name, origin: origin, directory: dir, manifest: manifest))
-            }
+        PluginManifest.directories(paths.pluginSearchPath).map {
+            load(
+                name: $0.name, origin: $0.origin, directory: $0.directory, manifest: $0.manifest,
+                home: paths.home)
         }
-        return out
     }
 
     /// Reads and checks one plugin.
-    static func load(name: String, origin: String, directory: String, manifest path: String) -> LoadedPlugin {
+    static func load(name: String, origin: String, directory: String, manifest path: String, home: String)
+        -> LoadedPlugin
+    {
         var plugin = LoadedPlugin(
             name: name, origin: origin, directory: directory, kind: "hook", enabled: origin != "shipped",
             errors: [], manifest: PluginManifest(description: "", exports: [], hooks: []), templates: [])
-        let text: String
-        switch BundleFiles.contents(of: path, limit: PluginManifest.maximumSize) {
-        case .failure(let e):
-            plugin.errors = ["\(path):1:1: error: manifest \(e.message)"]
-            return plugin
-        case .success(let data):
-            guard let t = String(data: data, encoding: .utf8) else {
-                plugin.errors = ["\(path):1:1: error: the manifest is not UTF-8 text"]
-                return plugin
-            }
-            text = t
-        }
-        switch PluginManifest.parse(text, file: path) {
+        switch PluginManifest.load(path) {
         case .failure(let e):
             plugin.errors = e.diagnostics.map(\.description)
             return plugin
         case .success(let m): plugin.manifest = m
         }
-        plugin.kind = plugin.manifest.exports.isEmpty ? "hook" : "exporter"
+        plugin.kind =
+            !plugin.manifest.exports.isEmpty
+            ? "exporter"
+            : !plugin.manifest.formats.isEmpty && plugin.manifest.hooks.isEmpty ? "format" : "hook"
         for export in plugin.manifest.exports {
-            let file = export.template.hasPrefix("/") ? export.template : directory + "/" + export.template
-            switch BundleFiles.contents(of: file, limit: 4 << 20) {
-            case .failure(let e):
-                plugin.errors.append(
-                    "\(export.templateLocation): error: template '\(export.template)' \(e.message)")
-            case .success(let data):
-                guard let t = String(data: data, encoding: .utf8) else {
-                    plugin.errors.append("\(file):1:1: error: the template is not UTF-8 text")
-                    continue
-                }
-                do { plugin.templates.append(try Template(t, name: file)) } catch {
-                    plugin.errors.append("\(error)")
-                }
+            if let repository = export.repository {
+                plugin.templates.append(
+                    repositoryTemplates(export, repository, home: home, in: directory, errors: &plugin.errors)
+                )
+                continue
             }
+            let file = export.template.hasPrefix("/") ? export.template : directory + "/" + export.template
+            var entries: [(name: String, systems: [String], template: Template)] = []
+            if let template = compile(
+                file, at: export.templateLocation, name: export.template, &plugin.errors)
+            {
+                entries.append((export.template, ["base16", "base24"], template))
+            }
+            plugin.templates.append(ExportTemplates(entries: entries))
         }
         return plugin
+    }
+
+    /// The largest template read: 4 MiB.
+    static let maximumTemplateSize = 4 << 20
+
+    /// Reads and compiles one template file; its errors go to `errors`.
+    static func compile(_ file: String, at location: SourceLocation, name: String, _ errors: inout [String])
+        -> Template?
+    {
+        switch BundleFiles.contents(of: file, limit: maximumTemplateSize) {
+        case .failure(let e):
+            errors.append("\(location): error: template '\(name)' \(e.message)")
+            return nil
+        case .success(let data):
+            guard let t = String(data: data, encoding: .utf8) else {
+                errors.append("\(file):1:1: error: the template is not UTF-8 text")
+                return nil
+            }
+            do { return try Template(t, name: file) } catch {
+                errors.append("\(error)")
+                return nil
+            }
+        }
+    }
+
+    /// The entries of an export's template repository, each compiled; an entry `template` names
+    /// that the repository does not have, an unreadable `config.yaml` and a template's errors go
+    /// to `errors`.
+    static func repositoryTemplates(
+        _ export: PluginManifest.Export, _ repository: String, home: String, in directory: String,
+        errors: inout [String]
+    ) -> ExportTemplates {
+        let root =
+            repository.hasPrefix("/")
+            ? repository
+            : repository.hasPrefix("~/") ? home + repository.dropFirst(1) : directory + "/" + repository
+        let repo: TemplateRepository
+        do { repo = try TemplateRepository(root: URL(fileURLWithPath: root)) } catch {
+            let fm = FileManager.default
+            if fm.fileExists(atPath: root + "/templates/config.yaml")
+                || fm.fileExists(atPath: root + "/templates/config.yml")
+            {
+                errors.append(error.description)
+            } else {
+                errors.append(
+                    "\(export.templateLocation): error: repository '\(repository)' not found: \(root) has no templates/config.yaml (clone the template repository there)"
+                )
+            }
+            return ExportTemplates(entries: [])
+        }
+        if !export.template.isEmpty, !repo.entries.contains(where: { $0.name == export.template }) {
+            let names = repo.entries.map(\.name)
+            let hint = suggestion(for: export.template, among: names).map { " (did you mean '\($0)'?)" } ?? ""
+            errors.append(
+                "\(export.templateLocation): error: repository '\(repository)' has no template '\(export.template)'\(hint); it has \(names.map { "'\($0)'" }.joined(separator: ", "))"
+            )
+        }
+        var entries: [(name: String, systems: [String], template: Template)] = []
+        for entry in repo.entries where export.template.isEmpty || entry.name == export.template {
+            if let t = compile(entry.template.path, at: export.templateLocation, name: entry.name, &errors) {
+                entries.append((entry.name, entry.systems, t))
+            }
+        }
+        return ExportTemplates(entries: entries)
     }
 
     /// darkman's scripts for a variant: the executable regular files of each directory of

@@ -106,9 +106,15 @@ public final class PluginRunner: Sendable {
         for plugin in plugins where plugin.runnable {
             var failures: [String] = []
             var commands = 0
-            for (export, template) in zip(plugin.manifest.exports, plugin.templates) {
+            for (export, templates) in zip(plugin.manifest.exports, plugin.templates) {
                 if superseded { break }
                 let output = expand(export.output)
+                guard let template = templates.template(named: export.template, system: snap.system) else {
+                    failures.append(
+                        "plugin '\(plugin.name)': repository '\(export.repository ?? "")' has no template for \(snap.system) schemes"
+                    )
+                    continue
+                }
                 do {
                     let text = try template.render(snap.variables)
                     if try PluginRunner.writeAtomically(Array(text.utf8), to: output) {
@@ -124,7 +130,9 @@ public final class PluginRunner: Sendable {
                         commands += 1
                     }
                 } catch let e as RenderError {
-                    failures.append("plugin '\(plugin.name)': template '\(export.template)': \(e)")
+                    failures.append(
+                        "plugin '\(plugin.name)': template '\(export.repository.map { "\($0) " } ?? "")\(export.template)': \(e)"
+                    )
                 } catch {
                     failures.append("plugin '\(plugin.name)': cannot write \(output): \(error)")
                 }
@@ -289,19 +297,10 @@ public final class PluginRunner: Sendable {
         return out
     }
 
-    /// The environment of every command: `PATH`, `HOME`, `USER`, `LOGNAME`, `LANG`, `LC_*`,
-    /// `XDG_*`, `DISPLAY`, `WAYLAND_DISPLAY` and `DBUS_SESSION_BUS_ADDRESS` from the daemon's,
-    /// plus `LIVERY_THEME`, `LIVERY_VARIANT` and `LIVERY_SERIAL`.
+    /// The environment of every command: `ProcessRunner.environment` plus `LIVERY_THEME`,
+    /// `LIVERY_VARIANT` and `LIVERY_SERIAL`.
     func commandEnvironment(_ snap: ThemeSnapshot) -> [String: String] {
-        let kept: Set<String> = [
-            "PATH", "HOME", "USER", "LOGNAME", "LANG", "DISPLAY", "WAYLAND_DISPLAY",
-            "DBUS_SESSION_BUS_ADDRESS",
-        ]
-        var env = environment.filter {
-            kept.contains($0.key) || $0.key.hasPrefix("XDG_") || $0.key.hasPrefix("LC_")
-        }
-        if env["PATH"] == nil { env["PATH"] = "/usr/local/bin:/usr/bin:/bin" }
-        env["HOME"] = paths.home
+        var env = ProcessRunner.environment(from: environment, home: paths.home)
         env["LIVERY_THEME"] = snap.id
         env["LIVERY_VARIANT"] = snap.variant
         env["LIVERY_SERIAL"] = String(snap.serial)

@@ -9,16 +9,15 @@ struct ThemeSnapshot: Sendable {
     var name: String
     var variant: String
     var serial: UInt32
-    /// The tinted-theming variables plus every palette colour by name.
+    /// The tinted-theming system of the theme's scheme: `base16` or `base24`.
+    var system: String
+    /// What templates see (`ThemeTemplateData`).
     var variables: MustacheValue
     /// `{"id", "name", "variant", "serial", "palette", "base16"}`.
     var json: [UInt8]
 
-    /// The snapshot of `cascade` at `serial`: a base16 or base24 scheme's own variables (read
-    /// from its file, so base24's `base10`…`base17` and its author are there); for every other
-    /// theme, the same names from its base16 slots (`Cascade.base16Slots`), its name, its id as
-    /// the slug and its variant. Palette colours are added by name as `#rrggbbaa` where no
-    /// tinted variable has that name.
+    /// The snapshot of `cascade` at `serial`: the template data of `ThemeTemplateData` plus
+    /// `livery-serial`; the JSON of the theme's palette and base16 slots.
     init(cascade: Cascade, serial: UInt32) {
         let theme = cascade.theme
         let meta = theme.metadata
@@ -26,27 +25,10 @@ struct ThemeSnapshot: Sendable {
         name = meta.name
         variant = meta.variant
         self.serial = serial
+        let data = ThemeTemplateData(cascade, extra: ["livery-serial": String(serial)])
+        system = data.scheme.system
+        variables = data.value
         let slots = cascade.base16Slots
-        var scheme: TintedScheme?
-        if meta.format == "base16", case .success(let s) = TintedScheme.read(path: meta.path) {
-            scheme = s
-        }
-        if scheme == nil {
-            var palette: [String: TintedScheme.RGB8] = [:]
-            for (slot, c) in slots.named {
-                palette[slot] = TintedScheme.RGB8(c)
-            }
-            scheme = TintedScheme(
-                system: "base16", name: meta.name, slug: meta.id, author: "", description: meta.description,
-                variant: meta.variant == "light" ? "light" : "dark", palette: palette)
-        }
-        var data: [String: MustacheValue] = [:]
-        TemplateVariables.each(scheme!) { data[$0] = .string($1) }
-        for (key, c) in theme.palette where data[key] == nil { data[key] = .string(c.hex) }
-        data["livery-theme"] = .string(meta.id)
-        data["livery-serial"] = .string(String(serial))
-        variables = .object(data)
-
         let object: [String: Any] = [
             "id": meta.id, "name": meta.name, "variant": meta.variant, "serial": Int(serial),
             "palette": theme.palette.mapValues(\.hex),

@@ -81,14 +81,50 @@ final class PluginManifestTests: XCTestCase {
             ["plugin.yaml:2:5: error: 'output' must be an absolute path or start with '~/'"])
         XCTAssertEqual(
             errors("- a\n"),
-            ["plugin.yaml:1:1: error: a plugin manifest is a mapping of 'exports' and 'hooks'"])
+            ["plugin.yaml:1:1: error: a plugin manifest is a mapping of 'exports', 'hooks' and 'formats'"])
         XCTAssertTrue(
             errors("hooks: [\n").first?.hasPrefix("plugin.yaml:2:1: error: YAML:") == true,
             "\(errors("hooks: [\n"))")
         XCTAssertEqual(
             errors("formats:\n  - match: ['*.gpl']\n"),
+            ["plugin.yaml:2:5: error: a format needs 'run': the importer's argv"])
+        XCTAssertEqual(
+            errors("formats:\n  - match: ['themes/*.gpl']\n    run: [x]\n"),
+            ["plugin.yaml:2:13: error: each pattern of 'match' must be a file name pattern, without '/'"])
+        XCTAssertEqual(
+            errors("formats:\n  - match: '*.gpl'\n    run: [x]\n"),
             [
-                "plugin.yaml:1:1: error: outside format plugins ('formats') are not supported by this version of liveryd"
+                "plugin.yaml:2:12: error: 'match' must be a non-empty list of file-name patterns such as \"*.gpl\""
+            ])
+        XCTAssertEqual(
+            errors("exports:\n  - output: ~/x\n"),
+            ["plugin.yaml:2:5: error: an export needs a 'template' (or a 'repository')"])
+    }
+
+    /// Outside formats and repository exports as DESIGN §8's example writes them.
+    func testFormatsAndRepositoryExports() throws {
+        let m = try parse(
+            """
+            exports:
+              - repository: tinted-vim
+                template: tinted-vim
+                output: ~/.config/nvim/colors/livery.vim
+              - repository: ~/src/tinted-shell
+                output: /tmp/x.sh
+            formats:
+              - match: ["*.gpl", "*.GPL"]
+                run: ["gpl-to-livery", "--sheet"]
+                timeout: 2.5
+            """
+        ).get()
+        XCTAssertEqual(m.exports.map(\.repository), ["tinted-vim", "~/src/tinted-shell"])
+        XCTAssertEqual(m.exports.map(\.template), ["tinted-vim", ""])
+        XCTAssertEqual(m.exports.map(\.output), ["~/.config/nvim/colors/livery.vim", "/tmp/x.sh"])
+        XCTAssertEqual(
+            m.formats,
+            [
+                PluginManifest.Format(
+                    match: ["*.gpl", "*.GPL"], run: ["gpl-to-livery", "--sheet"], timeout: 2.5)
             ])
     }
 

@@ -13,15 +13,16 @@ private func sysAddChdir(
 )
     -> Int32
 
-/// The one place liveryd starts a process (every plugin command, hook and darkman script goes
-/// through `ProcessRunner.run`): `posix_spawn`, no shell, its own process group, the given
-/// environment only, standard input from `input`, standard output and error into one pipe of
-/// which at most `outputLimit` bytes are kept (the rest is read and dropped), SIGTERM to the
-/// group at the timeout and SIGKILL two seconds later.
-enum ProcessRunner {
+/// The one place Livery starts a process (every plugin command, hook, darkman script and
+/// outside format importer goes through `ProcessRunner.run`): `posix_spawn`, no shell, its own
+/// process group, the given environment only, standard input from `input`, standard output and
+/// error into one pipe (or, for an importer, each into its own) of which at most a limit is
+/// kept (the rest is read and dropped), SIGTERM to the group at the timeout and SIGKILL two
+/// seconds later.
+package enum ProcessRunner {
     /// What one run did.
-    struct Outcome: Sendable {
-        enum End: Sendable, Equatable {
+    package struct Outcome: Sendable {
+        package enum End: Sendable, Equatable {
             /// Exited with this status.
             case exited(Int32)
             /// Killed by this signal (not by us).
@@ -31,16 +32,19 @@ enum ProcessRunner {
             /// Could not be started: why.
             case notStarted(String)
         }
-        var end: End
-        /// Standard output and error, interleaved, at most `outputLimit` bytes.
-        var output: [UInt8]
-        /// How many bytes it wrote in all.
-        var total: Int
+        package var end: End
+        /// Standard output (and error, interleaved, unless they were kept apart), at most
+        /// `outputLimit` bytes.
+        package var output: [UInt8]
+        /// How many bytes it wrote there in all.
+        package var total: Int
+        /// Standard error when kept apart from the output, at most `outputLimit` bytes.
+        package var errors: [UInt8] = []
 
-        var succeeded: Bool { end == .exited(0) }
+        package var succeeded: Bool { end == .exited(0) }
 
         /// What happened, for a problem or the log: `exited with status 3`.
-        var summary: String {
+        package var summary: String {
             switch end {
             case .exited(let s): return s == 0 ? "succeeded" : "exited with status \(s)"
             case .signalled(let s): return "was killed by signal \(s) (\(signalName(s)))"
@@ -50,12 +54,12 @@ enum ProcessRunner {
         }
     }
 
-    /// Bytes of output kept per run: 64 KiB.
-    static let outputLimit = 64 << 10
+    /// Bytes of output kept per run unless the caller says otherwise: 64 KiB.
+    package static let outputLimit = 64 << 10
     /// Seconds between SIGTERM and SIGKILL.
-    static let killGrace: Double = 2
+    package static let killGrace: Double = 2
 
-    static func signalName(_ s: Int32) -> String {
+    package static func signalName(_ s: Int32) -> String {
         switch s {
         case SIGTERM: return "SIGTERM"
         case SIGKILL: return "SIGKILL"
@@ -74,11 +78,16 @@ enum ProcessRunner {
     ///   - directory: Its working directory.
     ///   - input: Written to its standard input, which is then closed.
     ///   - timeout: Seconds before SIGTERM.
-    static func run(
-        _ argv: [String], environment: [String: String], directory: String, input: [UInt8], timeout: Double
+    ///   - outputLimit: Bytes of standard output kept.
+    ///   - separateErrors: Whether standard error goes to `Outcome.errors` (at most
+    ///     `ProcessRunner.outputLimit` bytes kept) instead of being interleaved with the output.
+    package static func run(
+        _ argv: [String], environment: [String: String], directory: String, input: [UInt8], timeout: Double,
+        outputLimit: Int = ProcessRunner.outputLimit, separateErrors: Bool = false
     ) -> Outcome {
         var inPipe: [Int32] = [-1, -1]
         var outPipe: [Int32] = [-1, -1]
+        var errPipe: [Int32] = [-1, -1]
         guard sysPipe2(&inPipe, O_CLOEXEC) == 0 else {
             return failed("pipe: \(String(cString: strerror(errno)))")
         }
@@ -87,12 +96,16 @@ enum ProcessRunner {
             close(inPipe[1])
             return failed("pipe: \(String(cString: strerror(errno)))")
         }
+        if separateErrors && sysPipe2(&errPipe, O_CLOEXEC) != 0 {
+            for fd in inPipe + outPipe { close(fd) }
+            return failed("pipe: \(String(cString: strerror(errno)))")
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 2)
+        posix_spawn_file_actions_adddup2(&actions, separateErrors ? errPipe[1] : outPipe[1], 2)
         _ = sysAddChdir(&actions, directory)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -120,13 +133,18 @@ enum ProcessRunner {
         let spawned = posix_spawnp(&pid, argv[0], &actions, &attributes, cArgs, cEnv)
         close(inPipe[0])
         close(outPipe[1])
+        if separateErrors { close(errPipe[1]) }
         guard spawned == 0 else {
             close(inPipe[1])
             close(outPipe[0])
+            if separateErrors { close(errPipe[0]) }
             return failed(String(cString: strerror(spawned)))
         }
         _ = fcntl(inPipe[1], F_SETFL, fcntl(inPipe[1], F_GETFL) | O_NONBLOCK)
         _ = fcntl(outPipe[0], F_SETFL, fcntl(outPipe[0], F_GETFL) | O_NONBLOCK)
+        var stderrFD: Int32 = separateErrors ? errPipe[0] : -1
+        if stderrFD >= 0 { _ = fcntl(stderrFD, F_SETFL, fcntl(stderrFD, F_GETFL) | O_NONBLOCK) }
+        var errorsKept: [UInt8] = []
 
         var stdinFD: Int32 = inPipe[1]
         var stdoutFD: Int32 = outPipe[0]
@@ -152,7 +170,7 @@ enum ProcessRunner {
             }
             // Done when it has exited and its output is closed; when a child it left behind
             // keeps the pipe open, when the kill deadline has passed too.
-            if reaped && (stdoutFD < 0 || killSent) { break }
+            if reaped && ((stdoutFD < 0 && stderrFD < 0) || killSent) { break }
             let t = elapsed()
             if !termSent && t >= timeout {
                 termSent = true
@@ -166,6 +184,7 @@ enum ProcessRunner {
             if killSent && reaped && t >= timeout + 2 * killGrace { break }
             var fds: [pollfd] = []
             if stdoutFD >= 0 { fds.append(pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0)) }
+            if stderrFD >= 0 { fds.append(pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)) }
             if stdinFD >= 0 { fds.append(pollfd(fd: stdinFD, events: Int16(POLLOUT), revents: 0)) }
             if fds.isEmpty {
                 // Nothing to read or write: wait for the exit.
@@ -184,6 +203,15 @@ enum ProcessRunner {
                         close(stdoutFD)
                         stdoutFD = -1
                     }
+                } else if f.fd == stderrFD {
+                    let n = buffer.withUnsafeMutableBytes { read(stderrFD, $0.baseAddress, $0.count) }
+                    if n > 0 {
+                        let room = ProcessRunner.outputLimit - errorsKept.count
+                        if room > 0 { errorsKept.append(contentsOf: buffer[0..<min(room, n)]) }
+                    } else if n == 0 || (errno != EAGAIN && errno != EINTR) {
+                        close(stderrFD)
+                        stderrFD = -1
+                    }
                 } else if f.fd == stdinFD {
                     let n = input.withUnsafeBytes {
                         write(stdinFD, $0.baseAddress! + written, $0.count - written)
@@ -200,6 +228,7 @@ enum ProcessRunner {
         }
         if stdinFD >= 0 { close(stdinFD) }
         if stdoutFD >= 0 { close(stdoutFD) }
+        if stderrFD >= 0 { close(stderrFD) }
         if !reaped {
             kill(-pid, SIGKILL)
             waitpid(pid, &status, 0)
@@ -212,7 +241,23 @@ enum ProcessRunner {
         } else {
             end = .signalled(status & 0x7f)
         }
-        return Outcome(end: end, output: kept, total: total)
+        return Outcome(end: end, output: kept, total: total, errors: errorsKept)
+    }
+
+    /// The environment of every plugin program: `PATH` (`/usr/local/bin:/usr/bin:/bin` when
+    /// unset), `HOME`, `USER`, `LOGNAME`, `LANG`, `LC_*`, `XDG_*`, `DISPLAY`, `WAYLAND_DISPLAY`
+    /// and `DBUS_SESSION_BUS_ADDRESS` of `environment`, with `home` as `HOME`.
+    package static func environment(from environment: [String: String], home: String) -> [String: String] {
+        let kept: Set<String> = [
+            "PATH", "HOME", "USER", "LOGNAME", "LANG", "DISPLAY", "WAYLAND_DISPLAY",
+            "DBUS_SESSION_BUS_ADDRESS",
+        ]
+        var env = environment.filter {
+            kept.contains($0.key) || $0.key.hasPrefix("XDG_") || $0.key.hasPrefix("LC_")
+        }
+        if env["PATH"] == nil { env["PATH"] = "/usr/local/bin:/usr/bin:/bin" }
+        env["HOME"] = home
+        return env
     }
 
     static func failed(_ why: String) -> Outcome { Outcome(end: .notStarted(why), output: [], total: 0) }
