@@ -12,10 +12,11 @@ CONFIG ?= debug
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages: build (libdbus, libyaml), run (dbus-daemon), and the outside clients the
-# end-to-end tests drive the daemon with (gdbus, busctl, dbus-send, dbus-monitor, python3-dbus).
+# end-to-end tests drive the daemon with (gdbus, busctl, dbus-send, dbus-monitor, python3-dbus,
+# neovim for the vim plugin).
 BUILD_PACKAGES := libdbus-1-dev libyaml-dev pkg-config
 RUN_PACKAGES := dbus-daemon dbus-bin
-TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus python3-gi python3-venv xdg-desktop-portal
+TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus python3-gi python3-venv xdg-desktop-portal neovim
 
 .PHONY: all build run test deps deps-test install uninstall clean format lint bench bench-profile bench-profile-daemon fuzz fuzz-build
 

@@ -1,6 +1,15 @@
 import Foundation
 import XCTest
 
+// glibc's pseudo-terminal calls, which Swift's Glibc module does not export.
+@_silgen_name("posix_openpt") private func sysOpenPT(_ flags: Int32) -> Int32
+@_silgen_name("grantpt") private func sysGrantPT(_ fd: Int32) -> Int32
+@_silgen_name("unlockpt") private func sysUnlockPT(_ fd: Int32) -> Int32
+@_silgen_name("ptsname_r") private func sysPTSName(
+    _ fd: Int32, _ buf: UnsafeMutablePointer<CChar>, _ len: Int
+)
+    -> Int32
+
 /// Exporter and hook plugins, and darkman's scripts, run by liveryd on a private bus: real
 /// manifests, real files, real processes.
 final class PluginTests: EndToEndTestCase {
@@ -145,6 +154,105 @@ final class PluginTests: EndToEndTestCase {
         try setTheme("nord")
         XCTAssertTrue(try waitUntil { try status().contains("plugin 'typo' does not run") })
         XCTAssertNil(read(output))
+    }
+
+    /// The shipped shell plugin, enabled as the README says (a link in the user's plugin
+    /// directory), writes its escape sequences to the user's pseudo-terminals on `livery set`:
+    /// they arrive on one the test opens (read from its master side), with nord's colours
+    /// (nord.yaml: base08 BF616A is colour 1, base00 2E3440 the background). Like pywal, the
+    /// plugin writes to every terminal of the user, so other open terminals get them too.
+    func testShellPluginsSequencesArriveOnAPseudoTerminal() throws {
+        let master = sysOpenPT(O_RDWR | O_NOCTTY)
+        XCTAssertGreaterThanOrEqual(master, 0, "posix_openpt: \(String(cString: strerror(errno)))")
+        defer { close(master) }
+        XCTAssertEqual(sysGrantPT(master), 0)
+        XCTAssertEqual(sysUnlockPT(master), 0)
+        var name = [CChar](repeating: 0, count: 128)
+        XCTAssertEqual(sysPTSName(master, &name, name.count), 0)
+        let terminal = String(cString: name)
+        _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
+        // Outputs under a home of the test's, not the real one.
+        let home = try makeDirectory("home")
+        environment["HOME"] = home
+        try FileManager.default.createDirectory(atPath: pluginsDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: pluginsDirectory + "/shell", withDestinationPath: Locations.repo + "/plugins/shell")
+        try startDaemon()
+        try setTheme("nord")
+        var received: [UInt8] = []
+        let colour1 = Array("\u{1B}]4;1;#bf616a\u{1B}\\".utf8)
+        let background = Array("\u{1B}]11;#2e3440\u{1B}\\".utf8)
+        func has(_ needle: [UInt8]) -> Bool {
+            received.count >= needle.count
+                && (0...(received.count - needle.count)).contains {
+                    Array(received[$0..<$0 + needle.count]) == needle
+                }
+        }
+        let arrived = waitUntil(timeout: 10) {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = Glibc.read(master, &buffer, buffer.count)
+            if n > 0 { received += buffer[0..<n] }
+            return has(colour1) && has(background)
+        }
+        let problems = try status()
+        XCTAssertTrue(
+            arrived,
+            "on \(terminal): \(String(decoding: received, as: UTF8.self).debugDescription)\n\(problems)\n\(daemon.stderr)"
+        )
+        XCTAssertTrue(FileManager.default.fileExists(atPath: home + "/.cache/livery/sequences"))
+    }
+
+    /// The shipped vim plugin, enabled as the README says, with a template repository in
+    /// tinted-vim's layout where the README has it cloned: `livery set` writes
+    /// `~/.config/nvim/colors/livery.vim` and a running neovim (Debian's, headless, listening on
+    /// its socket in `$XDG_RUNTIME_DIR`) loads it: its variables follow each switch
+    /// (nord.yaml's base00 is 2E3440, 3024.yaml's 090300).
+    func testVimPluginsColoursReachARunningNeovim() throws {
+        let nvim = Locations.tool("nvim")
+        XCTAssertTrue(
+            FileManager.default.isExecutableFile(atPath: nvim), "neovim is a test package (make deps-test)")
+        let home = try makeDirectory("home")
+        let runtime = try makeDirectory("runtime")
+        chmod(runtime, 0o700)
+        environment["HOME"] = home
+        environment["XDG_RUNTIME_DIR"] = runtime
+        let repo = home + "/.local/share/livery/tinted-vim/templates"
+        try FileManager.default.createDirectory(atPath: repo, withIntermediateDirectories: true)
+        try "base16:\n  filename: \"colors/base16-{{ scheme-slug }}.vim\"\n".write(
+            toFile: repo + "/config.yaml", atomically: true, encoding: .utf8)
+        try
+            "hi clear\nlet g:colors_name = \"base16-{{scheme-slug}}\"\nlet g:livery_base00 = \"{{base00-hex}}\"\n"
+            .write(toFile: repo + "/base16.mustache", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: pluginsDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: pluginsDirectory + "/vim", withDestinationPath: Locations.repo + "/plugins/vim")
+        try startDaemon()
+        try setTheme("nord")
+        let colours = home + "/.config/nvim/colors/livery.vim"
+        XCTAssertTrue(
+            waitUntil { read(colours)?.contains("let g:livery_base00 = \"2e3440\"") == true },
+            "\(daemon.stderr)")
+        XCTAssertEqual(
+            read(home + "/.vim/colors/livery.vim"), read(colours), "vim and neovim get the same file")
+        let socket = runtime + "/nvim.\(getpid()).0"
+        let editor = try background(
+            nvim,
+            [
+                "--headless", "--clean", "--listen", socket, "-c", "set rtp^=" + home + "/.config/nvim", "-c",
+                "colorscheme livery",
+            ])
+        defer { editor.stop() }
+        // Neovim 0.7 prints a --remote-expr result on standard error, later ones on standard output.
+        func base00() throws -> String {
+            let r = try run(nvim, ["--server", socket, "--remote-expr", "get(g:, 'livery_base00', '')"])
+            return (r.stdout + r.stderr).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let loaded = try waitUntil { try base00() == "2e3440" }
+        XCTAssertTrue(loaded, "neovim (running: \(editor.isRunning)): \(editor.stdout) \(editor.stderr)")
+        try setTheme("3024")
+        let followed = try waitUntil { try base00() == "090300" }
+        let (shown, problems) = (try base00(), try status())
+        XCTAssertTrue(followed, "neovim: \(shown)\n\(problems)")
     }
 
     func testHookGetsTheThemeAsJSONOnStandardInputAndTheEnvironment() throws {
