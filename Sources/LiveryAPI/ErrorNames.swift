@@ -32,8 +32,6 @@ public struct LiveryErrorKind: Hashable, Sendable, RawRepresentable {
     public static let unknownProperty = LiveryErrorKind(rawValue: "UnknownProperty")
     /// A request is larger than the limits the README states.
     public static let limitExceeded = LiveryErrorKind(rawValue: "LimitExceeded")
-    /// The caller may not touch that object (another client's subscription).
+    /// The caller may not do that.
     public static let accessDenied = LiveryErrorKind(rawValue: "AccessDenied")
-    /// No live subscription has that id.
-    public static let unknownSubscription = LiveryErrorKind(rawValue: "UnknownSubscription")
 }

@@ -26,6 +26,15 @@ public enum LiveryBus {
         "type='signal',sender='\(name)',interface='\(interface)',member='\(member)',path='\(path)'"
     }
 
+    /// `value` for a single-quoted value of a match rule: an apostrophe as `'\''` (D-Bus
+    /// specification, "Match Rules": no escapes inside quotes).
+    public static func quoted(_ value: String) -> String {
+        value.replacingOccurrences(of: "'", with: "'\\''")
+    }
+
+    /// The longest match rule dbus-daemon accepts, in bytes (`DBUS_MAXIMUM_MATCH_RULE_LENGTH`).
+    public static let maximumMatchRuleLength = 1024
+
     /// The match rule for `NameOwnerChanged` of the daemon's bus name: who owns it, and when.
     public static let ownerRule =
         "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"

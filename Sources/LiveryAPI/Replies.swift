@@ -275,61 +275,79 @@ public struct DaemonProperties: Sendable, Equatable {
     }
 }
 
-/// The reply `(u id, a{sa{sv}} current)` of `Subscribe`.
-public struct SubscribeReply: Sendable, Equatable {
-    /// The subscription id, for `Unsubscribe` and to tell its `Changed` signals.
-    public var id: UInt32
-    /// The current values of every path subscribed to.
-    public var current: ComponentValues
+/// The reply `(u serial, a{sa{sv}} values)` of `Watch` (DESIGN §5): every property of each path
+/// watched, all at one serial; a `Changed` whose serial is not above it is older than these
+/// values.
+public struct WatchReply: Sendable, Equatable {
+    /// The serial the values are at.
+    public var serial: UInt32
+    /// Each path's values.
+    public var values: ComponentValues
 
-    /// A reply with `id` and `current`.
-    public init(id: UInt32, current: ComponentValues) {
-        self.id = id
-        self.current = current
+    /// A reply with `serial` and `values`.
+    public init(serial: UInt32, values: ComponentValues) {
+        self.serial = serial
+        self.values = values
     }
 
-    /// Decodes the reply's arguments.
-    /// - Returns: nil unless there are two.
+    /// Decodes the reply's arguments: one struct `(ua{sa{sv}})`, or its two fields.
+    /// - Returns: nil for anything else.
     public init?(decoding reply: [DBusValue]) {
-        guard reply.count == 2 else { return nil }
-        id = reply[0].uint32 ?? 0
-        current = ComponentValues(decoding: reply[1])
+        var fields = reply
+        if reply.count == 1, let inner = reply[0].structureFields { fields = inner }
+        guard fields.count == 2, let serial = fields[0].uint32 else { return nil }
+        self.serial = serial
+        values = ComponentValues(decoding: fields[1])
     }
 
-    /// The reply's arguments.
-    public var arguments: [DBusValue] { [.uint32(id), current.dbusValue] }
+    /// The reply's one argument, the struct `(ua{sa{sv}})`.
+    public var arguments: [DBusValue] { [.structure([.uint32(serial), values.dbusValue])] }
 }
 
-/// The signal `Changed(u id, u serial, a{sa{sv}} changes)`: the changed values of a
-/// subscription's paths.
+/// The signal `Changed(s path, s app, u serial, a{sv} values)` (DESIGN §5): broadcast once per
+/// watched (path, app) and published change, with the path's changed properties. Clients match
+/// on `arg0` (the path) and `arg1` (the application id, empty for none).
 public struct ChangedSignal: Sendable, Equatable {
     /// The signal's member name.
     public static let member = "Changed"
-    /// The subscription id.
-    public var id: UInt32
+    /// The component path, as the watchers wrote it.
+    public var path: String
+    /// The application id whose `@app` blocks apply; empty for none.
+    public var app: String
     /// The serial of the published change.
     public var serial: UInt32
-    /// The changed properties of each path.
-    public var changes: ComponentValues
+    /// The changed properties.
+    public var values: PropertyValues
 
     /// A signal with the given arguments.
-    public init(id: UInt32, serial: UInt32, changes: ComponentValues) {
-        self.id = id
+    public init(path: String, app: String, serial: UInt32, values: PropertyValues) {
+        self.path = path
+        self.app = app
         self.serial = serial
-        self.changes = changes
+        self.values = values
     }
 
     /// Decodes a received signal's arguments.
-    /// - Returns: nil unless there are three.
+    /// - Returns: nil unless they are `(s, s, u, a{sv})`.
     public init?(decoding arguments: [DBusValue]) {
-        guard arguments.count == 3 else { return nil }
-        id = arguments[0].uint32 ?? 0
-        serial = arguments[1].uint32 ?? 0
-        changes = ComponentValues(decoding: arguments[2])
+        guard arguments.count == 4, let path = arguments[0].string, let app = arguments[1].string,
+            let serial = arguments[2].uint32
+        else { return nil }
+        self.path = path
+        self.app = app
+        self.serial = serial
+        values = PropertyValues(decoding: arguments[3])
     }
 
     /// The signal's arguments.
-    public var arguments: [DBusValue] { [.uint32(id), .uint32(serial), changes.dbusValue] }
+    public var arguments: [DBusValue] { [.string(path), .string(app), .uint32(serial), values.dbusValue] }
+
+    /// The match rule for the `Changed` signals of `path` for `app` (nil or empty for none):
+    /// `arg0` and `arg1` select them, so that the bus routes to a client only what it watches.
+    public static func rule(path: String, app: String?) -> String {
+        LiveryBus.signalRule(member)
+            + ",arg0='\(LiveryBus.quoted(path))',arg1='\(LiveryBus.quoted(app ?? ""))'"
+    }
 }
 
 /// The signal `ThemeChanged(s id, u serial)`, broadcast after every published change.

@@ -34,7 +34,7 @@ public struct PropertyValue: Sendable, Equatable {
 }
 
 /// The values of one component, `a{sv}` property → value, in the order sent: the reply of
-/// `Resolve`, each item of `ResolveMany`'s reply, each path of `Subscribe` and `Changed`.
+/// `Resolve`, each item of `ResolveMany`'s reply, each path of `Watch`, and `Changed`.
 public struct PropertyValues: Sendable, Equatable {
     /// The properties in the order the dictionary has them.
     public var values: [PropertyValue]
@@ -48,7 +48,7 @@ public struct PropertyValues: Sendable, Equatable {
         values = resolved.map { PropertyValue($0.property, $0.value.dbusValue) }
     }
 
-    /// Resolved values sorted by property name (the order of `Subscribe` and `Changed`).
+    /// Resolved values sorted by property name (the order of `Watch` and `Changed`).
     public init(sorted dictionary: [String: Value]) {
         values = dictionary.keys.sorted().map { PropertyValue($0, dictionary[$0]!.dbusValue) }
     }
@@ -78,7 +78,7 @@ public struct PropertyValues: Sendable, Equatable {
     }
 }
 
-/// The values of several components, `a{sa{sv}}` path → property → value: what `Subscribe`
+/// The values of several components, `a{sa{sv}}` path → property → value: what `Watch`
 /// returns and what a `Changed` signal carries.
 public struct ComponentValues: Sendable, Equatable {
     /// One component path and its values.

@@ -132,7 +132,7 @@ struct Client {
                 timeout: inv.timeout))
     }
 
-    /// The `a{sv}` options of `Resolve`, `Explain` and `Subscribe`: `app` when `--app` was given.
+    /// The `a{sv}` options of `Resolve`, `Explain` and `Watch`: `app` when `--app` was given.
     var options: [String: DBusValue] { inv.app.map { ["app": .string($0)] } ?? [:] }
 
     /// Writes one JSON value and a newline to standard output.

@@ -8,8 +8,17 @@ import Synchronization
 public final class LiveryInterface: Sendable {
     /// The model the methods call into.
     public let service: ThemeService
-    /// The live subscriptions made with `Subscribe`.
-    public let subscriptions = SubscriptionRegistry()
+    /// The watches made with `Watch`.
+    public let watches: WatchRegistry
+    /// Where `Watch` and `Unwatch` run, in the order they came, and where a client's watches are
+    /// released when it leaves: away from the loop thread (a `Watch` of many paths resolves
+    /// them all), and in one order, so that a release comes after the watches it releases.
+    let watchQueue = DispatchQueue(label: "org.livery.watch")
+    /// Where the `Changed` signals of each published change are computed and sent, one change
+    /// at a time in serial order; a newer change supersedes an unfinished one.
+    let publications = DispatchQueue(label: "org.livery.publish")
+    /// Images edited on disk by changes whose `Changed` signals are not all sent yet.
+    let pendingEditedImages = Mutex<Set<String>>([])
     let connection: Connection
     let path: ObjectPath
     let interfaceName: InterfaceName
@@ -50,6 +59,7 @@ public final class LiveryInterface: Sendable {
     /// - Throws: `DBusError` if the fixed names fail validation (they do not).
     public init(service: ThemeService, connection: Connection) throws(DBusError) {
         self.service = service
+        self.watches = WatchRegistry(serial: service.serial)
         self.announcedProblems = Mutex(service.problems)
         self.connection = connection
         self.path = LiveryBus.objectPath
@@ -71,7 +81,7 @@ public final class LiveryInterface: Sendable {
             methods: [
                 listThemesMethod, setThemeMethod, resolveMethod, resolveManyMethod, explainMethod,
                 toggleMethod,
-                subscribeMethod, unsubscribeMethod, reloadMethod, listPluginsMethod,
+                watchMethod, unwatchMethod, reloadMethod, listPluginsMethod,
             ],
             signals: LiveryInterface.signals, properties: properties)
     }
@@ -176,37 +186,89 @@ public final class LiveryInterface: Sendable {
         }
     }
 
-    /// `Subscribe(as paths, as properties, a{sv} options) → (u id, a{sa{sv}} current)`.
-    var subscribeMethod: Method {
-        let service = self.service
-        return Method(
-            "Subscribe",
-            inputs: [
-                Argument("paths", "as"), Argument("properties", "as"), Argument("options", "a{sv}"),
-            ],
-            outputs: [Argument("id", "u"), Argument("current", "a{sa{sv}}")]
-        ) { [weak self] call in
-            guard let self else { return [] }
-            let app = try LiveryInterface.app(call.arguments[2])
-            let paths = call.arguments[0].stringArray ?? []
-            let properties = call.arguments[1].stringArray ?? []
-            let s = try self.subscriptions.add(
-                owner: call.sender, paths: paths, properties: properties, app: app
-            ) { () throws(ServiceError) in
-                try service.snapshot(paths: paths, properties: properties, app: app)
+    /// `Watch(as paths, a{sv} options) → (ua{sa{sv}})`: every property of each path, with the
+    /// serial they are at; answered from the watch queue. Option `app` (s).
+    var watchMethod: Method {
+        Method.deferred(
+            "Watch", inputs: [Argument("paths", "as"), Argument("options", "a{sv}")],
+            outputs: [Argument("reading", "(ua{sa{sv}})")]
+        ) { [weak self] call, reply in
+            guard let self else { return }
+            let app: String?
+            do { app = try LiveryInterface.app(call.arguments[1]) } catch {
+                reply.fail(error)
+                return
             }
-            self.watch(call.sender)
-            return SubscribeReply(id: s.id, current: ComponentValues(s.values)).arguments
+            let keys = (call.arguments[0].stringArray ?? []).map { WatchRegistry.Key(path: $0, app: app) }
+            let owner = call.sender
+            // Follow the client from now on, on the loop thread, so that its leaving is heard.
+            self.followOwner(owner)
+            self.watchQueue.async { [weak self] in
+                guard let self else { return }
+                do {
+                    let reading = try self.watch(keys, owner: owner)
+                    reply.succeed(
+                        WatchReply(serial: reading.serial, values: ComponentValues(reading.values)).arguments)
+                } catch {
+                    reply.fail(error)
+                }
+            }
         }
     }
 
-    /// `Unsubscribe(u id)`.
-    var unsubscribeMethod: Method {
-        return Method("Unsubscribe", inputs: [Argument("id", "u")]) { [weak self] call in
-            guard let self else { return [] }
-            try self.subscriptions.remove(call.arguments[0].uint32 ?? 0, owner: call.sender)
-            if self.subscriptions.count(of: call.sender) == 0 { self.unwatch(call.sender) }
-            return []
+    /// Registers `owner`'s watches of `keys`, on the watch queue: resolves the keys nobody
+    /// watches yet in the active theme, and registers them with the values of the others, all
+    /// at one serial. While a publication is under way the serials can differ: it waits for the
+    /// publication (on this queue, never the loop thread) and reads again.
+    func watch(_ keys: [WatchRegistry.Key], owner: String) throws -> WatchRegistry.Reading {
+        try watches.admit(owner: owner, keys: keys)
+        for key in keys { try ThemeService.checkLimits(key.path, properties: [], app: key.app) }
+        var attempts = 0
+        while true {
+            let (cascade, serial) = service.published
+            var fresh: StyleSnapshot = [:]
+            for key in watches.unwatched(keys) where fresh[key.path] == nil {
+                fresh[key.path] = try ThemeService.values(of: key.path, app: key.app, in: cascade)
+            }
+            if let reading = try watches.add(owner: owner, keys: keys, fresh: fresh, serial: serial) {
+                return reading
+            }
+            attempts += 1
+            guard attempts < 10_000 else {
+                throw DBusError(.failed, "the theme kept changing while the paths were read; try again")
+            }
+            usleep(1000)
+        }
+    }
+
+    /// `Unwatch(as paths, a{sv} options)`: removes one of the caller's watches of each path
+    /// (for the option `app`); paths it does not watch are ignored. Answered from the watch
+    /// queue, after the caller's `Watch` calls before it.
+    var unwatchMethod: Method {
+        Method.deferred("Unwatch", inputs: [Argument("paths", "as"), Argument("options", "a{sv}")]) {
+            [weak self] call, reply in
+            guard let self else { return }
+            let app: String?
+            do { app = try LiveryInterface.app(call.arguments[1]) } catch {
+                reply.fail(error)
+                return
+            }
+            let paths = call.arguments[0].stringArray ?? []
+            guard paths.count <= WatchRegistry.maximumPathsPerCall else {
+                reply.fail(
+                    ServiceError(
+                        .limitExceeded,
+                        "\(paths.count) paths; Unwatch takes at most \(WatchRegistry.maximumPathsPerCall) a call"
+                    ))
+                return
+            }
+            let owner = call.sender
+            self.watchQueue.async { [weak self] in
+                guard let self else { return }
+                self.watches.remove(owner: owner, keys: paths.map { WatchRegistry.Key(path: $0, app: app) })
+                if self.watches.count(of: owner) == 0 { self.releaseFreedMemory() }
+                reply.succeed([])
+            }
         }
     }
 
@@ -245,7 +307,8 @@ public final class LiveryInterface: Sendable {
         SignalDescription(
             ChangedSignal.member,
             arguments: [
-                Argument("id", "u"), Argument("serial", "u"), Argument("changes", "a{sa{sv}}"),
+                Argument("path", "s"), Argument("app", "s"), Argument("serial", "u"),
+                Argument("values", "a{sv}"),
             ]),
         SignalDescription(
             ThemeChangedSignal.member, arguments: [Argument("id", "s"), Argument("serial", "u")]),
@@ -339,61 +402,83 @@ public final class LiveryInterface: Sendable {
             service.log(.error, "cannot publish theme change: \(error)")
         }
         portal.withLock { $0 }?.publish()
-        let service = self.service
-        let deliveries = subscriptions.update(editedImages: change.editedImages) { r in
-            service.resolvableSnapshot(paths: r.paths, properties: r.properties, app: r.app)
-        }
-        // Subscribers asking for the same things get the same changes: encode and validate them
-        // once per group; each message differs only in its destination and subscription id.
-        for d in deliveries {
-            let signal: FanOutSignal
-            do {
-                signal = try FanOutSignal(
-                    path: path, interface: interfaceName, member: LiveryInterface.changedMember,
-                    arguments: ChangedSignal(
-                        id: 0, serial: change.serial, changes: ComponentValues(d.changes)
-                    )
-                    .arguments)
-            } catch {
-                service.log(.error, "cannot encode Changed: \(error)")
+        pendingEditedImages.withLock { $0.formUnion(change.editedImages) }
+        publications.async { [weak self] in self?.publishWatches() }
+    }
+
+    /// Keys recomputed between two checks for a newer change.
+    static let publicationBatch = 256
+
+    /// Sends the `Changed` signals of the newest published change, on the publication queue:
+    /// recomputes every watched (path, app) below its serial in batches, broadcasts one
+    /// `Changed` per key whose values changed, and marks the serial complete when none is left
+    /// below it (keys watched meanwhile are recomputed too). A newer change stops it between two
+    /// batches: its own run recomputes what is left, from the values last sent, so nobody sees
+    /// a value go back or misses the last one.
+    func publishWatches() {
+        let (cascade, serial) = service.published
+        guard serial > watches.completedSerial else { return }
+        let edited = pendingEditedImages.withLock { $0 }
+        while true {
+            if service.serial != serial { return }  // superseded: the newer change's run is queued
+            let keys = watches.stale(below: serial, limit: LiveryInterface.publicationBatch)
+            if keys.isEmpty {
+                if watches.complete(serial) { break }
                 continue
             }
-            for r in d.recipients {
+            var values: [WatchRegistry.Key: [String: Value]] = [:]
+            for key in keys {
+                values[key] = try? ThemeService.values(of: key.path, app: key.app, in: cascade)
+            }
+            for (key, changes) in watches.commit(values, serial: serial, editedImages: edited, keys: keys) {
                 do {
-                    try connection.emit(signal, first: r.id, destination: try BusName(r.owner))
+                    try connection.emitSignal(
+                        path: path, interface: interfaceName, member: LiveryInterface.changedMember,
+                        arguments: ChangedSignal(
+                            path: key.path, app: key.app ?? "", serial: serial,
+                            values: PropertyValues(sorted: changes)
+                        ).arguments)
                 } catch {
-                    service.log(.warning, "cannot send Changed to \(r.owner): \(error)")
+                    service.log(.warning, "cannot send Changed for \(key.path): \(error)")
                 }
             }
         }
+        pendingEditedImages.withLock { $0.subtract(edited) }
     }
+
+    /// Gives freed memory back to the system after many watches went (`malloc_trim`).
+    func releaseFreedMemory() { ThemeService.returnFreedMemory() }
 
     static let changedMember = try! MemberName(ChangedSignal.member)
     static let themeChangedMember = try! MemberName(ThemeChangedSignal.member)
 
-    /// Follows a subscriber's unique name with a `NameOwnerChanged` match, so its
-    /// subscriptions go when it leaves the bus.
-    func watch(_ owner: String) {
+    /// Follows a watcher's unique name with a `NameOwnerChanged` match, so its watches go
+    /// when it leaves the bus; on the loop thread, when its first `Watch` arrives. The release
+    /// runs on the watch queue, after the client's `Watch` calls queued before it.
+    func followOwner(_ owner: String) {
         guard watcher.insert(owner) else { return }
         let rule = OwnerWatch.rule(for: owner)
+        let release: @Sendable () -> Void = { [weak self] in
+            self?.watchQueue.async { [weak self] in
+                guard let self else { return }
+                let dropped = self.watches.removeAll(of: owner)
+                if self.watcher.remove(owner) { try? self.connection.removeMatch(rule) }
+                if dropped > 0 {
+                    self.service.log(.debug, "\(owner) left the bus; released \(dropped) watch(es)")
+                    self.releaseFreedMemory()
+                }
+            }
+        }
         do {
-            try connection.addMatch(rule) { [weak self] message in
-                guard let self, NameOwnerChange(decoding: message.arguments)?.newOwner == "" else { return }
-                let dropped = self.subscriptions.removeAll(of: owner)
-                self.unwatch(owner)
-                self.service.log(.debug, "\(owner) left the bus; dropped \(dropped) subscription(s)")
+            try connection.addMatch(rule) { message in
+                guard NameOwnerChange(decoding: message.arguments)?.newOwner == "" else { return }
+                release()
             }
             // The client may have gone between its call and the match: ask the bus.
             _ = try connection.nameOwner(owner)
         } catch {
-            subscriptions.removeAll(of: owner)
-            unwatch(owner)
+            release()
         }
-    }
-
-    func unwatch(_ owner: String) {
-        guard watcher.remove(owner) else { return }
-        try? connection.removeMatch(OwnerWatch.rule(for: owner))
     }
 
     /// Reads the `app` option (`s`) of an `a{sv}` options dictionary.

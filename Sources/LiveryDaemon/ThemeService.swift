@@ -322,6 +322,21 @@ public final class ThemeService: Sendable {
     /// The active compiled theme.
     public var activeCascade: Cascade { state.withLock { $0.cascade } }
 
+    /// The active compiled theme and the serial of the change that made it active, read together.
+    public var published: (cascade: Cascade, serial: UInt32) {
+        state.withLock { ($0.cascade, $0.serialNumber) }
+    }
+
+    /// Every property of `path`'s type for `app` in `cascade`, as `Watch` and `Changed` carry
+    /// them.
+    /// - Throws: as `resolve`.
+    public static func values(of path: String, app: String?, in cascade: Cascade) throws(ServiceError)
+        -> [String: Value]
+    {
+        let pairs = try resolve(path, properties: [], app: app, in: cascade)
+        return Dictionary(pairs.map { ($0.property, $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// Every installed theme, sorted by id.
     public func listThemes() -> [Listing] {
         state.withLock { s in

@@ -52,7 +52,7 @@ final class LiveReloadTests: EndToEndTestCase {
         let watch = try background(
             Locations.livery,
             ["--address", address, "watch", "Window/Button", "--property", "background-image", "--json"])
-        XCTAssertTrue(waitUntil { watch.stdout.contains("\"current\"") }, watch.stderr)
+        XCTAssertTrue(waitUntil { watch.stdout.contains("\"values\"") }, watch.stderr)
 
         // `cp images/back2.png images/back1.png`: the same file, new content.
         let handle = try XCTUnwrap(FileHandle(forWritingAtPath: image))
@@ -67,8 +67,8 @@ final class LiveReloadTests: EndToEndTestCase {
         let last = try XCTUnwrap(watch.stdout.split(separator: "\n").last)
         let changed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
         XCTAssertEqual(changed["serial"] as? Int, Int(before + 1))
-        XCTAssertEqual(
-            (changed["changes"] as? [String: [String: String]])?["Window/Button"]?["background-image"], image)
+        XCTAssertEqual(changed["path"] as? String, "Window/Button")
+        XCTAssertEqual((changed["values"] as? [String: String])?["background-image"], image)
     }
 
     func testOverridesFileCreatedLaterIsPickedUp() throws {

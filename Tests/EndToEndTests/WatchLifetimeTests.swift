@@ -72,7 +72,7 @@ final class WatchLifetimeTests: EndToEndTestCase {
     func testPathWatchFollowsAReplacementThenEndsWithAnErrorWhenTheBusGoesAway() throws {
         try startDaemon()
         let watch = try listeningWatch(["Window/TabBar"], heard: "Window/TabBar tint-color")
-        try replaceDaemon(noticedBy: watch, note: "subscribing again")
+        try replaceDaemon(noticedBy: watch, note: "watching again")
         assertWatchEndsWhenTheBusGoesAway(watch)
     }
 
@@ -99,23 +99,28 @@ final class WatchLifetimeTests: EndToEndTestCase {
         XCTAssertEqual(watch.stderr, "livery: liveryd left the bus; watch ended\n")
     }
 
-    func testWatchJsonNamesTheSubscriptionOfEveryChange() throws {
+    func testWatchJsonGivesTheSerialThenEveryChange() throws {
         try startDaemon()
         let watch = try background(
             Locations.livery,
             ["--address", address, "watch", "Window/TabBar", "--property", "tint-color", "--json"])
-        XCTAssertTrue(waitUntil { watch.stdout.contains("\"current\"") }, watch.stderr)
+        XCTAssertTrue(waitUntil { watch.stdout.contains("\"values\"") }, watch.stderr)
         try setTheme("forest")
         XCTAssertTrue(waitUntil { watch.stdout.contains("\"Changed\"") }, watch.stderr)
         watch.stop()
         let lines = watch.stdout.split(separator: "\n").map {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
-        let id = try XCTUnwrap(lines.first??["subscription"] as? Int)
+        let first = try XCTUnwrap(lines.first ?? nil)
+        let serial = try XCTUnwrap(first["serial"] as? Int)
+        XCTAssertEqual(
+            (first["values"] as? [String: [String: String]])?["Window/TabBar"], ["tint-color": "#007affff"],
+            "default's accent, and only the property asked for")
         let changed = try XCTUnwrap(lines.last ?? nil)
         XCTAssertEqual(changed["signal"] as? String, "Changed")
-        XCTAssertEqual(changed["subscription"] as? Int, id)
-        XCTAssertEqual(
-            (changed["changes"] as? [String: [String: String]])?["Window/TabBar"]?["tint-color"], "#008000ff")
+        XCTAssertEqual(changed["path"] as? String, "Window/TabBar")
+        XCTAssertEqual(changed["app"] as? String, "")
+        XCTAssertEqual(changed["serial"] as? Int, serial + 1)
+        XCTAssertEqual((changed["values"] as? [String: String])?["tint-color"], "#008000ff")
     }
 }

@@ -85,16 +85,16 @@ final class OutputFormattingTests: XCTestCase {
 
     func testWatchPrintsSerialPathPropertyAndValue() {
         let signal = ChangedSignal(
-            id: 1, serial: 2,
-            changes: ComponentValues(
-                decoding: .dictionary(
-                    key: "s", value: "a{sv}",
-                    [
-                        DBusDictEntry(
-                            key: .string("Window/TabBar"), value: .dict(["tint-color": .string("#800000ff")]))
-                    ])))
+            path: "Window/TabBar", app: "", serial: 2,
+            values: PropertyValues(
+                decoding: .dict(["tint-color": .string("#800000ff"), "bar-tint-color": .string("#ffffffff")]))
+        )
         XCTAssertEqual(
-            WatchCommand.text(signal, json: false, terminal: false), "2 Window/TabBar tint-color #800000ff\n")
+            WatchCommand.text(signal, ["tint-color"], json: false, terminal: false),
+            "2 Window/TabBar tint-color #800000ff\n")
+        XCTAssertEqual(
+            WatchCommand.text(signal, ["alpha"], json: false, terminal: false), "",
+            "no asked property changed")
     }
 
     func testWatchPrintsThemeChanged() {

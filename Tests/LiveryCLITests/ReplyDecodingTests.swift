@@ -83,19 +83,33 @@ final class ReplyDecodingTests: XCTestCase {
         XCTAssertEqual(p.problems, ["p"])
     }
 
-    func testSubscribeAndChangedDecode() {
+    func testWatchAndChangedDecode() {
         let current: DBusValue = .dictionary(
             key: "s", value: "a{sv}",
             [DBusDictEntry(key: .string("Window/TabBar"), value: .dict(["tint-color": .string("#008000ff")]))]
         )
-        let reply = SubscribeReply(decoding: [.uint32(5), current])
-        XCTAssertEqual(reply?.id, 5)
-        XCTAssertEqual(reply?.current.components.first?.path, "Window/TabBar")
-        XCTAssertEqual(reply?.current.components.first?.values["tint-color"], .string("#008000ff"))
-        XCTAssertNil(SubscribeReply(decoding: [.uint32(5)]))
-        let changed = ChangedSignal(decoding: [.uint32(5), .uint32(9), current])
+        let reply = WatchReply(decoding: [.structure([.uint32(5), current])])
+        XCTAssertEqual(reply?.serial, 5)
+        XCTAssertEqual(reply?.values.components.first?.path, "Window/TabBar")
+        XCTAssertEqual(reply?.values.components.first?.values["tint-color"], .string("#008000ff"))
+        XCTAssertEqual(
+            WatchReply(decoding: [.uint32(5), current]), reply, "the struct's fields alone decode too")
+        XCTAssertNil(WatchReply(decoding: [.uint32(5)]))
+        let changed = ChangedSignal(
+            decoding: [
+                .string("Window/TabBar"), .string(""), .uint32(9),
+                .dict(["tint-color": .string("#800000ff")]),
+            ])
         XCTAssertEqual(changed?.serial, 9)
-        XCTAssertNil(ChangedSignal(decoding: [.uint32(5), .uint32(9)]))
+        XCTAssertEqual(changed?.path, "Window/TabBar")
+        XCTAssertEqual(changed?.values["tint-color"], .string("#800000ff"))
+        XCTAssertNil(ChangedSignal(decoding: [.uint32(5), .uint32(9), current, current]), "the old shape")
+        // The match rule selects the path and the application (none: empty).
+        XCTAssertEqual(
+            ChangedSignal.rule(path: "Window/TabBar", app: nil),
+            "type='signal',sender='org.livery.Livery1',interface='org.livery.Livery1',member='Changed',path='/org/livery/Livery1',arg0='Window/TabBar',arg1=''"
+        )
+        XCTAssertTrue(ChangedSignal.rule(path: "a'b", app: "m").hasSuffix("arg0='a'\\''b',arg1='m'"))
         let theme = ThemeChangedSignal(decoding: [.string("crimson"), .uint32(2)])
         XCTAssertEqual(theme, ThemeChangedSignal(theme: "crimson", serial: 2))
     }

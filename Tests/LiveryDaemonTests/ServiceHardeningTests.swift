@@ -51,49 +51,6 @@ final class ServiceHardeningTests: XCTestCase {
         XCTAssertEqual(s.problems, ["\(scratch.overridesFile):1:1: error: is not UTF-8 text"])
     }
 
-    func testOneClientCannotTakeEverySubscribedPath() throws {
-        let registry = SubscriptionRegistry()
-        let none: () throws(ServiceError) -> StyleSnapshot = { [:] }
-        let paths = Array(repeating: "View", count: 1024)
-        for _ in 0..<16 {
-            _ = try registry.add(owner: ":1.1", paths: paths, properties: [], app: nil, current: none)
-        }
-        XCTAssertThrowsError(
-            try registry.add(owner: ":1.1", paths: ["View"], properties: [], app: nil, current: none)
-        ) { e in
-            XCTAssertEqual((e as? ServiceError)?.kind, .limitExceeded)
-        }
-        // Another client still can; and the first can again once it frees paths.
-        XCTAssertNoThrow(
-            try registry.add(owner: ":1.2", paths: paths, properties: [], app: nil, current: none))
-        XCTAssertEqual(registry.removeAll(of: ":1.1"), 16)
-        XCTAssertNoThrow(
-            try registry.add(owner: ":1.1", paths: paths, properties: [], app: nil, current: none))
-    }
-
-    func testSubscribedPathsAreCappedAcrossClients() throws {
-        let registry = SubscriptionRegistry()
-        let none: () throws(ServiceError) -> StyleSnapshot = { [:] }
-        let paths = Array(repeating: "View", count: 1024)
-        var made = 0
-        var refused: ServiceError?
-        for client in 0..<100 {
-            do {
-                _ = try registry.add(
-                    owner: ":1.\(client)", paths: paths, properties: [], app: nil, current: none)
-                made += 1
-            } catch {
-                refused = error
-                break
-            }
-        }
-        XCTAssertEqual(made, SubscriptionRegistry.maximumTotalPaths / 1024)
-        XCTAssertEqual(refused?.kind, .limitExceeded)
-        registry.removeAll(of: ":1.0")
-        XCTAssertNoThrow(
-            try registry.add(owner: ":1.99", paths: paths, properties: [], app: nil, current: none))
-    }
-
     func testToggleRefusesADeclaredSiblingOfTheSameVariant() throws {
         let scratch = try Scratch()
         try scratch.write("day/theme.css", "@theme { variant: light; dark-variant: \"forest\"; }\n")

@@ -4,11 +4,11 @@ import Synchronization
 
 extension Client {
     /// `livery watch [PATH... [--property P]... [--app ID]] [--json]`: prints `ThemeChanged`
-    /// signals, or with paths subscribes to them and prints each change, until liveryd leaves
-    /// the bus or the bus goes away (exit 1).
+    /// signals, or with paths watches them (DESIGN §5: a match rule per path first, then
+    /// `Watch`) and prints each change, until liveryd leaves the bus or the bus goes away
+    /// (exit 1).
     func watch() throws -> Int32 {
         let (json, terminal, out) = (inv.json, output.isTerminal, output.out)
-        let options = self.options
         if inv.positional.isEmpty {
             try connection.addMatch(LiveryBus.signalRule(ThemeChangedSignal.member)) { message in
                 out(WatchCommand.text(ThemeChangedSignal(decoding: message.arguments), json: json))
@@ -16,16 +16,28 @@ extension Client {
             // Make sure the daemon is there before waiting; this also fails fast when it is not.
             _ = try property(.serial)
         } else {
-            // Listen before subscribing, so that no Changed can arrive unheard.
-            try connection.addMatch(LiveryBus.signalRule(ChangedSignal.member)) { message in
-                guard let signal = ChangedSignal(decoding: message.arguments) else { return }
-                out(WatchCommand.text(signal, json: json, terminal: terminal))
+            let session = WatchSession(paths: inv.positional, app: inv.app, properties: inv.properties)
+            // Listen before reading, so that no Changed can arrive unheard: one rule per path
+            // (arg0, arg1), or for a path too long for a rule, one rule for every Changed.
+            var general = false
+            for path in Set(inv.positional) {
+                let rule = ChangedSignal.rule(path: path, app: inv.app)
+                if rule.utf8.count <= LiveryBus.maximumMatchRuleLength {
+                    try connection.addMatch(rule) { message in
+                        out(session.received(message.arguments, json: json, terminal: terminal))
+                    }
+                } else if !general {
+                    general = true
+                    try connection.addMatch(LiveryBus.signalRule(ChangedSignal.member)) { message in
+                        out(session.received(message.arguments, json: json, terminal: terminal))
+                    }
+                }
             }
-            try subscribe(options)
+            try readWatched(session)
         }
-        // Follow the daemon: a replacement (`liveryd --replace`) gets the subscription
-        // again, as a dconf watch follows a restarted dconf-service; a daemon that leaves the
-        // bus, or a bus that goes away, ends the watch with a message and exit status 1.
+        // Follow the daemon: a replacement (`liveryd --replace`) is watched again, as a dconf
+        // watch follows a restarted dconf-service; a daemon that leaves the bus, or a bus that
+        // goes away, ends the watch with a message and exit status 1.
         let gone = Flag()
         let client = self
         let isPathWatch = !inv.positional.isEmpty
@@ -37,8 +49,8 @@ extension Client {
                 gone.set()
                 client.connection.stop()
             } else if isPathWatch {
-                client.output.err("livery: liveryd was replaced by \(new); subscribing again\n")
-                do { try client.subscribe(options) } catch {
+                client.output.err("livery: liveryd was replaced by \(new); watching again\n")
+                do { try client.readWatched(nil) } catch {
                     // The bus can go away while the call waits (libdbus then says NoReply):
                     // the watch ends as it ends when the bus goes away at any other time.
                     if !client.connection.isConnected {
@@ -62,13 +74,74 @@ extension Client {
         return 1
     }
 
-    /// `Subscribe` for `watch PATH…`; with `--json`, prints the subscription and current values.
-    func subscribe(_ options: [String: DBusValue]) throws {
-        let r = try call("Subscribe", [.strings(inv.positional), .strings(inv.properties), .dict(options)])
-        if inv.json, let reply = SubscribeReply(decoding: r) {
-            output.out(
-                jsonLine(["subscription": Int(reply.id), "current": WatchCommand.json(reply.current)]))
+    /// `Watch` for `watch PATH…`; with `--json`, prints the serial and current values. The
+    /// session (nil: the one of the first call) then drops signals not above the serial.
+    func readWatched(_ session: WatchSession?) throws {
+        let session = session ?? WatchSession.current.withLock { $0 }!
+        WatchSession.current.withLock { $0 = session }
+        session.reset()
+        let r = try call("Watch", [.strings(inv.positional), .dict(options)])
+        guard let reply = WatchReply(decoding: r) else {
+            throw DBusError(.failed, "liveryd's Watch reply is not (ua{sa{sv}})")
         }
+        if inv.json {
+            output.out(
+                jsonLine([
+                    "serial": Int(reply.serial),
+                    "values": WatchCommand.json(reply.values, properties: inv.properties),
+                ]))
+        }
+        output.out(session.start(at: reply.serial, json: inv.json, terminal: output.isTerminal))
+    }
+}
+
+/// What one `livery watch PATH…` has seen: the serial `Watch` returned, and the signals that
+/// arrived before its reply was read (kept, then printed if they are newer).
+final class WatchSession: Sendable {
+    let paths: Set<String>
+    let app: String
+    let properties: [String]
+    private struct State {
+        var serial: UInt32?
+        var early: [ChangedSignal] = []
+    }
+    private let state = Mutex(State())
+    /// The session of this process's watch, for a re-watch after the daemon was replaced.
+    static let current = Mutex<WatchSession?>(nil)
+
+    init(paths: [String], app: String?, properties: [String]) {
+        self.paths = Set(paths)
+        self.app = app ?? ""
+        self.properties = properties
+    }
+
+    /// Forgets the serial before a new `Watch` (a replaced daemon's serials start again).
+    func reset() { state.withLock { $0 = State() } }
+
+    /// Records the serial `Watch` returned; returns what to print of the signals that came first.
+    func start(at serial: UInt32, json: Bool, terminal: Bool) -> String {
+        let early = state.withLock { s in
+            s.serial = serial
+            defer { s.early = [] }
+            return s.early
+        }
+        return early.filter { $0.serial > serial }.map {
+            WatchCommand.text($0, properties, json: json, terminal: terminal)
+        }
+        .joined()
+    }
+
+    /// What to print for a received `Changed`: nothing for another path or application (a
+    /// general rule hears them all), for one not above the serial read, or before it is known.
+    func received(_ arguments: [DBusValue], json: Bool, terminal: Bool) -> String {
+        guard let signal = ChangedSignal(decoding: arguments), paths.contains(signal.path), signal.app == app
+        else { return "" }
+        let serial: UInt32? = state.withLock { s in
+            if s.serial == nil { s.early.append(signal) }
+            return s.serial
+        }
+        guard let serial, signal.serial > serial else { return "" }
+        return WatchCommand.text(signal, properties, json: json, terminal: terminal)
     }
 }
 
@@ -81,28 +154,32 @@ enum WatchCommand {
             : "ThemeChanged \(s.theme) \(s.serial)\n"
     }
 
-    /// `SERIAL PATH PROPERTY VALUE` per changed property, or with `--json` one object with
-    /// the subscription id, the serial and the changes.
-    static func text(_ s: ChangedSignal, json: Bool, terminal: Bool) -> String {
+    /// `SERIAL PATH PROPERTY VALUE` per changed property (of `properties`, when given), or with
+    /// `--json` one object with the path, application, serial and values.
+    static func text(_ s: ChangedSignal, _ properties: [String], json: Bool, terminal: Bool) -> String {
+        let values = s.values.values.filter { properties.isEmpty || properties.contains($0.property) }
+        if values.isEmpty { return "" }
         if json {
+            var inner: [String: Any] = [:]
+            for v in values { inner[v.property] = LiveryCLI.json(v.value) }
             return jsonLine([
-                "signal": "Changed", "subscription": Int(s.id), "serial": Int(s.serial),
-                "changes": WatchCommand.json(s.changes),
+                "signal": "Changed", "path": s.path, "app": s.app, "serial": Int(s.serial), "values": inner,
             ])
         }
-        return s.changes.components.flatMap { c in
-            c.values.values.map {
-                "\(s.serial) \(c.path) \($0.property) \(display($0.value, terminal: terminal))\n"
-            }
-        }.joined()
+        return values.map {
+            "\(s.serial) \(s.path) \($0.property) \(display($0.value, terminal: terminal))\n"
+        }
+        .joined()
     }
 
-    /// `a{sa{sv}}` as a JSON object, path → property → value.
-    static func json(_ values: ComponentValues) -> [String: Any] {
+    /// `a{sa{sv}}` as a JSON object, path → property → value (only `properties`, when given).
+    static func json(_ values: ComponentValues, properties: [String] = []) -> [String: Any] {
         var o: [String: Any] = [:]
         for c in values.components {
             var inner: [String: Any] = [:]
-            for v in c.values.values { inner[v.property] = LiveryCLI.json(v.value) }
+            for v in c.values.values where properties.isEmpty || properties.contains(v.property) {
+                inner[v.property] = LiveryCLI.json(v.value)
+            }
             o[c.path] = inner
         }
         return o
