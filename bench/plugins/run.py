@@ -23,6 +23,7 @@ The two themes alternate on both sides, so every switch changes every output. Pr
 Markdown table and writes bench/out/plugins.md.
 
     /usr/bin/python3 bench/plugins/run.py PATH/TO/.build/release [--runs 11]
+        [--daemon-wrapper "perf record -g -o bench/out/perf-plugins.data"] [--livery-only]
 
 Needs Debian's python3-dbus and python3-yaml, and bench/.venv with pywal (made when missing).
 """
@@ -158,6 +159,9 @@ def quantile(xs, q):
 def main():
     bindir = sys.argv[1]
     runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 11
+    # For profiles: liveryd started under a command (`perf record -g -o FILE`), and pywal left out.
+    wrapper = sys.argv[sys.argv.index("--daemon-wrapper") + 1].split() if "--daemon-wrapper" in sys.argv else []
+    sides = ("dbus", "set") if "--livery-only" in sys.argv else ("dbus", "set", "wal")
     wal, _ = venv()
     pywal_templates = os.path.join(os.path.dirname(subprocess.run(
         [os.path.join(ROOT, "bench/.venv/bin/python"), "-c", "import pywal; print(pywal.__file__)"],
@@ -201,7 +205,7 @@ def main():
     address = bus.stdout.readline().strip()
     env["DBUS_SESSION_BUS_ADDRESS"] = address
     daemon = subprocess.Popen(
-        [os.path.join(bindir, "liveryd"), "--themes-dir", os.path.join(ROOT, "themes"), "--themes-dir", schemes,
+        wrapper + [os.path.join(bindir, "liveryd"), "--themes-dir", os.path.join(ROOT, "themes"), "--themes-dir", schemes,
          "--address", address, "--no-portal"],
         env=env, stdout=subprocess.DEVNULL, stderr=open(os.path.join(base, "liveryd.log"), "w"))
     livery = os.path.join(bindir, "livery")
@@ -264,12 +268,14 @@ def main():
         # One alternation per side: the daemon's active theme is shared by both Livery rows.
         turn = {"livery": 0, "wal": 0}
         for i in range(runs):
-            for how in ("dbus", "set", "wal"):
+            for how in sides:
                 side = "wal" if how == "wal" else "livery"
                 theme = THEMES[turn[side] % 2]
                 turn[side] += 1
                 times[how].append(wal_run(theme) if how == "wal" else switch(theme, how))
         walfiles = len(os.listdir(walcache))
+        if "wal" not in sides:
+            times["wal"] = [float("nan")]
     finally:
         daemon.terminate()
         daemon.wait()

@@ -2,6 +2,7 @@ import Foundation
 import LiveryAPI
 import LiveryCore
 import Mustache
+import Synchronization
 
 /// One plugin directory found on the plugin search path, its manifest read and its templates
 /// compiled.
@@ -24,10 +25,65 @@ struct LoadedPlugin: Sendable {
     var runnable: Bool { enabled && errors.isEmpty }
 }
 
+/// Manifests parsed and templates compiled, by path and the exact bytes read: plugins are read
+/// again at every change (the README, "Plugins"), and a file whose bytes are those of the last
+/// read is not parsed again. Keyed by content, not by modification time, so an edit within one
+/// timestamp tick is never missed. Holds the files of the latest `PluginCatalog.load` only.
+final class PluginFileCache: Sendable {
+    private struct Files {
+        var manifests: [String: (bytes: Data, result: Result<PluginManifest, PluginManifest.Errors>)] = [:]
+        var templates: [String: (bytes: Data, result: Result<Template, TemplateError>)] = [:]
+        /// The paths looked up since `prune()`.
+        var seen: Set<String> = []
+    }
+    private let files = Mutex(Files())
+
+    /// `PluginManifest.parse` of `bytes`, decoded as UTF-8 (nil when they are not UTF-8).
+    func manifest(_ path: String, _ bytes: Data) -> Result<PluginManifest, PluginManifest.Errors>? {
+        if let hit = files.withLock({ f in
+            f.seen.insert(path)
+            return f.manifests[path].flatMap { $0.bytes == bytes ? $0.result : nil }
+        }) {
+            return hit
+        }
+        guard let text = String(data: bytes, encoding: .utf8) else { return nil }
+        let result = PluginManifest.parse(text, file: path)
+        files.withLock { $0.manifests[path] = (bytes, result) }
+        return result
+    }
+
+    /// The template compiled from `bytes`, decoded as UTF-8 (nil when they are not UTF-8).
+    func template(_ path: String, _ bytes: Data) -> Result<Template, TemplateError>? {
+        if let hit = files.withLock({ f in
+            f.seen.insert(path)
+            return f.templates[path].flatMap { $0.bytes == bytes ? $0.result : nil }
+        }) {
+            return hit
+        }
+        guard let text = String(data: bytes, encoding: .utf8) else { return nil }
+        let result = Result { () throws(TemplateError) in try Template(text, name: path) }
+        files.withLock { $0.templates[path] = (bytes, result) }
+        return result
+    }
+
+    /// Forgets the files not looked up since the last prune (plugins removed or changed).
+    func prune() {
+        files.withLock { f in
+            f.manifests = f.manifests.filter { f.seen.contains($0.key) }
+            f.templates = f.templates.filter { f.seen.contains($0.key) }
+            f.seen = []
+        }
+    }
+}
+
 /// Finds plugins (`Paths.pluginSearchPath`, first wins for a name) and darkman's scripts.
 enum PluginCatalog {
     /// Every plugin on the search path, by name.
-    static func load(_ paths: Paths) -> [LoadedPlugin] {
+    /// - Parameters:
+    ///   - paths: Where plugins are found.
+    ///   - cache: Files parsed before, reused when their bytes are unchanged; nil parses all.
+    static func load(_ paths: Paths, cache: PluginFileCache? = nil) -> [LoadedPlugin] {
+        defer { cache?.prune() }
         var seen: Set<String> = []
         var out: [LoadedPlugin] = []
         for (directory, origin) in paths.pluginSearchPath {
@@ -37,30 +93,33 @@ enum PluginCatalog {
                 let manifest = dir + "/plugin.yaml"
                 guard FileManager.default.fileExists(atPath: manifest) else { continue }
                 seen.insert(name)
-                out.append(load(name: name, origin: origin, directory: dir, manifest: manifest))
+                out.append(load(name: name, origin: origin, directory: dir, manifest: manifest, cache: cache))
             }
         }
         return out
     }
 
     /// Reads and checks one plugin.
-    static func load(name: String, origin: String, directory: String, manifest path: String) -> LoadedPlugin {
+    static func load(
+        name: String, origin: String, directory: String, manifest path: String, cache: PluginFileCache? = nil
+    ) -> LoadedPlugin {
+        let cache = cache ?? PluginFileCache()
         var plugin = LoadedPlugin(
             name: name, origin: origin, directory: directory, kind: "hook", enabled: origin != "shipped",
             errors: [], manifest: PluginManifest(description: "", exports: [], hooks: []), templates: [])
-        let text: String
+        let parsed: Result<PluginManifest, PluginManifest.Errors>
         switch BundleFiles.contents(of: path, limit: PluginManifest.maximumSize) {
         case .failure(let e):
             plugin.errors = ["\(path):1:1: error: manifest \(e.message)"]
             return plugin
         case .success(let data):
-            guard let t = String(data: data, encoding: .utf8) else {
+            guard let p = cache.manifest(path, data) else {
                 plugin.errors = ["\(path):1:1: error: the manifest is not UTF-8 text"]
                 return plugin
             }
-            text = t
+            parsed = p
         }
-        switch PluginManifest.parse(text, file: path) {
+        switch parsed {
         case .failure(let e):
             plugin.errors = e.diagnostics.map(\.description)
             return plugin
@@ -74,12 +133,10 @@ enum PluginCatalog {
                 plugin.errors.append(
                     "\(export.templateLocation): error: template '\(export.template)' \(e.message)")
             case .success(let data):
-                guard let t = String(data: data, encoding: .utf8) else {
-                    plugin.errors.append("\(file):1:1: error: the template is not UTF-8 text")
-                    continue
-                }
-                do { plugin.templates.append(try Template(t, name: file)) } catch {
-                    plugin.errors.append("\(error)")
+                switch cache.template(file, data) {
+                case nil: plugin.errors.append("\(file):1:1: error: the template is not UTF-8 text")
+                case .success(let t)?: plugin.templates.append(t)
+                case .failure(let e)?: plugin.errors.append("\(e)")
                 }
             }
         }
