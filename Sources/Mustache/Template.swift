@@ -53,8 +53,23 @@ public struct Template: Sendable {
     public func render(
         _ data: MustacheValue, partials: [String: Template] = [:], limits: Limits = .standard
     ) throws(RenderError) -> String {
+        String(decoding: try renderBytes(data, partials: partials, limits: limits), as: UTF8.self)
+    }
+
+    /// Renders the template as UTF-8 bytes, for a caller that writes them to a file (no
+    /// `String` made and read back).
+    /// - Parameters:
+    ///   - data: The bottom of the context stack.
+    ///   - partials: The templates `{{>name}}` and `{{<name}}` name; a missing one renders as
+    ///     nothing.
+    ///   - limits: Bounds on the work done.
+    /// - Returns: The text's bytes: UTF-8 when the template and the data's strings are.
+    /// - Throws: `RenderError` when a limit is passed.
+    public func renderBytes(
+        _ data: MustacheValue, partials: [String: Template] = [:], limits: Limits = .standard
+    ) throws(RenderError) -> [UInt8] {
         var renderer = Renderer(stack: [data], partials: partials, limits: limits)
         try renderer.render(nodes)
-        return String(decoding: renderer.out, as: UTF8.self)
+        return renderer.out
     }
 }
