@@ -6,11 +6,15 @@ snapshot, RUNS times each, alternating, each time into a fresh output directory 
 exit, both repositories; the median is reported. The two output trees are then compared byte for
 byte. Prints one Markdown row and writes bench/out/tinted.md.
 
-    /usr/bin/python3 bench/tinted/run.py PATH/TO/livery [--runs 7]
+    /usr/bin/python3 bench/tinted/run.py PATH/TO/livery [--runs 7] [--static PATH/TO/livery]
+
+With --static, a second livery binary (built with `swift build -c release --product livery
+--static-swift-stdlib --scratch-path DIR`) is timed in the same rounds, both ways, as two more rows.
 """
 import filecmp, os, shutil, statistics, subprocess, sys, tempfile, time
 
 livery = sys.argv[1]
+static = sys.argv[sys.argv.index("--static") + 1] if "--static" in sys.argv else None
 runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 7
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 fixtures = os.path.join(root, "Tests/Fixtures/tinted")
@@ -19,8 +23,8 @@ repos = ["tinted-shell", "tinted-fzf"]
 base = tempfile.mkdtemp(prefix="livery-bench-tinted-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
 
 
-def livery_cmd(repos, out):
-    return [livery, "build", *[os.path.join(fixtures, r) for r in repos], "--themes-dir", schemes, "--out", out]
+def livery_cmd(repos, out, binary=None):
+    return [binary or livery, "build", *[os.path.join(fixtures, r) for r in repos], "--themes-dir", schemes, "--out", out]
 
 
 def pystache_cmd(repos, out):
@@ -41,12 +45,19 @@ def timed(make, name, together):
     return time.perf_counter() - start
 
 
-times = {k: [] for k in ("livery", "pystache", "livery-one", "pystache-one")}
+def static_cmd(repos, out):
+    return livery_cmd(repos, out, static)
+
+
+kinds = {"livery": (livery_cmd, False), "pystache": (pystache_cmd, False), "livery-one": (livery_cmd, True),
+         "pystache-one": (pystache_cmd, True)}
+if static:
+    kinds.update({"static": (static_cmd, False), "static-one": (static_cmd, True)})
+times = {k: [] for k in kinds}
 for _ in range(runs):
-    times["livery"].append(timed(livery_cmd, "livery", False))
-    times["pystache"].append(timed(pystache_cmd, "pystache", False))
-    times["livery-one"].append(timed(livery_cmd, "livery-one", True))
-    times["pystache-one"].append(timed(pystache_cmd, "pystache-one", True))
+    for k, (make, together) in kinds.items():
+        times[k].append(timed(make, k, together))
+others = [k for k in kinds if k != "livery"]
 
 files = 0
 differ = []
@@ -56,10 +67,10 @@ for repo in repos:
         for n in names:
             files += 1
             rel = os.path.relpath(os.path.join(d, n), a)
-            for other in ("pystache", "livery-one", "pystache-one"):
+            for other in others:
                 if not filecmp.cmp(os.path.join(a, rel), os.path.join(base, other, repo, rel), shallow=False):
                     differ.append(other + "/" + repo + "/" + rel)
-for other in ("pystache", "livery-one", "pystache-one"):
+for other in others:
     count = sum(len(names) for repo in repos for _, _, names in os.walk(os.path.join(base, other, repo)))
     if count != files:
         differ.append("%s wrote %d files, not %d" % (other, count, files))
@@ -82,6 +93,9 @@ with open(os.path.join(root, "bench/out/tinted.md"), "w") as f:
             "|---|---|---|---|---|---|\n%s\n%s\n" % (
                 runs, runs, row("one process per repository", "livery", "pystache"),
                 row("one process for both", "livery-one", "pystache-one")))
+    if static:
+        f.write("%s\n%s\n" % (row("one process per repository, livery linked statically", "static", "pystache"),
+                               row("one process for both, livery linked statically", "static-one", "pystache-one")))
     f.write("\n" + "".join("%s runs (s): %s\n" % (k, ", ".join("%.4f" % t for t in v)) for k, v in times.items()))
 print(open(os.path.join(root, "bench/out/tinted.md")).read())
 for d in differ[:5]:
