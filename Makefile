@@ -86,14 +86,15 @@ uninstall:
 # matcher and the no-rule floor, the same sheet and trees through cssselect2 + tinycss2 (in
 # bench/.venv), a cross-check of every winner, sheet parse and compile time, and liveryd's
 # start-up, memory and Resolve/Ping rates on a private bus; livery build of the tinted fixture
-# repositories against Debian's pystache (bench/tinted/). Writes bench/results.md and .json;
+# repositories against Debian's pystache (bench/tinted/); a switch carried out to 20 plugin
+# exports against pywal's `wal --theme` (bench/plugins/). Writes bench/results.md and .json;
 # fails when the cross-check finds a difference.
 BENCH_VENV := bench/.venv
 bench: deps
 	$(SWIFT) build -c release --product liveryd
 	$(SWIFT) build -c release --product livery-bench
 	@test -x $(BENCH_VENV)/bin/python || python3 -m venv $(BENCH_VENV)
-	@$(BENCH_VENV)/bin/python -c 'import cssselect2, tinycss2' 2>/dev/null || \
+	@$(BENCH_VENV)/bin/python -c 'import cssselect2, tinycss2, pywal' 2>/dev/null || \
 	  $(BENCH_VENV)/bin/pip install -q -r bench/requirements.txt
 	@mkdir -p bench/out
 	@set -o pipefail; "$$($(SWIFT) build -c release --show-bin-path)/livery-bench" --root . \
@@ -106,6 +107,7 @@ bench: deps
 	@/usr/bin/python3 -c 'import pystache, yaml' 2>/dev/null || { $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-pystache python3-yaml; }
 	-/usr/bin/python3 bench/tinted/run.py "$$($(SWIFT) build -c release --show-bin-path)/livery"
+	-/usr/bin/python3 bench/plugins/run.py "$$($(SWIFT) build -c release --show-bin-path)"
 
 # Callgrind profile of the indexed cascade on workload (a): one run, collecting only inside
 # resolveForest (the timed walk); the top functions go to bench/out/callgrind.txt.

@@ -111,7 +111,7 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
     case .resolve: ok = n >= 1
     case .explain: ok = n == 2
     case .check, .palette: ok = n >= 1
-    case .build: ok = n == 1
+    case .build: ok = n >= 1
     case .export: ok = n == 2
     }
     if !ok {

@@ -25,7 +25,7 @@ enum Command: String, CaseIterable {
         case .palette:
             "livery palette ID... [--themes-dir DIR]... [--schema FILE] [--json]\n\nPrints each theme's palette after import and inheritance, without a daemon: one 'name #rrggbbaa'\nline per colour (several themes: each headed by 'ID:'); with --json one flat object per theme\n({\"name\": \"#rrggbbaa\"}), a line each. ID is a theme id or alias (base16-ID, base24-ID) found in\neach --themes-dir and on the theme search path, or the path of a bundle or scheme file."
         case .build:
-            "livery build REPO [--themes-dir DIR]... [--out DIR]\n\nRenders a tinted-theming template repository (REPO/templates/config.yaml and its .mustache files)\nfor every base16 and base24 scheme found under each --themes-dir (to any depth), or on the theme\nsearch path when none is given, each to the file its entry's 'filename' (or legacy 'extension' and\n'output') names, under --out or else REPO. Fails, writing nothing, when two outputs would share a file."
+            "livery build REPO... [--themes-dir DIR]... [--out DIR]\n\nRenders each tinted-theming template repository (REPO/templates/config.yaml and its .mustache\nfiles) for every base16 and base24 scheme found under each --themes-dir (to any depth), or on the\ntheme search path when none is given, each to the file its entry's 'filename' (or legacy\n'extension' and 'output') names, under --out (several repositories: --out/NAME, NAME the\nrepository directory's name) or else REPO. The schemes are read once for all. Fails, writing\nnothing, when two outputs would share a file."
         case .export:
             "livery export ID TEMPLATE [--themes-dir DIR]...\n\nRenders the Mustache file TEMPLATE for installed theme ID (a base16 or base24 scheme, or a theme\ndefining @define-color base00...base0F) to standard output, with the tinted-theming variables."
         case .reload:
@@ -53,7 +53,7 @@ let generalUsage = """
       watch [PATH...]         print theme changes (or a component's changes) as they happen
       check BUNDLE...         check theme bundles offline
       palette ID...           print themes' palettes offline
-      build REPO              render a tinted-theming template repository for every scheme
+      build REPO...           render tinted-theming template repositories for every scheme
       export ID TEMPLATE      render one Mustache template for theme ID
       reload                  rescan theme directories
       status                  show the daemon's state

@@ -142,7 +142,11 @@ struct Renderer {
         guard !text.isEmpty else { return }
         if pending && !indent.isEmpty { out.append(contentsOf: indent) }
         pending = false
-        guard escaped else {
+        // Most values (colours, numbers, slugs) have nothing to escape: copied as they are.
+        let special =
+            escaped
+            && text.utf8.contains { b in b == 0x26 || b == 0x3C || b == 0x3E || b == 0x22 || b == 0x27 }
+        guard special else {
             out.append(contentsOf: text.utf8)
             return
         }

@@ -9,6 +9,8 @@ public struct Template: Sendable {
     /// The name errors are reported under (`name:line:column: error: …`).
     public let name: String
     let nodes: [Node]
+    /// The bytes of the template's text outside tags: what a render reserves room for first.
+    let textSize: Int
 
     /// Compiles `text`.
     /// - Parameters:
@@ -19,6 +21,7 @@ public struct Template: Sendable {
     public init(_ text: String, name: String = "template") throws(TemplateError) {
         self.name = name
         nodes = try Parser(source: Array(text.utf8), file: name).parse()
+        textSize = Template.textSize(nodes)
     }
 
     /// Limits on one render, so that a hostile template or data ends in an error, not in
@@ -53,8 +56,35 @@ public struct Template: Sendable {
     public func render(
         _ data: MustacheValue, partials: [String: Template] = [:], limits: Limits = .standard
     ) throws(RenderError) -> String {
+        String(decoding: try renderBytes(data, partials: partials, limits: limits), as: UTF8.self)
+    }
+
+    /// Renders the template as UTF-8 bytes, for a caller that writes them to a file (no
+    /// `String` made and read back).
+    /// - Parameters:
+    ///   - data: The bottom of the context stack.
+    ///   - partials: The templates `{{>name}}` and `{{<name}}` name; a missing one renders as
+    ///     nothing.
+    ///   - limits: Bounds on the work done.
+    /// - Returns: The text's bytes: UTF-8 when the template and the data's strings are.
+    /// - Throws: `RenderError` when a limit is passed.
+    public func renderBytes(
+        _ data: MustacheValue, partials: [String: Template] = [:], limits: Limits = .standard
+    ) throws(RenderError) -> [UInt8] {
         var renderer = Renderer(stack: [data], partials: partials, limits: limits)
+        renderer.out.reserveCapacity(textSize + textSize / 2)
         try renderer.render(nodes)
-        return String(decoding: renderer.out, as: UTF8.self)
+        return renderer.out
+    }
+
+    /// The text bytes of `nodes`, sections and blocks included once, partials not.
+    static func textSize(_ nodes: [Node]) -> Int {
+        nodes.reduce(0) { sum, node in
+            switch node {
+            case .text(let bytes, _): sum + bytes.count
+            case .section(_, let body, _), .block(_, let body, _, _): sum + textSize(body)
+            case .variable, .partial, .parent: sum
+            }
+        }
     }
 }

@@ -98,6 +98,56 @@ final class BuildTests: XCTestCase {
         XCTAssertEqual(excepted, BuildTests.exceptions.count)
     }
 
+    /// Several repositories in one `livery build`: each into `--out/NAME`, the same files as one
+    /// build each; a repository that does not compile stops all of them before anything is
+    /// written, and two repositories of one name are refused.
+    func testSeveralRepositoriesBuildInOneProcessAsOneAtATime() throws {
+        let out = try scratch()
+        let repos = ["tinted-shell", "tinted-fzf"].map { BuildTests.fixtures.appendingPathComponent($0).path }
+        let schemes = BuildTests.fixtures.appendingPathComponent("schemes").path
+        let (status, stdout, err) = run(
+            ["build"] + repos + ["--themes-dir", schemes, "--out", out.appendingPathComponent("both").path])
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(stdout.split(separator: "\n").count, 2, stdout)
+        var files = 0
+        for (repo, name) in zip(repos, ["tinted-shell", "tinted-fzf"]) {
+            let single = out.appendingPathComponent("one/" + name)
+            XCTAssertEqual(run(["build", repo, "--themes-dir", schemes, "--out", single.path]).0, 0)
+            let walker = try XCTUnwrap(FileManager.default.enumerator(atPath: single.path))
+            while let relative = walker.nextObject() as? String {
+                var isDir: ObjCBool = false
+                guard
+                    FileManager.default.fileExists(atPath: single.path + "/" + relative, isDirectory: &isDir),
+                    !isDir.boolValue
+                else { continue }
+                files += 1
+                XCTAssertEqual(
+                    FileManager.default.contents(atPath: out.path + "/both/" + name + "/" + relative),
+                    FileManager.default.contents(atPath: single.path + "/" + relative), relative)
+            }
+        }
+        XCTAssertEqual(files, 1418)
+
+        let broken = try scratch().appendingPathComponent("broken")
+        try FileManager.default.createDirectory(
+            at: broken.appendingPathComponent("templates"), withIntermediateDirectories: true)
+        try "t:\n  filename: \"{{ scheme-slug }}.txt\"\n".write(
+            to: broken.appendingPathComponent("templates/config.yaml"), atomically: true, encoding: .utf8)
+        try "{{#a}}\n".write(
+            to: broken.appendingPathComponent("templates/t.mustache"), atomically: true, encoding: .utf8)
+        let stopped = out.appendingPathComponent("stopped")
+        let (bad, _, badErr) = run(
+            ["build", repos[0], broken.path, "--themes-dir", schemes, "--out", stopped.path])
+        XCTAssertEqual(bad, 1)
+        XCTAssertTrue(badErr.contains("t.mustache:1:1: error: unclosed section 'a'"), badErr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stopped.path))
+        let (twice, _, twiceErr) = run([
+            "build", repos[0], repos[0], "--themes-dir", schemes, "--out", stopped.path,
+        ])
+        XCTAssertEqual(twice, 1)
+        XCTAssertTrue(twiceErr.contains("two repositories are named 'tinted-shell'"), twiceErr)
+    }
+
     /// Two entries that name the same file: an error, and nothing written.
     func testTwoOutputsSharingAFileIsAnError() throws {
         let repo = try scratch()

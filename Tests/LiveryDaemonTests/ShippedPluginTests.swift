@@ -108,3 +108,37 @@ final class ShippedPluginTests: XCTestCase {
         }
     }
 }
+
+/// Plugins are read again at every change; the file cache reuses a parse only for the same bytes.
+final class PluginFileCacheTests: XCTestCase {
+    func testAnEditOfTheSameLengthIsReadAgainAndUnchangedBytesAreReused() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "livery-cache-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        let manifest = dir.appendingPathComponent("plugin.yaml")
+        try "exports:\n  - template: t.mustache\n    outptu: /tmp/x\n".write(
+            to: manifest, atomically: true, encoding: .utf8)
+        try "{{base00-hex}}\n".write(
+            to: dir.appendingPathComponent("t.mustache"), atomically: true, encoding: .utf8)
+        let cache = PluginFileCache()
+        func load() -> LoadedPlugin {
+            PluginCatalog.load(
+                name: "p", origin: "user", directory: dir.path, manifest: manifest.path, home: dir.path,
+                cache: cache)
+        }
+        XCTAssertTrue(load().errors.joined().contains("unknown key 'outptu'"))
+        // The same length, at once: within one timestamp tick, so only the bytes tell.
+        try "exports:\n  - template: t.mustache\n    output: /tmp/xy\n".write(
+            to: manifest, atomically: true, encoding: .utf8)
+        let fixed = load()
+        XCTAssertEqual(fixed.errors, [])
+        XCTAssertEqual(fixed.manifest.exports.map(\.output), ["/tmp/xy"])
+        let template = try XCTUnwrap(fixed.templates[0].template(named: "t.mustache", system: "base16"))
+        XCTAssertEqual(try template.render(["base00-hex": "2e3440"]), "2e3440\n")
+        try "{{#base00-hex}\n".write(
+            to: dir.appendingPathComponent("t.mustache"), atomically: true, encoding: .utf8)
+        XCTAssertEqual(load().errors.count, 1)
+        XCTAssertEqual(load().errors, load().errors)
+    }
+}

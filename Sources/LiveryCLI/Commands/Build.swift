@@ -3,16 +3,43 @@ import LiveryAPI
 import LiveryCore
 import Mustache
 
-/// `livery build REPO [--themes-dir DIR]... [--out DIR]`: renders a tinted-theming template
-/// repository for every base16 and base24 scheme found, as tinted-builder-rust does. Exit 0
-/// when every file was written, 1 otherwise; nothing is written when two outputs would share
-/// a file or a template does not compile.
+/// `livery build REPO... [--themes-dir DIR]... [--out DIR]`: renders tinted-theming template
+/// repositories for every base16 and base24 scheme found, as tinted-builder-rust does, reading
+/// the schemes once for all of them. One repository is written under `--out` (else into
+/// itself); several each under `--out/NAME`, NAME being the repository directory's name (else
+/// each into itself). Exit 0 when every file was written, 1 otherwise; nothing is written when
+/// two outputs would share a file or a template does not compile, in any repository.
 func build(_ inv: Invocation, output: Output) -> Int32 {
-    let repoURL = URL(fileURLWithPath: inv.positional[0]).standardizedFileURL
-    let repo: TemplateRepository
-    do { repo = try TemplateRepository(root: repoURL) } catch {
-        output.err(error.rendered + "\n")
-        return 1
+    let roots = inv.positional.map { URL(fileURLWithPath: $0).standardizedFileURL }
+    let outDirectories: [String]
+    switch (inv.out.map { URL(fileURLWithPath: $0).standardizedFileURL.path }, roots.count) {
+    case (let out?, 1): outDirectories = [out]
+    case (let out?, _):
+        let names = roots.map(\.lastPathComponent)
+        if let twice = names.first(where: { n in names.filter { $0 == n }.count > 1 }) {
+            output.err("livery: two repositories are named '\(twice)'; each is built into --out/NAME\n")
+            return 1
+        }
+        outDirectories = names.map { out + "/" + $0 }
+    case (nil, _): outDirectories = roots.map(\.path)
+    }
+    // Every configuration and template is read and compiled before the schemes, and every plan
+    // made before anything is written.
+    var repositories: [(repo: TemplateRepository, templates: [Template])] = []
+    for root in roots {
+        do {
+            let repo = try TemplateRepository(root: root)
+            repositories.append((repo, try templates(of: repo)))
+        } catch let d as Diagnostic {
+            output.err(d.rendered + "\n")
+            return 1
+        } catch let e as TemplateError {
+            output.err(e.rendered + "\n")
+            return 1
+        } catch {
+            output.err("\(root.path): error: \(error)\n")
+            return 1
+        }
     }
     // Schemes: under each --themes-dir, else the theme search path (the installed schemes).
     let directories =
@@ -27,48 +54,54 @@ func build(_ inv: Invocation, output: Output) -> Int32 {
             failed = true
         }
     }
-    var templates: [Template] = []
-    for entry in repo.entries {
-        guard let text = try? String(contentsOf: entry.template, encoding: .utf8) else {
-            output.err(
-                "\(entry.template.path): error: missing or unreadable template of entry '\(entry.name)'\n")
-            return 1
-        }
-        do { templates.append(try Template(text, name: entry.template.path)) } catch {
+    var plans: [[TemplateRepository.Output]] = []
+    for (repo, _) in repositories {
+        do { plans.append(try repo.outputs(for: schemes)) } catch {
             output.err(error.rendered + "\n")
             return 1
         }
     }
-    let plan: [TemplateRepository.Output]
-    do { plan = try repo.outputs(for: schemes) } catch {
-        output.err(error.rendered + "\n")
-        return 1
-    }
-    let outDir = (inv.out.map { URL(fileURLWithPath: $0).standardizedFileURL } ?? repoURL).path
-    var data: [Int: MustacheValue] = [:]
+    // Each scheme's variables are made once, when its first output is rendered.
+    var data = [MustacheValue?](repeating: nil, count: schemes.count)
     var madeDirectories: Set<String> = []
-    var written = 0
-    for item in plan {
-        let value = data[item.scheme] ?? variables(schemes[item.scheme])
-        data[item.scheme] = value
-        let file = outDir + "/" + item.path
-        do {
-            let text = try templates[item.entry].render(value)
-            let dir = String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)])
-            if madeDirectories.insert(dir).inserted {
-                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    for ((repo, templates), (plan, outDir)) in zip(repositories, zip(plans, outDirectories)) {
+        var written = 0
+        for item in plan {
+            let value = data[item.scheme] ?? variables(schemes[item.scheme])
+            data[item.scheme] = value
+            let file = outDir + "/" + item.path
+            do {
+                let bytes = try templates[item.entry].renderBytes(value)
+                let dir = String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)])
+                if madeDirectories.insert(dir).inserted {
+                    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+                }
+                try write(bytes, to: file)
+                written += 1
+            } catch {
+                output.err("\(file): error: \(error)\n")
+                failed = true
             }
-            try write(text, to: file)
-            written += 1
-        } catch {
-            output.err("\(file): error: \(error)\n")
-            failed = true
         }
+        output.out(
+            "built \(written) file\(written == 1 ? "" : "s") (\(repo.entries.count) templates, \(schemes.count) schemes) in \(outDir)\n"
+        )
     }
-    output.out(
-        "built \(written) file\(written == 1 ? "" : "s") (\(repo.entries.count) templates, \(schemes.count) schemes) in \(outDir)\n"
-    )
     return failed ? 1 : 0
+}
+
+/// The compiled template of each entry of `repo`, in entry order.
+/// - Throws: A `Diagnostic` for a missing or unreadable template file, or the `TemplateError`
+///   of one that does not compile.
+func templates(of repo: TemplateRepository) throws -> [Template] {
+    try repo.entries.map { entry in
+        guard let text = try? String(contentsOf: entry.template, encoding: .utf8) else {
+            throw Diagnostic(
+                .error, "missing or unreadable template of entry '\(entry.name)'",
+                at: SourceLocation(file: entry.template.path, line: 1, column: 1))
+        }
+        return try Template(text, name: entry.template.path)
+    }
 }
 
 /// Why a file could not be written.
@@ -76,16 +109,15 @@ struct WriteError: Error, CustomStringConvertible {
     var description: String
 }
 
-/// Writes `text` to `path` (created or truncated, mode 0644 less the umask).
-func write(_ text: String, to path: String) throws {
+/// Writes `bytes` to `path` (created or truncated, mode 0644 less the umask).
+func write(_ bytes: [UInt8], to path: String) throws {
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw WriteError(description: String(cString: strerror(errno))) }
     defer { close(fd) }
-    var text = text
-    try text.withUTF8 { bytes in
+    try bytes.withUnsafeBytes { buffer in
         var offset = 0
-        while offset < bytes.count {
-            let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        while offset < buffer.count {
+            let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw WriteError(description: String(cString: strerror(errno)))

@@ -146,33 +146,32 @@ public struct TemplateRepository: Sendable {
     /// The filename with the scheme's system and slug put in, as tinted-builder-rust does (by
     /// replacing those exact tags, not by rendering).
     static func substitute(_ filename: String, _ scheme: TintedScheme) -> String {
-        // Plain byte replacement: this runs once per output file.
-        var path = Array(filename.utf8)
-        for (tag, value) in [("slug", scheme.slug), ("system", scheme.system)] {
-            for form in [
-                "{{ scheme-\(tag) }}", "{{scheme-\(tag)}}", "{{ scheme.\(tag) }}", "{{scheme.\(tag)}}",
-            ] {
-                path = replacing(Array(form.utf8), with: Array(value.utf8), in: path)
+        // One pass over the bytes, as this runs once per output file. Replacing the tags one
+        // form after the other gives the same: a slug (slugified) and a system (base16 or
+        // base24) have no braces, so a value put in never makes or breaks another tag.
+        let text = Array(filename.utf8)
+        guard text.contains(UInt8(ascii: "{")) else { return filename }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count + scheme.slug.utf8.count)
+        var i = 0
+        scan: while i < text.count {
+            if text[i] == UInt8(ascii: "{") {
+                for (form, isSlug) in tagForms where text[i...].starts(with: form) {
+                    out += isSlug ? scheme.slug.utf8 : scheme.system.utf8
+                    i += form.count
+                    continue scan
+                }
             }
+            out.append(text[i])
+            i += 1
         }
-        return String(decoding: path, as: UTF8.self)
+        return String(decoding: out, as: UTF8.self)
     }
 
-    static func replacing(_ needle: [UInt8], with value: [UInt8], in text: [UInt8]) -> [UInt8] {
-        guard text.count >= needle.count else { return text }
-        var out: [UInt8] = []
-        var i = 0
-        while i < text.count {
-            if i + needle.count <= text.count, text[i] == needle[0],
-                text[i..<i + needle.count].elementsEqual(needle)
-            {
-                out += value
-                i += needle.count
-            } else {
-                out.append(text[i])
-                i += 1
-            }
+    /// The spellings of the two tags a filename may hold, each with whether it is the slug.
+    static let tagForms: [([UInt8], Bool)] = ["slug", "system"].flatMap { tag in
+        ["{{ scheme-\(tag) }}", "{{scheme-\(tag)}}", "{{ scheme.\(tag) }}", "{{scheme.\(tag)}}"].map {
+            (Array($0.utf8), tag == "slug")
         }
-        return out
     }
 }

@@ -33,23 +33,42 @@ public enum TemplateVariables {
         body("scheme-variant", scheme.variant)
         body("scheme-is-\(scheme.variant)-variant", "true")
         for (slot, c) in scheme.palette {
+            let k = slotKeys[slot] ?? keys(of: slot)
             let (r, g, b) = (hex[Int(c.r)], hex[Int(c.g)], hex[Int(c.b)])
-            body(slot + "-hex", r + g + b)
-            body(slot + "-hex-bgr", b + g + r)
-            body(slot + "-hex-r", r)
-            body(slot + "-hex-g", g)
-            body(slot + "-hex-b", b)
-            body(slot + "-rgb-r", String(c.r))
-            body(slot + "-rgb-g", String(c.g))
-            body(slot + "-rgb-b", String(c.b))
-            body(slot + "-rgb16-r", String(Int(c.r) * 257))
-            body(slot + "-rgb16-g", String(Int(c.g) * 257))
-            body(slot + "-rgb16-b", String(Int(c.b) * 257))
-            body(slot + "-dec-r", dec[Int(c.r)])
-            body(slot + "-dec-g", dec[Int(c.g)])
-            body(slot + "-dec-b", dec[Int(c.b)])
+            body(k[0], r + g + b)
+            body(k[1], b + g + r)
+            body(k[2], r)
+            body(k[3], g)
+            body(k[4], b)
+            body(k[5], decimal[Int(c.r)])
+            body(k[6], decimal[Int(c.g)])
+            body(k[7], decimal[Int(c.b)])
+            body(k[8], decimal16[Int(c.r)])
+            body(k[9], decimal16[Int(c.g)])
+            body(k[10], decimal16[Int(c.b)])
+            body(k[11], dec[Int(c.r)])
+            body(k[12], dec[Int(c.g)])
+            body(k[13], dec[Int(c.b)])
         }
     }
+
+    /// A slot's 14 variable names, in the order `each` gives them.
+    static func keys(of slot: String) -> [String] {
+        [
+            "-hex", "-hex-bgr", "-hex-r", "-hex-g", "-hex-b", "-rgb-r", "-rgb-g", "-rgb-b", "-rgb16-r",
+            "-rgb16-g", "-rgb16-b", "-dec-r", "-dec-g", "-dec-b",
+        ].map { slot + $0 }
+    }
+
+    /// The names of every base16 and base24 slot, made once (`livery build` asks for them
+    /// for every slot of every scheme).
+    static let slotKeys: [String: [String]] = Dictionary(
+        uniqueKeysWithValues: Base16Format.slots.map { ($0, keys(of: $0)) })
+
+    /// `0`…`255`.
+    static let decimal: [String] = (0..<256).map { String($0) }
+    /// `0`…`65535` in steps of 257: a channel at 16 bits.
+    static let decimal16: [String] = (0..<256).map { String($0 * 257) }
 
     /// `00`…`ff`.
     static let hex: [String] = (0..<256).map { String(format: "%02x", $0) }

@@ -2,6 +2,7 @@ import Foundation
 import LiveryAPI
 import LiveryCore
 import Mustache
+import Synchronization
 
 /// One plugin directory found on the plugin search path, its manifest read and its templates
 /// compiled.
@@ -40,25 +41,94 @@ struct ExportTemplates: Sendable {
     }
 }
 
+/// Manifests parsed and templates compiled, by path and the exact bytes read: plugins are read
+/// again at every change (the README, "Plugins"), and a file whose bytes are those of the last
+/// read is not parsed again. Keyed by content, not by modification time, so an edit within one
+/// timestamp tick is never missed. Holds the files of the latest `PluginCatalog.load` only.
+final class PluginFileCache: Sendable {
+    private struct Files {
+        var manifests: [String: (bytes: Data, result: Result<PluginManifest, PluginManifest.Errors>)] = [:]
+        var templates: [String: (bytes: Data, result: Result<Template, TemplateError>)] = [:]
+        /// The paths looked up since `prune()`.
+        var seen: Set<String> = []
+    }
+    private let files = Mutex(Files())
+
+    /// `PluginManifest.parse` of `bytes`, decoded as UTF-8 (nil when they are not UTF-8).
+    func manifest(_ path: String, _ bytes: Data) -> Result<PluginManifest, PluginManifest.Errors>? {
+        if let hit = files.withLock({ f in
+            f.seen.insert(path)
+            return f.manifests[path].flatMap { $0.bytes == bytes ? $0.result : nil }
+        }) {
+            return hit
+        }
+        guard let text = String(data: bytes, encoding: .utf8) else { return nil }
+        let result = PluginManifest.parse(text, file: path)
+        files.withLock { $0.manifests[path] = (bytes, result) }
+        return result
+    }
+
+    /// The template compiled from `bytes`, decoded as UTF-8 (nil when they are not UTF-8).
+    func template(_ path: String, _ bytes: Data) -> Result<Template, TemplateError>? {
+        if let hit = files.withLock({ f in
+            f.seen.insert(path)
+            return f.templates[path].flatMap { $0.bytes == bytes ? $0.result : nil }
+        }) {
+            return hit
+        }
+        guard let text = String(data: bytes, encoding: .utf8) else { return nil }
+        let result = Result { () throws(TemplateError) in try Template(text, name: path) }
+        files.withLock { $0.templates[path] = (bytes, result) }
+        return result
+    }
+
+    /// Forgets the files not looked up since the last prune (plugins removed or changed).
+    func prune() {
+        files.withLock { f in
+            f.manifests = f.manifests.filter { f.seen.contains($0.key) }
+            f.templates = f.templates.filter { f.seen.contains($0.key) }
+            f.seen = []
+        }
+    }
+}
+
 /// Finds plugins (`Paths.pluginSearchPath`, first wins for a name) and darkman's scripts.
 enum PluginCatalog {
     /// Every plugin on the search path, by name.
-    static func load(_ paths: Paths) -> [LoadedPlugin] {
-        PluginManifest.directories(paths.pluginSearchPath).map {
+    /// - Parameters:
+    ///   - paths: Where plugins are found.
+    ///   - cache: Files parsed before, reused when their bytes are unchanged; nil parses all.
+    static func load(_ paths: Paths, cache: PluginFileCache? = nil) -> [LoadedPlugin] {
+        defer { cache?.prune() }
+        return PluginManifest.directories(paths.pluginSearchPath).map {
             load(
                 name: $0.name, origin: $0.origin, directory: $0.directory, manifest: $0.manifest,
-                home: paths.home)
+                home: paths.home, cache: cache)
         }
     }
 
     /// Reads and checks one plugin.
-    static func load(name: String, origin: String, directory: String, manifest path: String, home: String)
-        -> LoadedPlugin
-    {
+    static func load(
+        name: String, origin: String, directory: String, manifest path: String, home: String,
+        cache: PluginFileCache? = nil
+    ) -> LoadedPlugin {
+        let cache = cache ?? PluginFileCache()
         var plugin = LoadedPlugin(
             name: name, origin: origin, directory: directory, kind: "hook", enabled: origin != "shipped",
             errors: [], manifest: PluginManifest(description: "", exports: [], hooks: []), templates: [])
-        switch PluginManifest.load(path) {
+        let parsed: Result<PluginManifest, PluginManifest.Errors>
+        switch BundleFiles.contents(of: path, limit: PluginManifest.maximumSize) {
+        case .failure(let e):
+            plugin.errors = ["\(path):1:1: error: manifest \(e.message)"]
+            return plugin
+        case .success(let data):
+            guard let p = cache.manifest(path, data) else {
+                plugin.errors = ["\(path):1:1: error: the manifest is not UTF-8 text"]
+                return plugin
+            }
+            parsed = p
+        }
+        switch parsed {
         case .failure(let e):
             plugin.errors = e.diagnostics.map(\.description)
             return plugin
@@ -71,14 +141,15 @@ enum PluginCatalog {
         for export in plugin.manifest.exports {
             if let repository = export.repository {
                 plugin.templates.append(
-                    repositoryTemplates(export, repository, home: home, in: directory, errors: &plugin.errors)
+                    repositoryTemplates(
+                        export, repository, home: home, in: directory, cache: cache, errors: &plugin.errors)
                 )
                 continue
             }
             let file = export.template.hasPrefix("/") ? export.template : directory + "/" + export.template
             var entries: [(name: String, systems: [String], template: Template)] = []
             if let template = compile(
-                file, at: export.templateLocation, name: export.template, &plugin.errors)
+                file, at: export.templateLocation, name: export.template, cache: cache, &plugin.errors)
             {
                 entries.append((export.template, ["base16", "base24"], template))
             }
@@ -90,21 +161,23 @@ enum PluginCatalog {
     /// The largest template read: 4 MiB.
     static let maximumTemplateSize = 4 << 20
 
-    /// Reads and compiles one template file; its errors go to `errors`.
-    static func compile(_ file: String, at location: SourceLocation, name: String, _ errors: inout [String])
-        -> Template?
-    {
+    /// Reads and compiles one template file (through `cache`); its errors go to `errors`.
+    static func compile(
+        _ file: String, at location: SourceLocation, name: String, cache: PluginFileCache,
+        _ errors: inout [String]
+    ) -> Template? {
         switch BundleFiles.contents(of: file, limit: maximumTemplateSize) {
         case .failure(let e):
             errors.append("\(location): error: template '\(name)' \(e.message)")
             return nil
         case .success(let data):
-            guard let t = String(data: data, encoding: .utf8) else {
+            switch cache.template(file, data) {
+            case nil:
                 errors.append("\(file):1:1: error: the template is not UTF-8 text")
                 return nil
-            }
-            do { return try Template(t, name: file) } catch {
-                errors.append("\(error)")
+            case .success(let t)?: return t
+            case .failure(let e)?:
+                errors.append("\(e)")
                 return nil
             }
         }
@@ -115,7 +188,7 @@ enum PluginCatalog {
     /// to `errors`.
     static func repositoryTemplates(
         _ export: PluginManifest.Export, _ repository: String, home: String, in directory: String,
-        errors: inout [String]
+        cache: PluginFileCache, errors: inout [String]
     ) -> ExportTemplates {
         let root =
             repository.hasPrefix("/")
@@ -144,7 +217,9 @@ enum PluginCatalog {
         }
         var entries: [(name: String, systems: [String], template: Template)] = []
         for entry in repo.entries where export.template.isEmpty || entry.name == export.template {
-            if let t = compile(entry.template.path, at: export.templateLocation, name: entry.name, &errors) {
+            if let t = compile(
+                entry.template.path, at: export.templateLocation, name: entry.name, cache: cache, &errors)
+            {
                 entries.append((entry.name, entry.systems, t))
             }
         }

@@ -41,6 +41,8 @@ public final class PluginRunner: Sendable {
     let log: Log
     let environment: [String: String]
     private let queue = DispatchQueue(label: "org.livery.plugins")
+    /// The manifests and templates of the last read, reused while their bytes are unchanged.
+    private let files = PluginFileCache()
     private let state: Mutex<State>
 
     /// A runner for the plugins found from `environment`'s XDG directories.
@@ -53,7 +55,7 @@ public final class PluginRunner: Sendable {
         self.log = log
         self.environment = environment
         self.state = Mutex(State(variant: variant))
-        let plugins = PluginCatalog.load(paths)
+        let plugins = PluginCatalog.load(paths, cache: files)
         state.withLock { s in s.manifestErrors = PluginRunner.errors(of: plugins) }
         for p in plugins where !p.errors.isEmpty && p.enabled {
             log(
@@ -95,7 +97,7 @@ public final class PluginRunner: Sendable {
             })
         else { return }
         let snap = ThemeSnapshot(cascade: latest.cascade, serial: latest.serial)
-        let plugins = PluginCatalog.load(paths)
+        let plugins = PluginCatalog.load(paths, cache: files)
         var changedVariant = false
         state.withLock { s in
             s.manifestErrors = PluginRunner.errors(of: plugins)
@@ -116,8 +118,8 @@ public final class PluginRunner: Sendable {
                     continue
                 }
                 do {
-                    let text = try template.render(snap.variables)
-                    if try PluginRunner.writeAtomically(Array(text.utf8), to: output) {
+                    let bytes = try template.renderBytes(snap.variables)
+                    if try PluginRunner.writeAtomically(bytes, to: output) {
                         log(.info, "plugin '\(plugin.name)': wrote \(output)")
                     }
                     if !export.run.isEmpty {
@@ -160,10 +162,11 @@ public final class PluginRunner: Sendable {
             return
         }
         let env = commandEnvironment(snap)
+        let input = jobs.isEmpty ? [] : snap.json
         for job in jobs {
             let thread = Thread { [weak self] in
                 let outcome = ProcessRunner.run(
-                    job.argv, environment: env, directory: job.directory, input: snap.json,
+                    job.argv, environment: env, directory: job.directory, input: input,
                     timeout: job.timeout)
                 self?.report(job.owner, job.label, job.argv, job.timeout, serial: snap.serial, outcome)
             }
@@ -238,7 +241,7 @@ public final class PluginRunner: Sendable {
 
     /// Every plugin found now, darkman's scripts of both variants and the built-in formats.
     public func list() -> [Listing] {
-        let plugins = PluginCatalog.load(paths)
+        let plugins = PluginCatalog.load(paths, cache: files)
         let statuses = state.withLock { s in
             s.manifestErrors = PluginRunner.errors(of: plugins)
             return s.statuses

@@ -13,8 +13,23 @@ struct ThemeSnapshot: Sendable {
     var system: String
     /// What templates see (`ThemeTemplateData`).
     var variables: MustacheValue
-    /// `{"id", "name", "variant", "serial", "palette", "base16"}`.
-    var json: [UInt8]
+    /// Palette colour names to `#rrggbbaa`.
+    var palette: [String: String]
+    /// Base16 slot names to `#rrggbb`.
+    var base16: [String: String]
+
+    /// `{"id", "name", "variant", "serial", "palette", "base16"}` and a newline: what commands
+    /// read on standard input. Made on demand, as most changes start no command.
+    var json: [UInt8] {
+        let object: [String: Any] = [
+            "id": id, "name": name, "variant": variant, "serial": Int(serial), "palette": palette,
+            "base16": base16,
+        ]
+        return
+            ((try? JSONSerialization.data(
+                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+            .map { Array($0) } ?? []) + [UInt8(ascii: "\n")]
+    }
 
     /// The snapshot of `cascade` at `serial`: the template data of `ThemeTemplateData` plus
     /// `livery-serial`; the JSON of the theme's palette and base16 slots.
@@ -29,15 +44,8 @@ struct ThemeSnapshot: Sendable {
         system = data.scheme.system
         variables = data.value
         let slots = cascade.base16Slots
-        let object: [String: Any] = [
-            "id": meta.id, "name": meta.name, "variant": meta.variant, "serial": Int(serial),
-            "palette": theme.palette.mapValues(\.hex),
-            "base16": Dictionary(
-                uniqueKeysWithValues: slots.named.map { ($0.name, String($0.color.hex.prefix(7))) }),
-        ]
-        json =
-            ((try? JSONSerialization.data(
-                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
-                .map { Array($0) } ?? []) + [UInt8(ascii: "\n")]
+        palette = theme.palette.mapValues(\.hex)
+        base16 = Dictionary(
+            uniqueKeysWithValues: slots.named.map { ($0.name, String($0.color.hex.prefix(7))) })
     }
 }
