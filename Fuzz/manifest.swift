@@ -12,11 +12,17 @@ public func manifestTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> C
     switch PluginManifest.parse(text, file: "plugin.yaml") {
     case .success(let manifest):
         for e in manifest.exports {
-            if e.template.isEmpty || e.output.isEmpty {
-                fatalError("fuzz: an export without template or output")
+            if (e.template.isEmpty && e.repository == nil) || e.output.isEmpty {
+                fatalError("fuzz: an export without template (or repository) or output")
             }
             if !(e.timeout > 0 && e.timeout <= PluginManifest.maximumTimeout) {
                 fatalError("fuzz: an export's timeout \(e.timeout) is out of bounds")
+            }
+        }
+        for f in manifest.formats {
+            if f.match.isEmpty || f.run.isEmpty || f.match.contains(where: { $0.isEmpty || $0.contains("/") })
+            {
+                fatalError("fuzz: a format without patterns or a command, or a pattern with '/'")
             }
         }
         for h in manifest.hooks {

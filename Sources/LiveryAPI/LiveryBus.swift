@@ -47,6 +47,8 @@ public enum LiveryProperty: String, Sendable, CaseIterable {
     case activeTheme = "ActiveTheme"
     /// `u`: the number of published changes.
     case serial = "Serial"
+    /// `s`: the active theme's variant, `light` or `dark`.
+    case variant = "Variant"
     /// `s`: the daemon's version.
     case version = "Version"
     /// `as`: problems the user should see.

@@ -258,6 +258,8 @@ public struct DaemonProperties: Sendable, Equatable {
     public var activeTheme: String
     /// `Serial`.
     public var serial: UInt32
+    /// `Variant`.
+    public var variant: String
     /// `Version`.
     public var version: String
     /// `Problems`.
@@ -270,6 +272,7 @@ public struct DaemonProperties: Sendable, Equatable {
         func get(_ p: LiveryProperty) -> DBusValue? { all[p.rawValue]?.variantValue }
         activeTheme = get(.activeTheme)?.string ?? ""
         serial = get(.serial)?.uint32 ?? 0
+        variant = get(.variant)?.string ?? ""
         version = get(.version)?.string ?? ""
         problems = get(.problems)?.stringArray ?? []
     }

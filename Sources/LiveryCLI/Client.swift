@@ -96,6 +96,8 @@ struct Client {
         case .get: return try get()
         case .set: return try set()
         case .toggle: return try toggle()
+        case .dark: return try setVariant("dark")
+        case .light: return try setVariant("light")
         case .resolve: return try resolve()
         case .explain: return try explain()
         case .watch: return try watch()

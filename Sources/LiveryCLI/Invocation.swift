@@ -16,6 +16,8 @@ struct Invocation {
     /// `--out`: where `build` writes.
     var out: String?
     var warnings = false
+    /// `--variant` (`get`).
+    var variant = false
     var properties: [String] = []
     /// `--timeout`: seconds to wait for each reply from liveryd.
     var timeout = Client.defaultTimeout
@@ -81,6 +83,7 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
         case "--schema": inv.schema = try arg()
         case "--out": inv.out = try arg()
         case "--warnings": inv.warnings = true
+        case "--variant": inv.variant = true
         case "--property": inv.properties.append(try arg())
         case "--timeout":
             let v = try arg()
@@ -105,7 +108,7 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
     let n = inv.positional.count
     let ok: Bool
     switch c {
-    case .list, .get, .reload, .status, .toggle, .plugins: ok = n == 0
+    case .list, .get, .reload, .status, .toggle, .dark, .light, .plugins: ok = n == 0
     case .watch: ok = true
     case .set: ok = n == 1
     case .resolve: ok = n >= 1
@@ -123,11 +126,14 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
     if inv.out != nil && c != .build {
         throw UsageError(message: "--out applies to 'build' only", command: c)
     }
-    if inv.json && [.set, .check, .reload, .toggle, .build, .export].contains(c) {
+    if inv.json && [.set, .check, .reload, .toggle, .dark, .light, .build, .export].contains(c) {
         throw UsageError(message: "'\(c.rawValue)' has no --json output", command: c)
     }
     if !inv.properties.isEmpty && (c != .watch || inv.positional.isEmpty) {
         throw UsageError(message: "--property applies to 'watch PATH...' only", command: c)
+    }
+    if inv.variant && c != .get {
+        throw UsageError(message: "--variant applies to 'get' only", command: c)
     }
     if inv.warnings && c != .check {
         throw UsageError(message: "--warnings applies to 'check' only", command: c)

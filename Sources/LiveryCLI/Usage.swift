@@ -2,14 +2,16 @@ import Foundation
 
 /// The sub-commands of `livery` with their usage text (the README's "The client").
 enum Command: String, CaseIterable {
-    case list, get, set, toggle, resolve, explain, watch, check, palette, reload, status, build, export,
+    case list, get, set, toggle, dark, light, resolve, explain, watch, check, palette, reload, status, build,
+        export,
         plugins
 
     var usage: String {
         switch self {
         case .list:
             "livery list [--json]\n\nLists the installed themes: id, name, variant, format; '*' marks the active one, '!' one with errors."
-        case .get: "livery get [--json]\n\nPrints the active theme's id."
+        case .get:
+            "livery get [--variant] [--json]\n\nPrints the active theme's id; with --variant, its variant (light or dark)."
         case .set:
             "livery set ID\n\nValidates, activates and saves theme ID. Fails (exit 1) and changes nothing when ID is unknown or has errors."
         case .resolve:
@@ -19,7 +21,11 @@ enum Command: String, CaseIterable {
         case .watch:
             "livery watch [PATH... [--property P]... [--app ID]] [--json]\n\nWithout PATH: prints each ThemeChanged signal as it arrives ('ThemeChanged ID SERIAL').\nWith PATHs: watches those components (a match rule per path, then Watch) and prints each change\nof their properties (all, or the --property ones) as it arrives ('SERIAL PATH PROPERTY VALUE');\nwith --json one object per line, the first holding the serial and the current values, then one\nper Changed signal with its path, app, serial and values. Runs until interrupted; follows a daemon that replaces\nliveryd (liveryd --replace), and exits 1 with a message when liveryd leaves the bus or the bus\ngoes away."
         case .toggle:
-            "livery toggle\n\nSwitches to the active theme's sibling of the other variant (its dark-variant or light-variant,\nor by name: x <-> x-dark, x-light <-> x-dark) and prints its id."
+            "livery toggle\n\nSwitches to the theme of the other variant and prints its id: the light or dark theme of\n~/.config/livery/config.yaml, else the active theme's declared light-variant or dark-variant,\nelse by name (x-dark <-> x-light, x-mocha <-> x-latte, x-night <-> x-day, x <-> x-dawn, x <-> x-light ...;\nthe README's \"Light and dark\")."
+        case .dark:
+            "livery dark\n\nSwitches to the dark theme (found as 'livery toggle' finds it) and prints its id; nothing\nchanges when the active theme is dark already."
+        case .light:
+            "livery light\n\nSwitches to the light theme (found as 'livery toggle' finds it) and prints its id; nothing\nchanges when the active theme is light already."
         case .check:
             "livery check BUNDLE... [--warnings] [--themes-dir DIR]... [--schema FILE]\n\nChecks theme bundles (directories, .css files, base16/base24 .yaml, .itermcolors, colors.json or\nKDE .colors schemes) without a daemon.\nPrints every error as file:line:col with the line and a caret; exits 1 if there is any. Parent\nthemes named by 'inherits' are looked up next to the bundle, in each --themes-dir and on the\ntheme search path. With --warnings also reports rules that can never win and unused\n@define-color names (warnings alone do not fail the check)."
         case .palette:
@@ -48,6 +54,7 @@ let generalUsage = """
       get                     print the active theme
       set ID                  switch to theme ID
       toggle                  switch between the light and dark variants
+      dark, light             switch to the dark or the light variant
       resolve PATH [PROP...]  resolve a component's properties
       explain PATH PROP       show why a value won
       watch [PATH...]         print theme changes (or a component's changes) as they happen

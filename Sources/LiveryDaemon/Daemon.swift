@@ -131,6 +131,7 @@ public final class Daemon: Sendable {
             schemaFile: options.schemaFile,
             stateFile: paths.stateFile, overridesFile: paths.overridesFile)
         configuration.formats = { paths.themeFormats(environment: environment) }
+        configuration.configFile = paths.configFile
         service = try ThemeService(configuration: configuration, log: log)
         do {
             connection = try Connection.open(Bus(address: options.address, system: options.system))

@@ -80,7 +80,7 @@ public final class LiveryInterface: Sendable {
             interfaceName,
             methods: [
                 listThemesMethod, setThemeMethod, resolveMethod, resolveManyMethod, explainMethod,
-                toggleMethod,
+                toggleMethod, setVariantMethod,
                 watchMethod, unwatchMethod, reloadMethod, listPluginsMethod,
             ],
             signals: LiveryInterface.signals, properties: properties)
@@ -171,6 +171,25 @@ public final class LiveryInterface: Sendable {
                 } catch {
                     reply.fail(error)
                 }
+            }
+        }
+    }
+
+    /// `SetVariant(s variant) → s`: the theme of `dark` or `light`, answered from the switch queue.
+    var setVariantMethod: Method {
+        let service = self.service
+        return Method.deferred(
+            "SetVariant", inputs: [Argument("variant", "s")], outputs: [Argument("id", "s")]
+        ) {
+            [weak self] call, reply in
+            let variant = call.arguments[0].string ?? ""
+            guard variant == "dark" || variant == "light" else {
+                reply.fail(DBusError(.invalidArgs, "variant '\(variant)': expected 'dark' or 'light'"))
+                return
+            }
+            self?.switchTheme(reply) { () throws(ServiceError) in
+                let (id, change) = try service.setVariant(variant)
+                return (change, [.string(id)])
             }
         }
     }
@@ -320,6 +339,7 @@ public final class LiveryInterface: Sendable {
         return [
             Property(LiveryProperty.activeTheme.rawValue, "s") { .string(service.activeTheme) },
             Property(LiveryProperty.serial.rawValue, "u") { .uint32(service.serial) },
+            Property(LiveryProperty.variant.rawValue, "s") { .string(service.activeVariant) },
             Property(LiveryProperty.version.rawValue, "s", emitsChangedSignal: false) {
                 .string(LiveryBus.version)
             },
@@ -396,7 +416,7 @@ public final class LiveryInterface: Sendable {
                 path: path, interface: interfaceName,
                 changed: [
                     "ActiveTheme": .string(change.theme), "Serial": .uint32(change.serial),
-                    "Problems": .strings(problems),
+                    "Variant": .string(service.activeVariant), "Problems": .strings(problems),
                 ])
         } catch {
             service.log(.error, "cannot publish theme change: \(error)")

@@ -24,6 +24,9 @@ public final class ThemeService: Sendable {
         public var overridesFile: String
         /// The theme used when no valid theme was saved.
         public var fallbackTheme = "default"
+        /// The light and dark themes and the schedule (`VariantConfig`), normally
+        /// `$XDG_CONFIG_HOME/livery/config.yaml`; nil for none.
+        public var configFile: String?
         /// The formats themes are read with, asked again at every scan of the search path (a
         /// plugin's outside format takes effect at the next reload).
         public var formats: @Sendable () -> [any ThemeFormat] = { ThemeFormats.all }
@@ -307,6 +310,8 @@ public final class ThemeService: Sendable {
 
     /// The active theme's id.
     public var activeTheme: String { state.withLock { $0.activeID } }
+    /// The active theme's variant, `light` or `dark`.
+    public var activeVariant: String { state.withLock { $0.cascade.theme.metadata.variant } }
     /// The number of published changes so far.
     public var serial: UInt32 { state.withLock { $0.serialNumber } }
     /// Problems the user should see: a broken overrides file, an active theme whose newer version
@@ -316,7 +321,7 @@ public final class ThemeService: Sendable {
     public var problems: [String] {
         state.withLock { s in
             s.currentProblems + s.catalog.conflicts + s.variantProblems + (s.saveProblem.map { [$0] } ?? [])
-        }
+        } + configProblem
     }
 
     /// The active compiled theme.
@@ -531,61 +536,82 @@ public final class ThemeService: Sendable {
     }
 
     /// Switches to the active theme's sibling of the other variant, atomically (no get-then-set
-    /// race between two callers): the theme's `dark-variant` / `light-variant`, else by name
-    /// (`x` ↔ `x-dark`, `x-light` ↔ `x-dark`).
+    /// race between two callers), as `setVariant` finds it.
     /// - Returns: the new theme's id and the change to publish.
-    /// - Throws: `UnknownTheme` when there is no sibling; `InvalidTheme` when it has errors.
+    /// - Throws: as `setVariant`.
     public func toggle() throws(ServiceError) -> (theme: String, change: Change?) {
-        try switching.withLock { _ throws(ServiceError) in try toggleHoldingSwitch() }
+        try switching.withLock { _ throws(ServiceError) in
+            let variant = state.withLock { $0.cascade.theme.metadata.variant }
+            return try switchVariant(to: variant == "dark" ? "light" : "dark")
+        }
     }
 
-    /// `toggle`, with `switching` held.
-    private func toggleHoldingSwitch() throws(ServiceError) -> (theme: String, change: Change?) {
+    /// Switches to the theme of `variant`, atomically: nothing when the active theme is of that
+    /// variant already; else the theme `config.yaml` names for it, the active theme's declared
+    /// `light-variant` / `dark-variant`, or the first installed theme of that variant the naming
+    /// rule finds (`VariantPairs`).
+    /// - Parameter variant: `dark` or `light`.
+    /// - Returns: the active theme's id afterwards and the change to publish (nil for none).
+    /// - Throws: `UnknownTheme` when no theme of that variant is found (the message says what was
+    ///   tried); `InvalidTheme` when the one found has errors or is of the same variant.
+    public func setVariant(_ variant: String) throws(ServiceError) -> (theme: String, change: Change?) {
+        try switching.withLock { _ throws(ServiceError) in try switchVariant(to: variant) }
+    }
+
+    /// The problem of a `config.yaml` with errors, shown in `Problems` until it is fixed; its
+    /// light and dark themes are then not used.
+    var configProblem: [String] {
+        guard let file = configuration.configFile, case .failure(let e)? = VariantConfig.load(file) else {
+            return []
+        }
+        return e.diagnostics.map { $0.description }
+    }
+
+    /// `setVariant`, with `switching` held.
+    private func switchVariant(to wanted: String) throws(ServiceError) -> (theme: String, change: Change?) {
         let (meta, known, catalog) = state.withLock { s in (s.cascade.theme.metadata, s.listings, s.catalog) }
-        let target = ThemeService.sibling(of: meta, installed: { catalog.isInstalled($0) })
-        guard let target else {
-            let other = meta.variant == "dark" ? "light" : "dark"
-            throw ServiceError(
-                .unknownTheme,
-                "theme '\(meta.id)' (\(meta.variant)) has no \(other) variant: declare '\(other)-variant' in its @theme "
-                    + "or install '\(ThemeService.conventionalSiblings(of: meta.id, variant: meta.variant).first!)'"
-            )
+        if meta.variant == wanted { return (meta.id, nil) }
+        var config = VariantConfig()
+        if let file = configuration.configFile, case .success(let c)? = VariantConfig.load(file) {
+            config = c
         }
-        // A declared sibling must really be of the other variant. The listing made at the last
-        // check knows it; a theme not checked yet is checked now.
-        var listing = known[target]
-        if listing == nil {
+        // The variant of an installed theme: from its last check, or read now.
+        func variant(of id: String) -> String? {
+            if let listing = known[id] { return listing.metadata.variant }
             var reading = catalog
-            reading.read(target)
-            if reading.sources[target] != nil {
-                listing = ThemeService.listing(target, catalog: reading, schema: schema)
+            reading.read(id)
+            guard reading.sources[id] != nil else { return nil }
+            return ThemeService.listing(id, catalog: reading, schema: schema).metadata.variant
+        }
+        if let configured = config.theme(for: wanted), configured != meta.id {
+            guard catalog.isInstalled(configured) else {
+                throw ServiceError(
+                    .unknownTheme,
+                    "config.yaml names '\(configured)' as the \(wanted) theme, but no theme '\(configured)' is installed"
+                )
             }
+            return (configured, try switchTo(configured))
         }
-        if let sibling = listing?.metadata, sibling.variant == meta.variant {
-            throw ServiceError(
-                .invalidTheme,
-                "theme '\(meta.id)' names '\(target)' as its other variant, but '\(target)' is \(sibling.variant) too"
-            )
+        let declared = wanted == "light" ? meta.lightVariant : meta.darkVariant
+        if let declared, declared != meta.id, catalog.isInstalled(declared) {
+            if let v = variant(of: declared), v != wanted {
+                throw ServiceError(
+                    .invalidTheme,
+                    "theme '\(meta.id)' names '\(declared)' as its other variant, but '\(declared)' is \(v) too"
+                )
+            }
+            return (declared, try switchTo(declared))
         }
-        return (target, try switchTo(target))
-    }
-
-    /// The installed sibling of the other variant, if any.
-    static func sibling(of meta: ThemeMetadata, installed: (String) -> Bool) -> String? {
-        let declared = meta.variant == "dark" ? meta.lightVariant : meta.darkVariant
-        return ([declared].compactMap { $0 } + conventionalSiblings(of: meta.id, variant: meta.variant))
-            .first { $0 != meta.id && installed($0) }
-    }
-
-    /// Names the `-dark` / `-light` convention suggests for the other variant of `id`.
-    static func conventionalSiblings(of id: String, variant: String) -> [String] {
-        func strip(_ suffix: String) -> String? {
-            id.hasSuffix(suffix) ? String(id.dropLast(suffix.count)) : nil
+        let candidates = VariantPairs.candidates(for: meta.id, variant: meta.variant)
+        for id in candidates where catalog.isInstalled(id) && variant(of: id) == wanted {
+            return (id, try switchTo(id))
         }
-        if variant == "dark" {
-            return [strip("-dark").map { $0 + "-light" }, strip("-dark"), id + "-light"].compactMap { $0 }
-        }
-        return [strip("-light").map { $0 + "-dark" }, id + "-dark"].compactMap { $0 }
+        let tried = candidates.prefix(6).map { "'\($0)'" }.joined(separator: ", ")
+        throw ServiceError(
+            .unknownTheme,
+            "no \(wanted) theme for '\(meta.id)' (\(meta.variant)): none of \(tried) is installed and \(wanted); "
+                + "name one in ~/.config/livery/config.yaml ('\(wanted): ID')"
+                + (meta.format == "native" ? " or declare '\(wanted)-variant' in its @theme" : ""))
     }
 
     /// Reads and compiles theme `id` with `lock` not held, then makes it active; called with

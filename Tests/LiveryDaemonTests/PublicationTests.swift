@@ -34,12 +34,47 @@ final class PublicationTests: XCTestCase {
             XCTAssertEqual((e as? ServiceError)?.kind, .unknownTheme)
         }
         XCTAssertEqual(s.activeTheme, "forest")
+    }
+
+    /// The naming rule's candidates, in order (the README, "Light and dark").
+    func testVariantPairCandidates() {
         XCTAssertEqual(
-            ThemeService.conventionalSiblings(of: "nord-light", variant: "light"),
-            ["nord-dark", "nord-light-dark"])
+            VariantPairs.candidates(for: "gruvbox-dark-medium", variant: "dark").prefix(3),
+            ["gruvbox-medium", "gruvbox-light-medium", "gruvbox-day-medium"])
         XCTAssertEqual(
-            ThemeService.conventionalSiblings(of: "nord-dark", variant: "dark"),
-            ["nord-light", "nord", "nord-dark-light"])
+            VariantPairs.candidates(for: "catppuccin-latte", variant: "light").prefix(2),
+            ["catppuccin", "catppuccin-dark"])
+        XCTAssertTrue(
+            VariantPairs.candidates(for: "catppuccin-latte", variant: "light").contains("catppuccin-mocha"))
+        XCTAssertTrue(VariantPairs.candidates(for: "rose-pine-dawn", variant: "light").contains("rose-pine"))
+        XCTAssertEqual(
+            VariantPairs.candidates(for: "tomorrow", variant: "light").prefix(2),
+            ["tomorrow-dark", "tomorrow-night"])
+        XCTAssertEqual(
+            VariantPairs.candidates(for: "nord-dark", variant: "dark").prefix(2), ["nord", "nord-light"])
+        XCTAssertTrue(VariantPairs.candidates(for: "nord-dark", variant: "dark").contains("nord"))
+        XCTAssertFalse(
+            VariantPairs.candidates(for: "dark", variant: "dark").contains(""), "never an empty id")
+    }
+
+    /// `config.yaml` names the light and dark themes; `setVariant` goes there, and is nothing
+    /// when the active theme is of that variant already.
+    func testConfiguredPairWinsAndSetVariantOfTheActiveVariantDoesNothing() throws {
+        let scratch = try Scratch()
+        let config = scratch.root.appendingPathComponent("config.yaml").path
+        try "light: forest\ndark: default-dark\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let s = try scratch.service(configFile: config)
+        XCTAssertEqual(try s.setVariant("light").theme, "default")
+        XCTAssertNil(try s.setVariant("light").change)
+        XCTAssertEqual(try s.setVariant("dark").theme, "default-dark")
+        XCTAssertEqual(try s.toggle().theme, "forest")
+        XCTAssertEqual(s.activeTheme, "forest")
+        // A broken file is a problem, and its pair is not used.
+        try "light: forest\ndarkk: crimson\n".write(toFile: config, atomically: true, encoding: .utf8)
+        XCTAssertEqual(
+            s.problems.filter {
+                $0.contains("config.yaml:2:1: error: unknown key 'darkk' (did you mean 'dark'?)")
+            }.count, 1, "\(s.problems)")
     }
 
     func testPortalSettingsFromThemeMetadata() throws {

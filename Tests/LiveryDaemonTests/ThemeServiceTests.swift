@@ -35,11 +35,13 @@ struct Scratch {
         try write("overrides.css", text, in: URL(fileURLWithPath: overridesFile).deletingLastPathComponent())
     }
 
-    func service(log: Log = Log(threshold: .error, sink: { _ in })) throws -> ThemeService {
-        try ThemeService(
-            configuration: .init(
-                searchPath: [themes.path, shippedThemes], stateFile: stateFile, overridesFile: overridesFile),
-            log: log)
+    func service(log: Log = Log(threshold: .error, sink: { _ in }), configFile: String? = nil) throws
+        -> ThemeService
+    {
+        var configuration = ThemeService.Configuration(
+            searchPath: [themes.path, shippedThemes], stateFile: stateFile, overridesFile: overridesFile)
+        configuration.configFile = configFile
+        return try ThemeService(configuration: configuration, log: log)
     }
 }
 

@@ -6,3 +6,12 @@ extension Client {
         return 0
     }
 }
+
+extension Client {
+    /// `livery dark`, `livery light`: `SetVariant`, and prints the theme's id.
+    func setVariant(_ variant: String) throws -> Int32 {
+        let id = try call("SetVariant", [.string(variant)]).first?.string ?? ""
+        output.out(id + "\n")
+        return 0
+    }
+}
