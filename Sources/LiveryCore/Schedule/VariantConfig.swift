@@ -57,7 +57,8 @@ public struct VariantConfig: Sendable, Equatable {
             return .failure(Errors(diagnostics: [Diagnostic(.error, "file \(e.message)", at: start)]))
         case .success(let data):
             guard let text = String(data: data, encoding: .utf8) else {
-                return .failure(Errors(diagnostics: [Diagnostic(.error, "file is not UTF-8 text", at: start)]))
+                return .failure(
+                    Errors(diagnostics: [Diagnostic(.error, "file is not UTF-8 text", at: start)]))
             }
             return parse(text, file: path)
         }
@@ -151,7 +152,8 @@ public struct VariantConfig: Sendable, Equatable {
                 func degrees(_ n: String, _ limit: Double) -> Double? {
                     guard let (_, v) = values[n] else { return nil }
                     guard let s = v.scalar, let d = Double(s), d.isFinite, abs(d) <= limit else {
-                        error("'\(n)' must be a number of degrees from -\(Int(limit)) to \(Int(limit))", v.mark)
+                        error(
+                            "'\(n)' must be a number of degrees from -\(Int(limit)) to \(Int(limit))", v.mark)
                         return nil
                     }
                     return d
@@ -167,7 +169,9 @@ public struct VariantConfig: Sendable, Equatable {
                 let place = values["latitude"] != nil || values["longitude"] != nil
                 let times = values["light"] != nil || values["dark"] != nil
                 if place && times {
-                    error("a schedule is either a place (latitude, longitude) or times (light, dark), not both", value.mark)
+                    error(
+                        "a schedule is either a place (latitude, longitude) or times (light, dark), not both",
+                        value.mark)
                 } else if place {
                     let (lat, lon) = (degrees("latitude", 90), degrees("longitude", 180))
                     for n in ["latitude", "longitude"] where values[n] == nil {
@@ -188,7 +192,8 @@ public struct VariantConfig: Sendable, Equatable {
                     }
                 } else if fields.isEmpty && diagnostics.isEmpty {
                     error(
-                        "'schedule' needs 'latitude' and 'longitude', or 'light' and 'dark' times", value.mark)
+                        "'schedule' needs 'latitude' and 'longitude', or 'light' and 'dark' times", value.mark
+                    )
                 }
             }
         }
