@@ -32,6 +32,7 @@ public func runClient(arguments: [String], output: Output = .standard) -> Int32 
     if command == .palette { return palette(inv, output: output) }
     if command == .build { return build(inv, output: output) }
     if command == .export { return export(inv, output: output) }
+    if command == .sun { return sun(inv, output: output) }
     do {
         let client = try Client(inv, output: output)
         return try client.run(command)
@@ -104,7 +105,8 @@ struct Client {
         case .reload: return try reload()
         case .status: return try status()
         case .plugins: return try plugins()
-        case .check, .palette, .build, .export: return 2  // run without a daemon, before a client is made
+        // These run without a daemon, before a client is made.
+        case .check, .palette, .build, .export, .sun: return 2
         }
     }
 

@@ -21,6 +21,12 @@ struct Invocation {
     var properties: [String] = []
     /// `--timeout`: seconds to wait for each reply from liveryd.
     var timeout = Client.defaultTimeout
+    /// `--latitude`, `--longitude` (`sun`): degrees, north and east positive; range-checked by
+    /// `SolarTimes`.
+    var latitude: Double?
+    var longitude: Double?
+    /// `--date YYYY-MM-DD` (`sun`).
+    var date: CalendarDate?
 }
 
 struct UsageError: Error {
@@ -92,6 +98,20 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
                     message: "--timeout needs a number of seconds above 0, not '\(v)'", command: inv.command)
             }
             inv.timeout = seconds
+        case "--latitude", "--longitude":
+            let v = try arg()
+            guard let degrees = Double(v), degrees.isFinite else {
+                throw UsageError(
+                    message: "\(flag) needs a number of degrees, not '\(v)'", command: inv.command)
+            }
+            if flag == "--latitude" { inv.latitude = degrees } else { inv.longitude = degrees }
+        case "--date":
+            let v = try arg()
+            guard let date = CalendarDate(iso: v) else {
+                throw UsageError(
+                    message: "--date needs a day as YYYY-MM-DD, not '\(v)'", command: inv.command)
+            }
+            inv.date = date
         case "-h", "--help": inv.help = true
         case "--version":
             print("livery \(LiveryBus.version)")
@@ -108,7 +128,7 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
     let n = inv.positional.count
     let ok: Bool
     switch c {
-    case .list, .get, .reload, .status, .toggle, .dark, .light, .plugins: ok = n == 0
+    case .list, .get, .reload, .status, .toggle, .dark, .light, .plugins, .sun: ok = n == 0
     case .watch: ok = true
     case .set: ok = n == 1
     case .resolve: ok = n >= 1
@@ -137,6 +157,12 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
     }
     if inv.warnings && c != .check {
         throw UsageError(message: "--warnings applies to 'check' only", command: c)
+    }
+    if c == .sun && (inv.latitude == nil || inv.longitude == nil) {
+        throw UsageError(message: "'sun' needs --latitude and --longitude", command: c)
+    }
+    if c != .sun && (inv.latitude != nil || inv.longitude != nil || inv.date != nil) {
+        throw UsageError(message: "--latitude, --longitude and --date apply to 'sun' only", command: c)
     }
     if inv.app != nil && c != .resolve && c != .explain && c != .watch {
         throw UsageError(message: "--app applies to 'resolve', 'explain' and 'watch' only", command: c)
