@@ -156,9 +156,14 @@ public final class Daemon: Sendable {
                 .accessDenied, "\(LiveryBus.name) is already owned by \(owner); use --replace to take it over"
             )
         }
+        // Plugin commands reach the daemon's own bus (`livery` in a hook works under
+        // `--address` too, as under `make run`'s private bus).
+        var pluginEnvironment = environment
+        if let address = options.address { pluginEnvironment["DBUS_SESSION_BUS_ADDRESS"] = address }
         interface.attach(
             PluginRunner(
-                environment: environment, variant: service.activeCascade.theme.metadata.variant, log: log))
+                environment: pluginEnvironment, variant: service.activeCascade.theme.metadata.variant,
+                log: log))
         if options.portal {
             let backend = try PortalBackend(service: service, connection: connection)
             try backend.start(replace: options.replace)

@@ -46,27 +46,49 @@ public enum MustacheValue: Sendable, Equatable {
 
 /// The names of a `MustacheValue.lookup`: a function from a name to its value, or nil where the
 /// name is not there (a lookup then goes on down the context stack, as for an object's missing
-/// key). Two lookups are equal only when they are the same instance.
+/// key), and optionally another for the parts after the first of a dotted name (`a.b`: `b` is
+/// looked up inside `a`), which may know more names than the context stack should see. Two
+/// lookups are equal only when they are the same instance.
 public final class MustacheLookup: Sendable, Equatable {
     let find: @Sendable (String) -> MustacheValue?
+    let member: @Sendable (String) -> MustacheValue?
 
-    /// A lookup answering through `find`, which may be called from any thread, any number of times
-    /// for one name, and must give the same answer each time.
-    public init(_ find: @escaping @Sendable (String) -> MustacheValue?) { self.find = find }
+    /// A lookup answering through `find` for both; the functions may be called from any thread,
+    /// any number of times for one name, and must give the same answer each time.
+    /// - Parameters:
+    ///   - find: A name on the context stack (a section over this value, or the first part of a
+    ///     dotted name).
+    ///   - member: A later part of a dotted name inside this value; `find` when nil.
+    public init(
+        _ find: @escaping @Sendable (String) -> MustacheValue?,
+        member: (@Sendable (String) -> MustacheValue?)? = nil
+    ) {
+        self.find = find
+        self.member = member ?? find
+    }
 
-    /// The value of `name`, or nil.
+    /// The value of `name` on the context stack, or nil.
     public subscript(_ name: String) -> MustacheValue? { find(name) }
 
     public static func == (a: MustacheLookup, b: MustacheLookup) -> Bool { a === b }
 }
 
 extension MustacheValue {
-    /// The value of one part of a dotted name inside this value: an object's key or a lookup's
-    /// name; nil for anything else.
+    /// The value of `name` when this value is on the context stack: an object's key or a
+    /// lookup's name; nil for anything else.
     public subscript(_ name: String) -> MustacheValue? {
         switch self {
         case .object(let d): d[name]
-        case .lookup(let l): l[name]
+        case .lookup(let l): l.find(name)
+        default: nil
+        }
+    }
+
+    /// The value of a later part of a dotted name inside this value.
+    public func member(_ name: String) -> MustacheValue? {
+        switch self {
+        case .object(let d): d[name]
+        case .lookup(let l): l.member(name)
         default: nil
         }
     }

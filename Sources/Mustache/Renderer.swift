@@ -112,7 +112,7 @@ struct Renderer {
         }
         guard var value = found else { return .null }
         for part in name.parts.dropFirst() {
-            guard let next = value[part] else { return .null }
+            guard let next = value.member(part) else { return .null }
             value = next
         }
         return value

@@ -95,6 +95,22 @@ final class OutsideFormatTests: EndToEndTestCase {
         XCTAssertTrue(check.stderr.contains("exited with status 3: only 3 colours"), "\(check)")
     }
 
+    /// An importer that exits without reading its input does not end the client with SIGPIPE
+    /// (the client does not ignore it): `check` reports the file. Found by a newcomer's trial:
+    /// exit 141 and no output, every time, for a 1 MB file.
+    func testAnImporterThatReadsNothingDoesNotKillTheClient() throws {
+        try writeImporter(program: "#!/bin/sh\nexit 0\n")
+        let themes = try makeDirectory("gpl-themes")
+        let file = themes + "/big.gpl"
+        try String(repeating: "0 0 0 x\n", count: 131_072).write(
+            toFile: file, atomically: true, encoding: .utf8)
+        for _ in 0..<3 {
+            let check = try livery("check", file)
+            XCTAssertEqual(check.status, 1, "\(check)")
+            XCTAssertTrue(check.stderr.contains("big.gpl"), "\(check)")
+        }
+    }
+
     /// An importer past its timeout is killed; the file's error says so, and the daemon answers
     /// meanwhile.
     func testAHangingImporterIsKilledAtItsTimeout() throws {

@@ -255,6 +255,33 @@ final class PluginTests: EndToEndTestCase {
         XCTAssertTrue(followed, "neovim: \(shown)\n\(problems)")
     }
 
+    /// A plugin that was removed takes its last failures with it: `status` stops listing them
+    /// at the next change. Found by a newcomer's trial: they stayed forever.
+    func testARemovedPluginsFailuresGoWithIt() throws {
+        try writePlugin("failing", manifest: "hooks:\n  - run: [\"false\"]\n")
+        try startDaemon()
+        try setTheme("forest")
+        XCTAssertTrue(
+            try waitUntil { try status().contains("plugin 'failing': hook (false) exited with status 1") })
+        try FileManager.default.removeItem(atPath: pluginsDirectory + "/failing")
+        try setTheme("crimson")
+        let gone = try waitUntil { try !status().contains("plugin 'failing'") }
+        let shown = try status()
+        XCTAssertTrue(gone, shown)
+    }
+
+    /// A hook reaches the daemon's own bus, even a private one (`--address`): `livery get` in a
+    /// hook prints the theme just switched to.
+    func testAHookCanCallTheDaemonOnItsBus() throws {
+        let out = root + "/hook-get.txt"
+        try writePlugin(
+            "asker",
+            manifest: "hooks:\n  - run: [\"sh\", \"-c\", \"\(Locations.livery) get > \(out)\"]\n")
+        try startDaemon()
+        try setTheme("forest")
+        XCTAssertTrue(waitUntil { read(out) == "forest\n" }, "\(read(out) ?? "none")\n\(daemon.stderr)")
+    }
+
     func testHookGetsTheThemeAsJSONOnStandardInputAndTheEnvironment() throws {
         let json = root + "/hook.json"
         let env = root + "/hook.env"

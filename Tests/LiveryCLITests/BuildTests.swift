@@ -312,6 +312,22 @@ final class BuildTests: XCTestCase {
         XCTAssertEqual(out, "forest light 008000 ff3b30 #008000ff #008000ff #ff3b30ff [] []\n")
     }
 
+    /// Inside a section over a component, the names of the enclosing context are still found
+    /// (Mustache: the context stack is searched from the top); only the component's properties
+    /// are its own names there. Found by a newcomer's trial: every outer name came out empty.
+    func testASectionOverAComponentKeepsTheOuterNames() throws {
+        let dir = try scratch()
+        let template = dir.appendingPathComponent("t.mustache")
+        try
+            "{{#Window/NavigationBar}}[{{livery-theme}}][{{scheme-name}}][{{tint-color}}][{{accent}}]{{/Window/NavigationBar}}\n"
+            .write(to: template, atomically: true, encoding: .utf8)
+        let themes = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("themes")
+        let (status, out, err) = run(["export", "forest", template.path, "--themes-dir", themes.path])
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(out, "[forest][Forest][#008000ff][#008000ff]\n")
+    }
+
     /// `livery export` finds a theme by its alias as `palette` does: `base16-3024` is the
     /// base16 scheme `3024`.
     func testExportFindsAnAlias() throws {

@@ -142,3 +142,36 @@ final class PluginFileCacheTests: XCTestCase {
         XCTAssertEqual(load().errors, load().errors)
     }
 }
+
+/// Outputs are written atomically through symbolic links, and never over anything but a regular
+/// file. Found by a newcomer's trial: a link was replaced by a file, and a link to /dev/null
+/// became a file of mode 0666.
+final class OutputWritingTests: XCTestCase {
+    func testALinkIsWrittenThroughAndADeviceIsRefused() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "livery-out-\(UUID().uuidString)"
+        ).path
+        try FileManager.default.createDirectory(atPath: dir + "/dotfiles", withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
+        try "old\n".write(toFile: dir + "/dotfiles/colors.conf", atomically: true, encoding: .utf8)
+        chmod(dir + "/dotfiles/colors.conf", 0o600)
+        try FileManager.default.createSymbolicLink(
+            atPath: dir + "/colors.conf", withDestinationPath: "dotfiles/colors.conf")
+        XCTAssertTrue(try PluginRunner.writeAtomically(Array("new\n".utf8), to: dir + "/colors.conf"))
+        XCTAssertEqual(
+            try FileManager.default.destinationOfSymbolicLink(atPath: dir + "/colors.conf"),
+            "dotfiles/colors.conf",
+            "the link stays a link")
+        XCTAssertEqual(try String(contentsOfFile: dir + "/dotfiles/colors.conf", encoding: .utf8), "new\n")
+        var st = stat()
+        XCTAssertEqual(stat(dir + "/dotfiles/colors.conf", &st), 0)
+        XCTAssertEqual(st.st_mode & 0o777, 0o600, "a rewritten file keeps its mode")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/null", withDestinationPath: "/dev/null")
+        XCTAssertThrowsError(try PluginRunner.writeAtomically(Array("x\n".utf8), to: dir + "/null")) { e in
+            XCTAssertTrue("\(e)".contains("not a regular file"), "\(e)")
+        }
+        XCTAssertEqual(stat("/dev/null", &st), 0)
+        XCTAssertEqual(st.st_mode & S_IFMT, S_IFCHR, "/dev/null is untouched")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: dir + "/null"), "/dev/null")
+    }
+}

@@ -105,6 +105,8 @@ public struct PluginManifest: Sendable, Equatable {
     public static let defaultTimeout: Double = 10
     /// The longest timeout accepted: an hour.
     public static let maximumTimeout: Double = 3600
+    /// Entries of each list (`exports`, `hooks`, `formats`) accepted, at most.
+    public static let maximumEntries = 256
     /// The largest manifest read: 64 KiB.
     public static let maximumSize = 64 << 10
 
@@ -260,6 +262,12 @@ public struct PluginManifest: Sendable, Equatable {
             guard case .sequence(let items) = node.kind else {
                 if case .scalar(let s) = node.kind, s.isEmpty { return [] }
                 error("'\(what)' must be a list", node.mark)
+                return []
+            }
+            guard items.count <= maximumEntries else {
+                error(
+                    "'\(what)' has \(items.count) entries; a plugin may have at most \(maximumEntries)",
+                    node.mark)
                 return []
             }
             return items.compactMap { item in

@@ -7,6 +7,9 @@ import Foundation
 // glibc has both (2.9 and 2.29); Swift's Glibc module does not export them.
 @_silgen_name("pipe2")
 private func sysPipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
+@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+private func sysAddCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32)
+    -> Int32
 @_silgen_name("posix_spawn_file_actions_addchdir_np")
 private func sysAddChdir(
     _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ path: UnsafePointer<CChar>
@@ -106,6 +109,9 @@ package enum ProcessRunner {
         posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, separateErrors ? errPipe[1] : outPipe[1], 2)
+        // Nothing else of ours reaches the program: descriptors the caller inherited without
+        // close-on-exec included (glibc 2.34).
+        _ = sysAddCloseFrom(&actions, 3)
         _ = sysAddChdir(&actions, directory)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -146,6 +152,24 @@ package enum ProcessRunner {
         if stderrFD >= 0 { _ = fcntl(stderrFD, F_SETFL, fcntl(stderrFD, F_GETFL) | O_NONBLOCK) }
         var errorsKept: [UInt8] = []
 
+        // Writing to a program that exited without reading its input raises SIGPIPE, which
+        // would end a caller that has not ignored it (the client does not): blocked on this
+        // thread while it writes, the write fails with EPIPE instead, and the pending signal is
+        // taken before the mask is restored.
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        var previousMask = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previousMask)
+        defer {
+            var pending = sigset_t()
+            sigpending(&pending)
+            if sigismember(&pending, SIGPIPE) == 1 && sigismember(&previousMask, SIGPIPE) == 0 {
+                var zero = timespec(tv_sec: 0, tv_nsec: 0)
+                _ = sigtimedwait(&pipeSignal, nil, &zero)
+            }
+            pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+        }
         var stdinFD: Int32 = inPipe[1]
         var stdoutFD: Int32 = outPipe[0]
         var written = 0

@@ -88,10 +88,12 @@ final class ComponentLookup: Sendable {
                 }
             }
             let known = properties
+            // On the context stack (a section over the component) only its properties are its
+            // names, so that the outer ones stay visible; after a dot, another name is a class.
             found = .lookup(
-                MustacheLookup { [weak self] name in
-                    known[name] ?? self?.component(path + "." + name)
-                })
+                MustacheLookup(
+                    { name in known[name] },
+                    member: { [weak self] name in known[name] ?? self?.component(path + "." + name) }))
         }
         resolved.withLock { $0[path] = found }
         return found

@@ -41,6 +41,9 @@ public final class PluginRunner: Sendable {
     let log: Log
     let environment: [String: String]
     private let queue = DispatchQueue(label: "org.livery.plugins")
+    /// Commands run at once, at most.
+    static let concurrentCommands = 16
+    private let slots = DispatchSemaphore(value: PluginRunner.concurrentCommands)
     /// The manifests and templates of the last read, reused while their bytes are unchanged.
     private let files = PluginFileCache()
     private let state: Mutex<State>
@@ -99,8 +102,12 @@ public final class PluginRunner: Sendable {
         let snap = ThemeSnapshot(cascade: latest.cascade, serial: latest.serial)
         let plugins = PluginCatalog.load(paths, cache: files)
         var changedVariant = false
+        let present = Set(plugins.map(\.name)).union(
+            ["dark", "light"].flatMap { PluginCatalog.darkmanScripts(paths, variant: $0).map(\.name) })
         state.withLock { s in
             s.manifestErrors = PluginRunner.errors(of: plugins)
+            // A plugin that was removed takes its last results with it.
+            s.statuses = s.statuses.filter { present.contains($0.key) }
             changedVariant = s.variant != nil && s.variant != snap.variant
             s.variant = snap.variant
         }
@@ -164,7 +171,11 @@ public final class PluginRunner: Sendable {
         let env = commandEnvironment(snap)
         let input = jobs.isEmpty ? [] : snap.json
         for job in jobs {
-            let thread = Thread { [weak self] in
+            let thread = Thread { [weak self, slots] in
+                // At most `concurrentCommands` at once: a manifest of a thousand hooks waits its
+                // turn instead of taking every process and descriptor there is.
+                slots.wait()
+                defer { slots.signal() }
                 let outcome = ProcessRunner.run(
                     job.argv, environment: env, directory: job.directory, input: input,
                     timeout: job.timeout)
@@ -316,14 +327,39 @@ public final class PluginRunner: Sendable {
 
     /// Writes `bytes` to `path` atomically: a temporary file in the same directory (made when
     /// missing), written, fsynced and renamed over `path`. Nothing is written when `path` holds
-    /// these bytes already.
+    /// these bytes already. A symbolic link is written through (its final target is the file
+    /// replaced, so a link kept by a dotfile manager stays a link); anything but a regular file
+    /// there (a device, a directory, a pipe) is refused. A rewritten file keeps its permission
+    /// bits; a new one is 0644.
     /// - Returns: whether the file changed.
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws -> Bool {
-        if let existing = FileManager.default.contents(atPath: path), existing.count == bytes.count,
+    static func writeAtomically(_ bytes: [UInt8], to output: String) throws -> Bool {
+        var path = output
+        var st = stat()
+        var exists = false
+        if lstat(output, &st) == 0 {
+            if st.st_mode & S_IFMT == S_IFLNK {
+                guard let resolved = realpath(output, nil) else {
+                    // A dangling link: its target is made (through the link's directory).
+                    throw WriteFailure(description: "\(output) is a symbolic link to nothing")
+                }
+                path = String(cString: resolved)
+                free(resolved)
+                guard stat(path, &st) == 0 else {
+                    throw WriteFailure(
+                        description: "cannot read \(path): \(String(cString: strerror(errno)))")
+                }
+            }
+            guard st.st_mode & S_IFMT == S_IFREG else {
+                throw WriteFailure(description: "\(path) is not a regular file; Livery writes only files")
+            }
+            exists = true
+        }
+        if exists, let existing = FileManager.default.contents(atPath: path), existing.count == bytes.count,
             Array(existing) == bytes
         {
             return false
         }
+        let mode: mode_t = exists ? st.st_mode & 0o7777 : 0o644
         let dir = (path as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -350,8 +386,6 @@ public final class PluginRunner: Sendable {
             }
             offset += n
         }
-        var st = stat()
-        let mode: mode_t = stat(path, &st) == 0 ? st.st_mode & 0o7777 : 0o644
         guard fchmod(fd, mode) == 0 else { throw fail("chmod") }
         guard fsync(fd) == 0 else { throw fail("fsync") }
         guard close(fd) == 0 else {

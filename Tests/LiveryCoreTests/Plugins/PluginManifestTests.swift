@@ -101,6 +101,13 @@ final class PluginManifestTests: XCTestCase {
             ["plugin.yaml:2:5: error: an export needs a 'template' (or a 'repository')"])
     }
 
+    /// A list longer than `maximumEntries` is refused whole.
+    func testTooManyEntries() {
+        let hooks = "hooks:\n" + String(repeating: "  - run: [x]\n", count: PluginManifest.maximumEntries + 1)
+        XCTAssertEqual(
+            errors(hooks), ["plugin.yaml:2:3: error: 'hooks' has 257 entries; a plugin may have at most 256"])
+    }
+
     /// Outside formats and repository exports as DESIGN §8's example writes them.
     func testFormatsAndRepositoryExports() throws {
         let m = try parse(
