@@ -84,7 +84,9 @@ uninstall:
 
 # Benchmarks (bench/README.md): generated workloads through Livery's indexed cascade, its naive
 # matcher and the no-rule floor, the same sheet and trees through cssselect2 + tinycss2 (in
-# bench/.venv), a cross-check of every winner, sheet parse and compile time, and liveryd's
+# bench/.venv) and through headless Chromium's Blink (bench/blink/, over the DevTools protocol; the
+# chromium package installed when missing), a cross-check of every winner (and of a sample of
+# Blink's computed values), sheet parse and compile time, and liveryd's
 # start-up, memory and Resolve/Ping rates on a private bus; livery build of the tinted fixture
 # repositories against Debian's pystache (bench/tinted/); a switch carried out to 20 plugin
 # exports against pywal's `wal --theme` (bench/plugins/). Writes bench/results.md and .json;
@@ -100,6 +102,9 @@ bench: deps
 	@set -o pipefail; "$$($(SWIFT) build -c release --show-bin-path)/livery-bench" --root . \
 	  --revision "commit $$(git rev-parse --short HEAD)$$(git diff --quiet HEAD -- Sources Package.swift || echo ', with uncommitted changes in Sources')" \
 	  2>&1 | tee bench/out/bench.log
+	@command -v chromium >/dev/null || { echo "installing: chromium"; $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
+	@set -o pipefail; /usr/bin/python3 bench/blink/blink_bench.py --out bench/out 2>&1 | tee bench/out/blink.log
 	$(SWIFT) build -c release --product livery
 	bench/fanout/run.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	-python3 bench/hostile/run.py "$$($(SWIFT) build -c release --show-bin-path)/livery" --out bench/out
