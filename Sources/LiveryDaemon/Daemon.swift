@@ -19,6 +19,8 @@ public struct DaemonOptions: Sendable, Equatable {
     public var logLevel: Log.Level = .info
     /// Serve the desktop portal's Settings backend too.
     public var portal = true
+    /// Serve darkman's interface too, when nobody owns its name.
+    public var darkman = true
     /// Reload when theme files or the overrides change on disk.
     public var watch = true
 
@@ -28,13 +30,15 @@ public struct DaemonOptions: Sendable, Equatable {
     /// The `--help` text.
     public static let usage = """
         Usage: liveryd [--themes-dir DIR]... [--schema FILE] [--address ADDR | --system] [--replace]
-                       [--no-portal] [--no-watch] [--log-level error|warning|notice|info|debug]
+                       [--no-portal] [--no-darkman] [--no-watch]
+                       [--log-level error|warning|notice|info|debug]
 
         Serves org.livery.Livery1 on the session bus: loads the theme bundles on the search path
         (each --themes-dir, then $XDG_DATA_HOME/livery/themes, then each $XDG_DATA_DIRS/livery/themes),
         activates the theme saved in $XDG_STATE_HOME/livery/state.json, and publishes switches. Also
         serves the desktop portal's Settings backend as org.freedesktop.impl.portal.desktop.livery
-        unless --no-portal, and reloads by itself when theme files or the overrides change on disk
+        unless --no-portal, darkman's interface as nl.whynothugo.darkman when no darkman runs unless
+        --no-darkman, and reloads by itself when theme files or the overrides change on disk
         (inotify, after a short quiet period) unless --no-watch.
         """
 
@@ -75,6 +79,7 @@ public struct DaemonOptions: Sendable, Equatable {
             case "--system": o.system = true
             case "--replace": o.replace = true
             case "--no-portal": o.portal = false
+            case "--no-darkman": o.darkman = false
             case "--no-watch": o.watch = false
             case "--log-level":
                 let v = try arg()
@@ -164,6 +169,11 @@ public final class Daemon: Sendable {
             PluginRunner(
                 environment: pluginEnvironment, variant: service.activeCascade.theme.metadata.variant,
                 log: log))
+        if options.darkman {
+            let compatibility = try DarkmanCompatibility(interface)
+            try compatibility.start()
+            interface.attach(compatibility)
+        }
         if options.portal {
             let backend = try PortalBackend(service: service, connection: connection)
             try backend.start(replace: options.replace)

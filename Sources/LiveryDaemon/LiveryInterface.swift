@@ -40,6 +40,24 @@ public final class LiveryInterface: Sendable {
     public func attach(_ backend: PortalBackend) { portal.withLock { $0 = backend } }
     /// The plugin runner, told of every published change.
     let plugins = Mutex<PluginRunner?>(nil)
+    /// darkman's interface, told of every published change.
+    let darkman = Mutex<DarkmanCompatibility?>(nil)
+
+    /// Publishes darkman's `ModeChanged` too from now on.
+    public func attach(_ compatibility: DarkmanCompatibility) { darkman.withLock { $0 = compatibility } }
+
+    /// Queues a switch to `variant` (as `SetVariant`) and returns at once; a failure is logged.
+    func switchVariantLater(_ variant: String) {
+        switches.async { [weak self] in
+            guard let self else { return }
+            defer { self.announceProblems() }
+            do {
+                if let change = try self.service.setVariant(variant).change { self.publish(change) }
+            } catch {
+                self.service.log(.warning, "cannot switch to the \(variant) variant: \(error)")
+            }
+        }
+    }
 
     /// Runs the plugins on every published change from now on, and shows their problems.
     /// - Parameter runner: The runner; it replaces any attached before.
@@ -422,6 +440,7 @@ public final class LiveryInterface: Sendable {
             service.log(.error, "cannot publish theme change: \(error)")
         }
         portal.withLock { $0 }?.publish()
+        darkman.withLock { $0 }?.publish()
         pendingEditedImages.withLock { $0.formUnion(change.editedImages) }
         publications.async { [weak self] in self?.publishWatches() }
     }

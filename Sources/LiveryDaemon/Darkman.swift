@@ -1,0 +1,93 @@
+import Foundation
+import LiveryCore
+import LiveryDBus
+import Synchronization
+
+/// darkman's D-Bus interface, so that tools written for darkman work with Livery (DESIGN §10):
+/// `nl.whynothugo.darkman` at `/nl/whynothugo/darkman` under the bus name
+/// `nl.whynothugo.darkman`, taken only when nobody owns it: a running darkman keeps it, Livery
+/// waits in the bus's queue for it (and gets it when darkman, or the Livery it replaced with
+/// `--replace`, leaves), and a darkman started later may take it over (`AllowReplacement`).
+///
+/// - property `Mode` (`s`, read-write): the active variant, `dark` or `light`; setting it
+///   switches Livery's variant as `SetVariant` does (anything else is `InvalidArgs`). The
+///   switch runs on Livery's switch queue; `Set` is answered when it is queued.
+/// - signal `ModeChanged(s NewMode)`: after each published change of the variant, with
+///   `PropertiesChanged` for `Mode`.
+public final class DarkmanCompatibility: Sendable {
+    /// darkman's bus name.
+    public static let busName = "nl.whynothugo.darkman"
+    /// darkman's object path.
+    public static let path = "/nl/whynothugo/darkman"
+    /// darkman's interface.
+    public static let interface = "nl.whynothugo.darkman"
+
+    let interfaceObject: LiveryInterface
+    let objectPath: ObjectPath
+    let interfaceName: InterfaceName
+    /// The mode last announced, to signal changes only.
+    private let last: Mutex<String>
+
+    /// darkman's interface over `interface`'s service; nothing is exported until `start`.
+    public init(_ interface: LiveryInterface) throws(DBusError) {
+        self.interfaceObject = interface
+        self.objectPath = try ObjectPath(DarkmanCompatibility.path)
+        self.interfaceName = try InterfaceName(DarkmanCompatibility.interface)
+        self.last = Mutex(interface.service.activeVariant)
+    }
+
+    /// Exports the object and asks for the name; a name already owned is logged, not fatal.
+    /// - Returns: Whether Livery owns the name now.
+    @discardableResult
+    public func start() throws(DBusError) -> Bool {
+        let livery = interfaceObject
+        let iface = Interface(
+            interfaceName,
+            signals: [SignalDescription("ModeChanged", arguments: [Argument("NewMode", "s")])],
+            properties: [
+                Property(
+                    "Mode", "s", access: .readWrite, emitsChangedSignal: false,
+                    get: { .string(livery.service.activeVariant) },
+                    set: { value in
+                        let mode = value.string ?? ""
+                        guard mode == "dark" || mode == "light" else {
+                            throw DBusError(.invalidArgs, "Mode '\(mode)': expected 'dark' or 'light'")
+                        }
+                        livery.switchVariantLater(mode)
+                    })
+            ])
+        let connection = livery.connection
+        try connection.export([iface], at: objectPath)
+        let reply = try connection.requestName(
+            try BusName(DarkmanCompatibility.busName), flags: [.allowReplacement])
+        if reply != .primaryOwner && reply != .alreadyOwner {
+            livery.service.log(
+                .notice,
+                "\(DarkmanCompatibility.busName) is owned already (darkman runs?); Livery takes it when it is free"
+            )
+            return false
+        }
+        return true
+    }
+
+    /// Emits `ModeChanged` and `PropertiesChanged` for `Mode` when the variant changed since
+    /// the last call.
+    public func publish() {
+        let now = interfaceObject.service.activeVariant
+        let before = last.withLock { last in
+            defer { last = now }
+            return last
+        }
+        guard before != now else { return }
+        let connection = interfaceObject.connection
+        do {
+            try connection.emitSignal(
+                path: objectPath, interface: interfaceName, member: try MemberName("ModeChanged"),
+                arguments: [.string(now)])
+            try connection.emitPropertiesChanged(
+                path: objectPath, interface: interfaceName, changed: ["Mode": .string(now)])
+        } catch {
+            interfaceObject.service.log(.warning, "cannot emit darkman's ModeChanged: \(error)")
+        }
+    }
+}
