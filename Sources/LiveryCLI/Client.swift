@@ -33,6 +33,7 @@ public func runClient(arguments: [String], output: Output = .standard) -> Int32 
     if command == .build { return build(inv, output: output) }
     if command == .export { return export(inv, output: output) }
     if command == .sun { return sun(inv, output: output) }
+    if command == .schedule { return schedule(inv, output: output) }
     do {
         let client = try Client(inv, output: output)
         return try client.run(command)
@@ -106,7 +107,7 @@ struct Client {
         case .status: return try status()
         case .plugins: return try plugins()
         // These run without a daemon, before a client is made.
-        case .check, .palette, .build, .export, .sun: return 2
+        case .check, .palette, .build, .export, .sun, .schedule: return 2
         }
     }
 

@@ -128,7 +128,7 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
     let n = inv.positional.count
     let ok: Bool
     switch c {
-    case .list, .get, .reload, .status, .toggle, .dark, .light, .plugins, .sun: ok = n == 0
+    case .list, .get, .reload, .status, .toggle, .dark, .light, .plugins, .sun, .schedule: ok = n == 0
     case .watch: ok = true
     case .set: ok = n == 1
     case .resolve: ok = n >= 1

@@ -3,7 +3,7 @@ import Foundation
 /// The sub-commands of `livery` with their usage text (the README's "The client").
 enum Command: String, CaseIterable {
     case list, get, set, toggle, dark, light, resolve, explain, watch, check, palette, reload, status, build,
-        export, plugins, sun
+        export, plugins, sun, schedule
 
     var usage: String {
         switch self {
@@ -37,6 +37,8 @@ enum Command: String, CaseIterable {
             "livery reload\n\nAsks the daemon to rescan the theme directories and the user overrides."
         case .plugins:
             "livery plugins [--json]\n\nLists every plugin liveryd finds (the user's, the system's, the shipped ones), darkman's\ndark-mode.d and light-mode.d scripts and the built-in formats: name, kind (exporter, hook,\ndarkman, format), origin (user, system, shipped, built in), path, and the last run and result."
+        case .schedule:
+            "livery schedule [--json]\n\nPrints the schedule of ~/.config/livery/config.yaml, the variant it says now and its next two\ntransitions in local time, with no daemon ('no schedule ...' when there is none)."
         case .sun:
             "livery sun --latitude LAT --longitude LON [--date YYYY-MM-DD] [--json]\n\nPrints the sunrise and sunset at a place in UTC, without a daemon ('sunrise 2026-06-21T03:18:25Z'\nand 'sunset ...' lines), or 'polar day' / 'polar night' when the sun does not cross the horizon\nthat day; with --json one object with date, latitude, longitude and sunrise and sunset or polar\n(\"day\" or \"night\"). LAT is -90...90 degrees (north positive), LON -180...180 (east positive).\nThe date is the day at the place in its mean solar time (UTC + LON/15 hours); today's date in\nthe local time zone when none is given. By the NOAA solar position algorithm, the horizon as NOAA\ntakes it (the sun's centre 0.833 degrees below)."
         case .status:
@@ -68,6 +70,7 @@ let generalUsage = """
       plugins                 list plugins with their last run and result
       sun --latitude LAT --longitude LON
                               print a day's sunrise and sunset at a place offline
+      schedule                print the light/dark schedule and its next transitions offline
 
     Options:
       --address ADDR   use the bus at ADDR instead of the session bus

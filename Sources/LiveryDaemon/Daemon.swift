@@ -169,6 +169,7 @@ public final class Daemon: Sendable {
             PluginRunner(
                 environment: pluginEnvironment, variant: service.activeCascade.theme.metadata.variant,
                 log: log))
+        Scheduler(interface: interface, configFile: paths.configFile).start()
         if options.darkman {
             let compatibility = try DarkmanCompatibility(interface)
             try compatibility.start()

@@ -282,6 +282,36 @@ final class PluginTests: EndToEndTestCase {
         XCTAssertTrue(waitUntil { read(out) == "forest\n" }, "\(read(out) ?? "none")\n\(daemon.stderr)")
     }
 
+    /// The shipped GNOME plugin, enabled as the README says, sets
+    /// `org.gnome.desktop.interface color-scheme` through Debian's gsettings (the dconf backend,
+    /// with dconf-service on the test's bus): `prefer-dark` for a dark theme, `default` for a
+    /// light one, read back with gsettings.
+    func testGnomePluginSetsTheColorScheme() throws {
+        let runtime = try makeDirectory("runtime")
+        chmod(runtime, 0o700)
+        environment["XDG_RUNTIME_DIR"] = runtime
+        // GNOME's schemas are found on XDG_DATA_DIRS, as on a desktop.
+        environment["XDG_DATA_DIRS"] = dataDirs + ":/usr/local/share:/usr/share"
+        let dconf = try background("/usr/libexec/dconf-service", [])
+        XCTAssertTrue(dconf.isRunning, dconf.stderr)
+        try FileManager.default.createDirectory(atPath: pluginsDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: pluginsDirectory + "/gnome", withDestinationPath: Locations.repo + "/plugins/gnome")
+        try startDaemon()
+        func scheme() throws -> String {
+            try run(Locations.tool("gsettings"), ["get", "org.gnome.desktop.interface", "color-scheme"])
+                .stdout
+        }
+        try setTheme("default-dark")
+        let dark = try waitUntil { try scheme() == "'prefer-dark'\n" }
+        let (darkShown, darkStatus) = (try scheme(), try status())
+        XCTAssertTrue(dark, "\(darkShown) \(darkStatus)\n\(daemon.stderr)")
+        try setTheme("forest")
+        let light = try waitUntil { try scheme() == "'default'\n" }
+        let (lightShown, lightStatus) = (try scheme(), try status())
+        XCTAssertTrue(light, "\(lightShown) \(lightStatus)")
+    }
+
     func testHookGetsTheThemeAsJSONOnStandardInputAndTheEnvironment() throws {
         let json = root + "/hook.json"
         let env = root + "/hook.env"

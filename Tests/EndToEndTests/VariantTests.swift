@@ -56,4 +56,28 @@ final class VariantTests: EndToEndTestCase {
         let json = try livery("get", "--variant", "--json")
         XCTAssertEqual(json.stdout, "{\"variant\":\"light\"}\n")
     }
+
+    /// A schedule of fixed local times a few seconds ahead: the daemon switches to dark by
+    /// itself at the time, and `ThemeChanged` arrives. At start-up the schedule says light,
+    /// which the default theme is already: nothing changes then.
+    func testTheScheduleSwitchesByItself() throws {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss"
+        formatter.timeZone = TimeZone.current
+        let now = Date()
+        let light = formatter.string(from: now.addingTimeInterval(-3600))
+        let dark = formatter.string(from: now.addingTimeInterval(8))
+        try FileManager.default.createDirectory(
+            atPath: configHome + "/livery", withIntermediateDirectories: true)
+        try "light: forest\ndark: default-dark\nschedule:\n  light: \"\(light)\"\n  dark: \"\(dark)\"\n"
+            .write(
+                toFile: configHome + "/livery/config.yaml", atomically: true, encoding: .utf8)
+        let monitor = try startMonitor("type='signal',interface='org.livery.Livery1',member='ThemeChanged'")
+        try startDaemon()
+        XCTAssertTrue(
+            waitUntil(timeout: 30) { monitor.stdout.contains("string \"default-dark\"") },
+            "no ThemeChanged at \(dark): \(monitor.stdout)\n\(daemon.stderr)")
+        XCTAssertEqual(try livery("get", "--variant").stdout, "dark\n")
+        XCTAssertTrue(Date() >= now.addingTimeInterval(7), "not before its time")
+    }
 }

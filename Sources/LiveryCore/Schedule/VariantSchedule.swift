@@ -1,0 +1,144 @@
+import Foundation
+
+/// When a schedule (`VariantConfig.Schedule`) turns light and dark (DESIGN §10): at sunrise and
+/// sunset of each day at a place (`SolarTimes`), or at two local times of day. Pure: every
+/// answer is computed from the instant and the time zone given, so that tests can move the
+/// clock and the zone as they like.
+public struct VariantSchedule: Sendable {
+    /// One change of variant.
+    public struct Transition: Sendable, Equatable {
+        /// When.
+        public var date: Date
+        /// The variant from then on: `light` or `dark`.
+        public var variant: String
+    }
+
+    /// The schedule.
+    public let schedule: VariantConfig.Schedule
+
+    /// The transitions of `schedule`.
+    public init(_ schedule: VariantConfig.Schedule) { self.schedule = schedule }
+
+    /// How far transitions are looked for, in days: a year and a little, past the longest
+    /// polar day or night.
+    static let horizonDays = 370
+
+    /// The transitions from `start` (included) to `end` (excluded), in order.
+    /// - Parameter timeZone: The zone local times are in (a `times` schedule).
+    public func transitions(from start: Date, to end: Date, timeZone: TimeZone) -> [Transition] {
+        guard start < end else { return [] }
+        var out: [Transition] = []
+        switch schedule {
+        case .times(let light, let dark):
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = timeZone
+            var day = calendar.startOfDay(for: start.addingTimeInterval(-86_400))
+            while day < end.addingTimeInterval(86_400) {
+                for (seconds, variant) in [(light, "light"), (dark, "dark")] {
+                    // A time that a spring-forward gap skips comes at the first moment after it.
+                    if let at = calendar.date(
+                        bySettingHour: seconds / 3600, minute: seconds / 60 % 60, second: seconds % 60,
+                        of: day,
+                        matchingPolicy: .nextTime, repeatedTimePolicy: .first, direction: .forward)
+                    {
+                        out.append(Transition(date: at, variant: variant))
+                    }
+                }
+                guard let next = calendar.date(byAdding: .day, value: 1, to: day) else { break }
+                day = next
+            }
+        case .sun(let latitude, let longitude):
+            let first = VariantSchedule.solarDay(of: start, longitude: longitude) - 1
+            let last = VariantSchedule.solarDay(of: end, longitude: longitude) + 1
+            for n in first...last {
+                guard let date = CalendarDate(daysSinceEpoch: n),
+                    case .crossing(let sunrise, let sunset)? = try? SolarTimes.day(
+                        latitude: latitude, longitude: longitude, date: date)
+                else { continue }
+                out.append(Transition(date: sunrise, variant: "light"))
+                out.append(Transition(date: sunset, variant: "dark"))
+            }
+        }
+        return out.filter { $0.date >= start && $0.date < end }.sorted { $0.date < $1.date }
+    }
+
+    /// The day number (since 1970-01-01) of `date` in the mean solar time of `longitude`.
+    static func solarDay(of date: Date, longitude: Double) -> Int {
+        Int(((date.timeIntervalSince1970 + longitude / 15 * 3600) / 86_400).rounded(.down))
+    }
+
+    /// The variant the schedule says at `now`: light on a polar day and dark in a polar night
+    /// (the sun does not cross the horizon today, whatever it did before), else that of the
+    /// last transition before `now` (dark when there is none within a year).
+    public func variant(at now: Date, timeZone: TimeZone) -> String {
+        if case .sun(let latitude, let longitude) = schedule,
+            let date = CalendarDate(daysSinceEpoch: VariantSchedule.solarDay(of: now, longitude: longitude)),
+            let day = try? SolarTimes.day(latitude: latitude, longitude: longitude, date: date)
+        {
+            switch day {
+            case .polarDay: return "light"
+            case .polarNight: return "dark"
+            case .crossing: break
+            }
+        }
+        let past = transitions(
+            from: now.addingTimeInterval(-Double(VariantSchedule.horizonDays) * 86_400),
+            to: now.addingTimeInterval(0.000_001), timeZone: timeZone)
+        return past.last?.variant ?? "dark"
+    }
+
+    /// The first transition after `now`, within a year; nil when there is none.
+    public func next(after now: Date, timeZone: TimeZone) -> Transition? {
+        var from = now.addingTimeInterval(0.000_001)
+        // A day at a time first, which is what almost every call needs.
+        for span in [2.0, Double(VariantSchedule.horizonDays)] {
+            let end = now.addingTimeInterval(span * 86_400)
+            if let t = transitions(from: from, to: end, timeZone: timeZone).first { return t }
+            from = end
+        }
+        return nil
+    }
+}
+
+/// Decides, each time the clock is looked at, whether the schedule switches the variant
+/// (DESIGN §10): at start-up (the first look) it applies the variant the schedule says; after
+/// that only when a transition lies between the last look and this one, forwards or backwards
+/// (a timer that fired, a resume after suspend, a clock or time-zone change), so that a manual
+/// switch holds until the next transition.
+public struct SchedulePlanner: Sendable {
+    /// The last instant looked at.
+    public private(set) var lastLook: Date?
+    /// The time zone and the scheduled variant at the last look.
+    var lastZone: TimeZone?
+    var lastScheduled: String?
+
+    /// A planner that has not looked yet.
+    public init() {}
+
+    /// Looks at the clock.
+    /// - Parameters:
+    ///   - now: The time now.
+    ///   - timeZone: The local time zone now.
+    ///   - schedule: The schedule now.
+    /// - Returns: The variant to switch to (nil: leave the active one), and the next
+    ///   transition to wake at.
+    public mutating func look(at now: Date, timeZone: TimeZone, schedule: VariantSchedule)
+        -> (apply: String?, next: VariantSchedule.Transition?)
+    {
+        let scheduled = schedule.variant(at: now, timeZone: timeZone)
+        defer {
+            lastLook = now
+            lastZone = timeZone
+            lastScheduled = scheduled
+        }
+        let next = schedule.next(after: now, timeZone: timeZone)
+        guard let last = lastLook else { return (scheduled, next) }
+        let (a, b) = now >= last ? (last, now) : (now, last)
+        let crossed = !schedule.transitions(
+            from: a.addingTimeInterval(0.000_001), to: b.addingTimeInterval(0.000_001), timeZone: timeZone
+        ).isEmpty
+        // A new zone moves local times: a variant it changes is a transition too.
+        let moved = timeZone != lastZone && scheduled != lastScheduled
+        return (crossed || moved ? scheduled : nil, next)
+    }
+}

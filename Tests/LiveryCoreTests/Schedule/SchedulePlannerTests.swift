@@ -1,0 +1,103 @@
+import Foundation
+import XCTest
+
+@testable import LiveryCore
+
+/// The schedule through an injected clock: the planner is given each instant and zone.
+final class SchedulePlannerTests: XCTestCase {
+    let amsterdam = VariantSchedule(.sun(latitude: 52.37, longitude: 4.89))
+    let utc = TimeZone(identifier: "UTC")!
+
+    func at(_ iso: String) -> Date { ISO8601DateFormatter().date(from: iso)! }
+
+    /// Midsummer in Amsterdam, from the NOAA equations (SolarTimesTests checks them against
+    /// astral).
+    func sunset() throws -> Date {
+        guard
+            case .crossing(_, let sunset) = try SolarTimes.day(
+                latitude: 52.37, longitude: 4.89, date: CalendarDate(year: 2026, month: 6, day: 21)!)
+        else { throw XCTSkip("no crossing") }
+        return sunset
+    }
+
+    func testStartUpAppliesTheScheduledVariantAndSunsetTurnsDark() throws {
+        var planner = SchedulePlanner()
+        let sunset = try sunset()
+        let first = planner.look(at: at("2026-06-21T12:00:00Z"), timeZone: utc, schedule: amsterdam)
+        XCTAssertEqual(first.apply, "light", "at start-up, what the schedule says now")
+        XCTAssertEqual(first.next, VariantSchedule.Transition(date: sunset, variant: "dark"))
+        XCTAssertNil(
+            planner.look(at: sunset.addingTimeInterval(-1), timeZone: utc, schedule: amsterdam).apply)
+        XCTAssertEqual(
+            planner.look(at: sunset.addingTimeInterval(1), timeZone: utc, schedule: amsterdam).apply, "dark")
+    }
+
+    /// A manual switch holds: looking again with no transition in between applies nothing,
+    /// whatever the active variant is; the next transition applies the schedule again.
+    func testAManualSwitchHoldsUntilTheNextTransition() throws {
+        var planner = SchedulePlanner()
+        _ = planner.look(at: at("2026-06-21T12:00:00Z"), timeZone: utc, schedule: amsterdam)
+        // (the user switches to dark by hand here)
+        XCTAssertNil(planner.look(at: at("2026-06-21T13:00:00Z"), timeZone: utc, schedule: amsterdam).apply)
+        XCTAssertNil(planner.look(at: at("2026-06-21T15:00:00Z"), timeZone: utc, schedule: amsterdam).apply)
+        let sunset = try sunset()
+        XCTAssertEqual(
+            planner.look(at: sunset.addingTimeInterval(5), timeZone: utc, schedule: amsterdam).apply, "dark")
+    }
+
+    func testClockJumpsForwardPastATransitionAndBack() throws {
+        var planner = SchedulePlanner()
+        _ = planner.look(at: at("2026-06-21T12:00:00Z"), timeZone: utc, schedule: amsterdam)
+        XCTAssertEqual(
+            planner.look(at: at("2026-06-21T23:00:00Z"), timeZone: utc, schedule: amsterdam).apply, "dark")
+        // The clock is set back before sunset: the transition is crossed backwards.
+        XCTAssertEqual(
+            planner.look(at: at("2026-06-21T12:00:00Z"), timeZone: utc, schedule: amsterdam).apply, "light")
+    }
+
+    /// Resume after eight hours of suspend that crossed two transitions: the variant of now.
+    func testResumeAfterEightHours() {
+        let times = VariantSchedule(.times(light: 7 * 3600, dark: 8 * 3600))
+        var planner = SchedulePlanner()
+        XCTAssertEqual(
+            planner.look(at: at("2026-12-01T06:00:00Z"), timeZone: utc, schedule: times).apply, "dark")
+        XCTAssertEqual(
+            planner.look(at: at("2026-12-01T14:00:00Z"), timeZone: utc, schedule: times).apply, "dark")
+        XCTAssertEqual(
+            planner.look(at: at("2026-12-01T14:00:00Z"), timeZone: utc, schedule: times).next?.date,
+            at("2026-12-02T07:00:00Z"))
+    }
+
+    /// Local times follow a time-zone change: 18:30 UTC is light before 19:00, but 19:30 in
+    /// UTC+1 is dark.
+    func testATimeZoneChangeMovesTheTimes() {
+        let times = VariantSchedule(.times(light: 7 * 3600, dark: 19 * 3600))
+        var planner = SchedulePlanner()
+        let now = at("2026-12-01T18:30:00Z")
+        XCTAssertEqual(planner.look(at: now, timeZone: utc, schedule: times).apply, "light")
+        let plusOne = TimeZone(secondsFromGMT: 3600)!
+        XCTAssertEqual(planner.look(at: now, timeZone: plusOne, schedule: times).apply, "dark")
+        XCTAssertEqual(
+            planner.look(at: now, timeZone: plusOne, schedule: times).next,
+            VariantSchedule.Transition(date: at("2026-12-02T06:00:00Z"), variant: "light"))
+    }
+
+    /// Polar day and night: Tromsø at midsummer is light all day, at midwinter dark, and the
+    /// next transition is weeks away.
+    func testPolarDayAndNight() {
+        let tromso = VariantSchedule(.sun(latitude: 69.65, longitude: 18.96))
+        XCTAssertEqual(tromso.variant(at: at("2026-06-21T00:00:00Z"), timeZone: utc), "light")
+        XCTAssertEqual(tromso.variant(at: at("2026-12-21T12:00:00Z"), timeZone: utc), "dark")
+        let next = tromso.next(after: at("2026-12-21T12:00:00Z"), timeZone: utc)
+        XCTAssertEqual(next?.variant, "light")
+        XCTAssertGreaterThan(next!.date, at("2027-01-10T00:00:00Z"))
+    }
+
+    /// A local time that a spring-forward gap skips comes right after the gap.
+    func testATimeInTheSpringForwardGap() {
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        let times = VariantSchedule(.times(light: 2 * 3600 + 30 * 60, dark: 20 * 3600))
+        let t = times.next(after: at("2026-03-28T23:00:00Z"), timeZone: berlin)
+        XCTAssertEqual(t, VariantSchedule.Transition(date: at("2026-03-29T01:00:00Z"), variant: "light"))
+    }
+}
