@@ -74,7 +74,8 @@ final class ShippedPluginTests: XCTestCase {
         let names = try FileManager.default.contentsOfDirectory(atPath: dir).filter { !$0.hasPrefix(".") }
             .sorted()
         XCTAssertEqual(
-            names, ["alacritty", "foot", "ghostty", "gnome", "gtk", "kitty", "pywal", "shell", "vim", "xresources"])
+            names,
+            ["alacritty", "foot", "ghostty", "gnome", "gtk", "kitty", "pywal", "shell", "vim", "xresources"])
         for name in names {
             let plugin = PluginCatalog.load(
                 name: name, origin: "shipped", directory: dir + "/" + name,
