@@ -458,13 +458,20 @@ public final class LiveryInterface: Sendable {
         let (cascade, serial) = service.published
         guard serial > watches.completedSerial else { return }
         let edited = pendingEditedImages.withLock { $0 }
+        // One scan for the keys to recompute, then batches of them; keys watched meanwhile are
+        // found by the scan after the last batch.
+        var pending: [WatchRegistry.Key] = []
         while true {
             if service.serial != serial { return }  // superseded: the newer change's run is queued
-            let keys = watches.stale(below: serial, limit: LiveryInterface.publicationBatch)
-            if keys.isEmpty {
-                if watches.complete(serial) { break }
-                continue
+            if pending.isEmpty {
+                pending = watches.stale(below: serial).reversed()
+                if pending.isEmpty {
+                    if watches.complete(serial) { break }
+                    continue
+                }
             }
+            let keys = Array(pending.suffix(LiveryInterface.publicationBatch).reversed())
+            pending.removeLast(keys.count)
             var values: [WatchRegistry.Key: [String: Value]] = [:]
             for key in keys {
                 values[key] = try? ThemeService.values(of: key.path, app: key.app, in: cascade)

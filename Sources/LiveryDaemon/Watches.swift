@@ -208,15 +208,13 @@ public final class WatchRegistry: Sendable {
         }
     }
 
-    /// Up to `limit` keys whose values are below `serial`, to recompute for a publication.
-    public func stale(below serial: UInt32, limit: Int) -> [Key] {
+    /// The keys whose values are below `serial`, to recompute for a publication: the most
+    /// watched first, so that a path a thousand clients show is not sent after a thousand paths
+    /// one client shows.
+    public func stale(below serial: UInt32) -> [Key] {
         state.withLock { s in
-            var out: [Key] = []
-            for (key, entry) in s.entries where entry.serial < serial {
-                out.append(key)
-                if out.count == limit { break }
-            }
-            return out
+            s.entries.filter { $0.value.serial < serial }.sorted { $0.value.count > $1.value.count }.map(
+                \.key)
         }
     }
 
