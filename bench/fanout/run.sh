@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Fan-out benchmark of issue 4 (bench/fanout/README.md): Livery's unicast Changed to 1,000
-# subscriber connections against dconf's Notify to 1,000 watchers, a stalled subscriber, and
-# liveryd's resident memory across subscribe/unsubscribe cycles and vanishing clients. Everything
-# runs on a private dbus-daemon this script starts; every process it started is stopped on exit.
+# Fan-out benchmark of issues 4 and 15 (bench/fanout/README.md): Livery's broadcast Changed to
+# 1,000 watching connections against dconf's Notify to 1,000 watchers, a stalled watcher,
+# liveryd's resident memory across watch/unwatch cycles and vanishing clients, and the worst case
+# the limits permit (65,536 maximum-length watched paths, a 100-process Watch burst) with Peer.Ping
+# timed throughout. Everything runs on a private dbus-daemon this script starts; every process it
+# started is stopped on exit.
 #
-# Usage: bench/fanout/run.sh [BIN_DIR]   (default: $(swift build -c release --show-bin-path))
+# Usage: bench/fanout/run.sh [BIN_DIR [fanout.py options]]   (default: $(swift build -c release --show-bin-path))
+# (bench/fanout/run.sh .build/release --quick --out /tmp/worst.md: the worst case alone.)
 # Writes bench/fanout/results.md. Exit status 1 when a correctness check fails (a lost,
 # duplicated or out-of-order change, a wrong value, a dead daemon); a missed speed target is
 # reported in the table, not an error.
@@ -58,7 +61,7 @@ trap 'exit 130' INT TERM
 echo "run.sh: $bin, work dir $work"
 # The driver is bounded (a timeout per switch and per phase); this is the outer bound. It runs in
 # the background so that a signal to this script interrupts `wait` and the trap runs at once.
-BENCH_FANOUT_WORK="$work" timeout --signal=TERM --kill-after=10 330 \
+BENCH_FANOUT_WORK="$work" timeout --signal=TERM --kill-after=10 600 \
   /usr/bin/python3 "$here/fanout.py" --bin "$bin" --repo "$repo" --work "$work" \
-  --out "$here/results.md" &
+  --out "$here/results.md" "${@:2}" &
 wait $!
