@@ -297,7 +297,11 @@ final class PluginTests: EndToEndTestCase {
         try FileManager.default.createDirectory(atPath: pluginsDirectory, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(
             atPath: pluginsDirectory + "/gnome", withDestinationPath: Locations.repo + "/plugins/gnome")
-        try startDaemon()
+        let themes = try makeDirectory("gtk-themes")
+        try writeBundle(
+            "nocturne", in: themes,
+            sheet: "@theme { inherits: \"default-dark\"; variant: dark; gtk-theme: \"Adwaita-dark\"; }\n")
+        try startDaemon(extraThemesDirectories: [themes])
         func scheme() throws -> String {
             try run(Locations.tool("gsettings"), ["get", "org.gnome.desktop.interface", "color-scheme"])
                 .stdout
@@ -310,6 +314,14 @@ final class PluginTests: EndToEndTestCase {
         let light = try waitUntil { try scheme() == "'default'\n" }
         let (lightShown, lightStatus) = (try scheme(), try status())
         XCTAssertTrue(light, "\(lightShown) \(lightStatus)")
+        // A theme that names its GTK theme sets gtk-theme too.
+        try setTheme("nocturne")
+        let gtk = try waitUntil {
+            try run(Locations.tool("gsettings"), ["get", "org.gnome.desktop.interface", "gtk-theme"]).stdout
+                == "'Adwaita-dark'\n"
+        }
+        let gtkStatus = try status()
+        XCTAssertTrue(gtk, gtkStatus)
     }
 
     func testHookGetsTheThemeAsJSONOnStandardInputAndTheEnvironment() throws {

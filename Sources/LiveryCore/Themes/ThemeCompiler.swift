@@ -6,7 +6,7 @@ public enum ThemeCompiler {
     static let metadataKeys = [
         "name", "description", "variant", "inherits", "accent-color", "dark-variant", "light-variant",
         "contrast",
-        "reduced-motion",
+        "reduced-motion", "gtk-theme",
     ]
 
     /// For each palette colour, the longest chain of references from it to colours without
@@ -233,6 +233,7 @@ public enum ThemeCompiler {
         var accentSet = false
         var contrastSet = false
         var motionSet = false
+        var gtkThemeSet = false
 
         init(own: ThemeSource) {
             self.own = own
@@ -260,6 +261,10 @@ public enum ThemeCompiler {
                 }
             case "contrast", "reduced-motion":
                 readLevel(d, &typer)
+            case "gtk-theme":
+                guard let v = MetadataReader.text(d, &typer), !gtkThemeSet else { return }
+                meta.gtkTheme = v
+                gtkThemeSet = true
             default:
                 guard let v = MetadataReader.text(d, &typer), isOwn else { return }
                 readOwn(d, v, &typer)

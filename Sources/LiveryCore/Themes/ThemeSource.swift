@@ -52,6 +52,9 @@ public struct ThemeMetadata: Sendable, Hashable {
     public var contrast: UInt32 = 0
     /// `reduced-motion: no-preference | reduce` (or 0 | 1): published to the desktop portal.
     public var reducedMotion: UInt32 = 0
+    /// `gtk-theme: "Adwaita-dark"`: the GTK theme that goes with it, for plugins (the `gnome`
+    /// plugin sets it); inherited from a parent that names one.
+    public var gtkTheme: String?
     /// The format plugin that read the theme: `native`, `base16`.
     public var format: String
     /// The theme's bundle directory or file.

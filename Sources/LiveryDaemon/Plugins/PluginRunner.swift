@@ -318,6 +318,7 @@ public final class PluginRunner: Sendable {
         env["LIVERY_THEME"] = snap.id
         env["LIVERY_VARIANT"] = snap.variant
         env["LIVERY_SERIAL"] = String(snap.serial)
+        if let gtk = snap.gtkTheme { env["LIVERY_GTK_THEME"] = gtk }
         return env
     }
 

@@ -17,13 +17,15 @@ struct ThemeSnapshot: Sendable {
     var palette: [String: String]
     /// Base16 slot names to `#rrggbb`.
     var base16: [String: String]
+    /// The theme's `gtk-theme`, when it names one.
+    var gtkTheme: String?
 
     /// `{"id", "name", "variant", "serial", "palette", "base16"}` and a newline: what commands
     /// read on standard input. Made on demand, as most changes start no command.
     var json: [UInt8] {
         let object: [String: Any] = [
             "id": id, "name": name, "variant": variant, "serial": Int(serial), "palette": palette,
-            "base16": base16,
+            "base16": base16, "gtk-theme": gtkTheme ?? "",
         ]
         return
             ((try? JSONSerialization.data(
@@ -39,6 +41,7 @@ struct ThemeSnapshot: Sendable {
         id = meta.id
         name = meta.name
         variant = meta.variant
+        gtkTheme = meta.gtkTheme
         self.serial = serial
         let data = ThemeTemplateData(cascade, extra: ["livery-serial": String(serial)])
         system = data.scheme.system
