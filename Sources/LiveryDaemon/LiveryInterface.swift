@@ -89,6 +89,18 @@ public final class LiveryInterface: Sendable {
     ///   already exported there.
     public func export() throws(DBusError) {
         try connection.export([interface], at: path)
+        // One match for every client that leaves the bus (its unique name loses its owner),
+        // added before any Watch: a watcher's leaving is heard however soon after its call it
+        // comes, with no call to the bus per watcher on the loop thread (each would block it and
+        // make libdbus scan every message queued meanwhile: a burst of large Watch calls took
+        // minutes that way).
+        try connection.addMatch(OwnerWatch.departures) { [weak self] message in
+            guard let self, let change = NameOwnerChange(decoding: message.arguments),
+                change.newOwner.isEmpty,
+                self.watcher.contains(change.name)
+            else { return }
+            self.release(change.name)
+        }
     }
 
     /// The interface description: methods, signals and properties with their signatures (the
@@ -498,32 +510,23 @@ public final class LiveryInterface: Sendable {
     static let changedMember = try! MemberName(ChangedSignal.member)
     static let themeChangedMember = try! MemberName(ThemeChangedSignal.member)
 
-    /// Follows a watcher's unique name with a `NameOwnerChanged` match, so its watches go
-    /// when it leaves the bus; on the loop thread, when its first `Watch` arrives. The release
-    /// runs on the watch queue, after the client's `Watch` calls queued before it.
+    /// Follows a watcher's unique name, so its watches go when it leaves the bus (the
+    /// `OwnerWatch.departures` match, added at `export`).
     func followOwner(_ owner: String) {
-        guard watcher.insert(owner) else { return }
-        let rule = OwnerWatch.rule(for: owner)
-        let release: @Sendable () -> Void = { [weak self] in
-            self?.watchQueue.async { [weak self] in
-                guard let self else { return }
-                let dropped = self.watches.removeAll(of: owner)
-                if self.watcher.remove(owner) { try? self.connection.removeMatch(rule) }
-                if dropped > 0 {
-                    self.service.log(.debug, "\(owner) left the bus; released \(dropped) watch(es)")
-                    self.releaseFreedMemory()
-                }
+        _ = watcher.insert(owner)
+    }
+
+    /// Releases every watch of a client that left, on the watch queue: after the client's
+    /// `Watch` calls queued before (the bus routes a client's messages before its leaving).
+    func release(_ owner: String) {
+        watchQueue.async { [weak self] in
+            guard let self else { return }
+            let dropped = self.watches.removeAll(of: owner)
+            _ = self.watcher.remove(owner)
+            if dropped > 0 {
+                self.service.log(.debug, "\(owner) left the bus; released \(dropped) watch(es)")
+                self.releaseFreedMemory()
             }
-        }
-        do {
-            try connection.addMatch(rule) { message in
-                guard NameOwnerChange(decoding: message.arguments)?.newOwner == "" else { return }
-                release()
-            }
-            // The client may have gone between its call and the match: ask the bus.
-            _ = try connection.nameOwner(owner)
-        } catch {
-            release()
         }
     }
 
@@ -553,13 +556,15 @@ final class OwnerWatch: Sendable {
 
     /// - Returns: true when the name was not watched yet.
     func insert(_ name: String) -> Bool { names.withLock { $0.insert(name).inserted } }
+    /// Whether the name is followed.
+    func contains(_ name: String) -> Bool { names.withLock { $0.contains(name) } }
     /// - Returns: true when the name was watched.
     func remove(_ name: String) -> Bool { names.withLock { $0.remove(name) != nil } }
 
-    static func rule(for owner: String) -> String {
+    /// Every unique name that loses its owner: a client leaving the bus.
+    static let departures =
         "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',"
-            + "path='/org/freedesktop/DBus',arg0='\(owner)'"
-    }
+        + "path='/org/freedesktop/DBus',arg2=''"
 }
 
 /// Replies to `Resolve` by the call's marshalled body (its path, properties and options, so
