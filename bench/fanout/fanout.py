@@ -586,7 +586,7 @@ def worst_case():
     allsw = [p for sw in switches for p in pinger_dump if sw["t0"] <= p[0] <= sw["last"]]
     W["ping_switches"] = ping_figures(allsw, 0, 1 << 62)
     W["ping_burst"] = ping_figures(pinger_dump, W["burst"]["t0"], W["burst"]["t1"])
-    if "last" in W["burst_switch"]:
+    if "last" in W.get("burst_switch", {}):
         W["ping_burst_switch"] = ping_figures(pinger_dump, W["burst_switch"]["t0"], W["burst_switch"]["last"])
     log("worst case: ping p99 %.1f ms during the switches, %.1f ms during the burst; RSS after %d kB"
         % (W["ping_switches"].get("p99", -1), W["ping_burst"].get("p99", -1), W["after_b_kb"]))
