@@ -50,7 +50,14 @@ public final class PendingReply: Sendable {
                     )))
             return
         }
-        send(.success(.values(values)))
+        // Marshalled here, on the answering thread, so that the loop thread only copies and
+        // sends it: a large reply (a Watch of 1,024 paths) marshalled there held every other
+        // call, Ping included, for as long.
+        do {
+            send(.success(.prepared(try PreparedValues(values))))
+        } catch {
+            send(.failure(DBusError(.failed, "the reply could not be built: \(error.message)")))
+        }
     }
 
     /// Answers the call with an error reply: a ``DBusError`` as it is, any other error as
