@@ -504,8 +504,12 @@ public final class LiveryInterface: Sendable {
         pendingEditedImages.withLock { $0.subtract(edited) }
     }
 
-    /// Gives freed memory back to the system after many watches went (`malloc_trim`).
-    func releaseFreedMemory() { ThemeService.returnFreedMemory() }
+    /// Gives memory back to the system after many watches went: the active theme's resolved
+    /// styles when nobody watches anything any more, then what malloc keeps (`malloc_trim`).
+    func releaseFreedMemory() {
+        if watches.watchedCount == 0 { service.activeCascade.forgetResolvedStyles() }
+        ThemeService.returnFreedMemory()
+    }
 
     static let changedMember = try! MemberName(ChangedSignal.member)
     static let themeChangedMember = try! MemberName(ThemeChangedSignal.member)

@@ -115,6 +115,25 @@ final class WatchTests: EndToEndTestCase {
             monitor.stdout)
     }
 
+    /// `gdbus monitor`, a client nobody here wrote, sees the broadcast `Changed` of a watched
+    /// path with its four arguments.
+    func testGdbusMonitorSeesTheBroadcast() throws {
+        try startDaemon()
+        let monitor = try background(
+            Locations.tool("gdbus"), ["monitor", "--address", address, "--dest", "org.livery.Livery1"])
+        let watcher = try startWatcher(["Window/TabBar"], changes: 1)
+        Thread.sleep(forTimeInterval: 0.3)
+        let n = try serial()
+        try setTheme("forest")
+        XCTAssertTrue(watcher.waitForExit(timeout: 15), watcher.stdout + watcher.stderr)
+        XCTAssertTrue(
+            waitUntil {
+                monitor.stdout.contains(
+                    "org.livery.Livery1.Changed ('Window/TabBar', '', uint32 \(n + 1), {'tint-color': <'#008000ff'>"
+                )
+            }, monitor.stdout)
+    }
+
     /// Watches belong to their client: another client's `Unwatch` does not remove them, and they
     /// go when the client leaves (no more `Changed` for the path once nobody watches it).
     func testWatchesBelongToTheirClientAndGoWithIt() throws {

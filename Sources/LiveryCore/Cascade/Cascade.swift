@@ -32,6 +32,10 @@ public struct Cascade: Sendable {
         self.cache = StyleCache()
     }
 
+    /// Forgets the styles resolved so far (they are resolved again when asked for), giving their
+    /// memory back: for when the clients that asked for many paths have gone.
+    public func forgetResolvedStyles() { cache.empty() }
+
     /// Why a resolve failed.
     public enum Failure: Error, Sendable, CustomStringConvertible {
         /// The schema has no property of that name; `suggestion` is the nearest one, if any.

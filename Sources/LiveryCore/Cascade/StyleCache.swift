@@ -56,6 +56,15 @@ final class StyleCache: Sendable {
         }
     }
 
+    /// Drops every entry and the table's storage (a long run of distinct paths, such as a
+    /// watcher's, leaves it at its largest). Ids go on from where they were.
+    func empty() {
+        state.withLock { s in
+            s.entries = [:]
+            s.bytes = 0
+        }
+    }
+
     /// An entry's bytes: its key, slots and container state, and a little for the dictionary.
     static func cost(_ key: String, _ entry: Entry) -> Int {
         key.utf8.count + entry.style.slots.count * 4 + entry.state.count * 8 + 64
