@@ -206,6 +206,13 @@ public final class WatchRegistry: Sendable {
             s.perOwner[owner] = nil
             s.owners[owner] = nil
         }
+        // A dictionary keeps its largest storage when emptied: new ones give it back once
+        // nothing is watched (65,536 keys of 1 KiB paths took tens of megabytes).
+        if s.entries.isEmpty && s.entries.capacity > 64 {
+            s.entries = [:]
+            s.owners = [:]
+            s.perOwner = [:]
+        }
     }
 
     /// The keys whose values are below `serial`, to recompute for a publication: the most
