@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Starts liveryd with the given themes directory on the session bus, or, when there is no
-# session bus, on a private bus whose address is printed for `livery --address`.
+# Starts liveryd on the session bus, or, when there is no session bus, on a private bus whose
+# address is printed for `livery --address`. The shipped themes (the given directory, the source
+# tree's themes/) are found by liveryd after the XDG search path, so the user's own themes of the
+# same ids come first, as the README's search order says: the directory is not passed as
+# --themes-dir, which would put it first. A directory other than the tree's is passed.
 #
 # The private bus belongs to this script, not to the daemon it started: when that daemon ends
 # because `liveryd --replace` took its name over, the bus stays up while anything owns
@@ -9,10 +12,13 @@
 set -euo pipefail
 bin=$1
 themes=$2
+here=$(cd "$(dirname "$0")/.." && pwd)
+extra=()
+if [ "$(cd "$themes" && pwd)" != "$here/themes" ]; then extra=(--themes-dir "$themes"); fi
 if [ -n "${DBUS_SESSION_BUS_ADDRESS:-}" ] && dbus-send --session --dest=org.freedesktop.DBus --type=method_call \
     --print-reply /org/freedesktop/DBus org.freedesktop.DBus.GetId >/dev/null 2>&1; then
   echo "liveryd on the session bus ($DBUS_SESSION_BUS_ADDRESS); try: $bin/livery list"
-  exec "$bin/liveryd" --themes-dir "$themes"
+  exec "$bin/liveryd" "${extra[@]}"
 fi
 addr_file=$(mktemp)
 dbus-daemon --session --nofork --nopidfile --print-address=3 3>"$addr_file" &
@@ -33,7 +39,7 @@ rm -f "$addr_file"
 echo "No session bus: started a private one."
 echo "  export DBUS_SESSION_BUS_ADDRESS='$address'"
 echo "then, in another terminal: $bin/livery list   (or: $bin/livery --address '$address' list)"
-"$bin/liveryd" --themes-dir "$themes" --address "$address" &
+"$bin/liveryd" "${extra[@]}" --address "$address" &
 daemon=$!
 status=0
 wait "$daemon" || status=$?

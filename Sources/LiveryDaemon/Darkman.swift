@@ -11,7 +11,9 @@ import Synchronization
 ///
 /// - property `Mode` (`s`, read-write): the active variant, `dark` or `light`; setting it
 ///   switches Livery's variant as `SetVariant` does (anything else is `InvalidArgs`). The
-///   switch runs on Livery's switch queue; `Set` is answered when it is queued.
+///   switch runs on Livery's switch queue and `Set` is answered when it is queued; until the
+///   switch is done `Mode` reads as the mode set, as darkman's does (a `Get` right after a
+///   `Set` sees the new mode).
 /// - signal `ModeChanged(s NewMode)`: after each published change of the variant, with
 ///   `PropertiesChanged` for `Mode`.
 public final class DarkmanCompatibility: Sendable {
@@ -27,6 +29,16 @@ public final class DarkmanCompatibility: Sendable {
     let interfaceName: InterfaceName
     /// The mode last announced, to signal changes only.
     private let last: Mutex<String>
+    /// Modes set and not switched to yet, the newest last.
+    private let requested = Requested()
+
+    /// The modes set and not switched to yet.
+    final class Requested: Sendable {
+        private let modes = Mutex<[String]>([])
+        func push(_ mode: String) { modes.withLock { $0.append(mode) } }
+        func pop() { modes.withLock { _ = $0.removeFirst() } }
+        var newest: String? { modes.withLock { $0.last } }
+    }
 
     /// darkman's interface over `interface`'s service; nothing is exported until `start`.
     public init(_ interface: LiveryInterface) throws(DBusError) {
@@ -41,19 +53,21 @@ public final class DarkmanCompatibility: Sendable {
     @discardableResult
     public func start() throws(DBusError) -> Bool {
         let livery = interfaceObject
+        let requested = self.requested
         let iface = Interface(
             interfaceName,
             signals: [SignalDescription("ModeChanged", arguments: [Argument("NewMode", "s")])],
             properties: [
                 Property(
                     "Mode", "s", access: .readWrite, emitsChangedSignal: false,
-                    get: { .string(livery.service.activeVariant) },
+                    get: { .string(requested.newest ?? livery.service.activeVariant) },
                     set: { value in
                         let mode = value.string ?? ""
                         guard mode == "dark" || mode == "light" else {
                             throw DBusError(.invalidArgs, "Mode '\(mode)': expected 'dark' or 'light'")
                         }
-                        livery.switchVariantLater(mode)
+                        requested.push(mode)
+                        livery.switchVariantLater(mode) { requested.pop() }
                     })
             ])
         let connection = livery.connection

@@ -47,10 +47,14 @@ public final class LiveryInterface: Sendable {
     public func attach(_ compatibility: DarkmanCompatibility) { darkman.withLock { $0 = compatibility } }
 
     /// Queues a switch to `variant` (as `SetVariant`) and returns at once; a failure is logged.
-    func switchVariantLater(_ variant: String) {
+    /// `done` runs on the switch queue when the switch is published or has failed.
+    func switchVariantLater(_ variant: String, done: (@Sendable () -> Void)? = nil) {
         switches.async { [weak self] in
             guard let self else { return }
-            defer { self.announceProblems() }
+            defer {
+                self.announceProblems()
+                done?()
+            }
             do {
                 if let change = try self.service.setVariant(variant).change { self.publish(change) }
             } catch {

@@ -558,13 +558,23 @@ public final class ThemeService: Sendable {
         try switching.withLock { _ throws(ServiceError) in try switchVariant(to: variant) }
     }
 
-    /// The problem of a `config.yaml` with errors, shown in `Problems` until it is fixed; its
-    /// light and dark themes are then not used.
+    /// The problems of `config.yaml`, shown in `Problems` until they are fixed: its errors (its
+    /// light and dark themes are then not used), and a light or dark theme it names that is not
+    /// installed.
     var configProblem: [String] {
-        guard let file = configuration.configFile, case .failure(let e)? = VariantConfig.load(file) else {
-            return []
+        guard let file = configuration.configFile, let loaded = VariantConfig.load(file) else { return [] }
+        switch loaded {
+        case .failure(let e):
+            return e.diagnostics.map { $0.description } + [
+                "\(file) has errors: its light and dark themes are not used"
+            ]
+        case .success(let config):
+            let catalog = state.withLock { $0.catalog }
+            return ["light", "dark"].compactMap { variant in
+                guard let id = config.theme(for: variant), !catalog.isInstalled(id) else { return nil }
+                return "\(file) names '\(id)' as the \(variant) theme, but no theme '\(id)' is installed"
+            }
         }
-        return e.diagnostics.map { $0.description }
     }
 
     /// `setVariant`, with `switching` held.
@@ -572,8 +582,13 @@ public final class ThemeService: Sendable {
         let (meta, known, catalog) = state.withLock { s in (s.cascade.theme.metadata, s.listings, s.catalog) }
         if meta.variant == wanted { return (meta.id, nil) }
         var config = VariantConfig()
-        if let file = configuration.configFile, case .success(let c)? = VariantConfig.load(file) {
-            config = c
+        var configBroken = false
+        if let file = configuration.configFile {
+            switch VariantConfig.load(file) {
+            case .success(let c)?: config = c
+            case .failure?: configBroken = true
+            case nil: break
+            }
         }
         // The variant of an installed theme: from its last check, or read now.
         func variant(of id: String) -> String? {
@@ -610,7 +625,9 @@ public final class ThemeService: Sendable {
         throw ServiceError(
             .unknownTheme,
             "no \(wanted) theme for '\(meta.id)' (\(meta.variant)): none of \(tried) is installed and \(wanted); "
-                + "name one in ~/.config/livery/config.yaml ('\(wanted): ID')"
+                + (configBroken
+                    ? "~/.config/livery/config.yaml has errors and is not used (livery status shows them)"
+                    : "name one in ~/.config/livery/config.yaml ('\(wanted): ID')")
                 + (meta.format == "native" ? " or declare '\(wanted)-variant' in its @theme" : ""))
     }
 

@@ -123,4 +123,13 @@ final class WatchLifetimeTests: EndToEndTestCase {
         XCTAssertEqual(changed["serial"] as? Int, serial + 1)
         XCTAssertEqual((changed["values"] as? [String: String])?["tint-color"], "#008000ff")
     }
+
+    /// A misspelt `--property` is an error with a suggestion, as `resolve` says it, not a watch
+    /// that never prints (found by a newcomer's trial).
+    func testAMisspeltPropertyIsAnError() throws {
+        try startDaemon()
+        let r = try livery("watch", "Window/TabBar", "--property", "tint-colour")
+        XCTAssertEqual(r.status, 1, "\(r)")
+        XCTAssertTrue(r.stderr.contains("'tint-colour' (did you mean 'tint-color'?)"), r.stderr)
+    }
 }

@@ -1,4 +1,5 @@
 import LiveryAPI
+import LiveryCore
 import LiveryDBus
 import Synchronization
 
@@ -83,6 +84,15 @@ extension Client {
         let r = try call("Watch", [.strings(inv.positional), .dict(options)])
         guard let reply = WatchReply(decoding: r) else {
             throw DBusError(.failed, "liveryd's Watch reply is not (ua{sa{sv}})")
+        }
+        // Watch gives every property of each path: one asked for that none of them has is a
+        // misspelling, said as `resolve` says it, not a watch that never prints.
+        let known = Set(reply.values.components.flatMap(\.values.properties))
+        for property in inv.properties where !known.contains(property) {
+            let hint = suggestion(for: property, among: known).map { " (did you mean '\($0)'?)" } ?? ""
+            throw WatchPropertyError(
+                description:
+                    "UnknownProperty: none of the watched paths has a property '\(property)'\(hint)")
         }
         if inv.json {
             output.out(
@@ -184,6 +194,11 @@ enum WatchCommand {
         }
         return o
     }
+}
+
+/// A `--property` that none of the watched paths has.
+struct WatchPropertyError: Error, CustomStringConvertible {
+    var description: String
 }
 
 /// A flag set from the loop thread and read after it stops.

@@ -116,7 +116,12 @@ public struct VariantConfig: Sendable, Equatable {
                     continue
                 }
                 guard known.contains(name) else {
-                    let hint = suggestion(for: name, among: known).map { " (did you mean '\($0)'?)" } ?? ""
+                    // darkman's names for the place, which its users bring along.
+                    let darkman = ["lat": "latitude", "lng": "longitude"]
+                    let hint =
+                        (darkman[name].flatMap { known.contains($0) ? $0 : nil }
+                        ?? suggestion(for: name, among: known))
+                        .map { " (did you mean '\($0)'?)" } ?? ""
                     error("unknown key '\(name)'\(hint)", k.mark)
                     continue
                 }

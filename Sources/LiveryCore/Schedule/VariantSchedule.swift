@@ -48,16 +48,34 @@ public struct VariantSchedule: Sendable {
                 day = next
             }
         case .sun(let latitude, let longitude):
-            let first = VariantSchedule.solarDay(of: start, longitude: longitude) - 1
+            // Each solar day gives its sunrise and sunset; a polar day turns light, and a polar
+            // night dark, at the day's start (mean solar midnight), so that a polar night
+            // running into a polar day (at the poles) is a transition too. Two days before the
+            // window give the variant it starts in, so that a "transition" to the variant already
+            // in force is dropped.
+            let first = VariantSchedule.solarDay(of: start, longitude: longitude) - 2
             let last = VariantSchedule.solarDay(of: end, longitude: longitude) + 1
+            var events: [Transition] = []
             for n in first...last {
                 guard let date = CalendarDate(daysSinceEpoch: n),
-                    case .crossing(let sunrise, let sunset)? = try? SolarTimes.day(
-                        latitude: latitude, longitude: longitude, date: date)
+                    let day = try? SolarTimes.day(latitude: latitude, longitude: longitude, date: date)
                 else { continue }
-                out.append(Transition(date: sunrise, variant: "light"))
-                out.append(Transition(date: sunset, variant: "dark"))
+                let midnight = Date(timeIntervalSince1970: Double(n) * 86_400 - longitude / 15 * 3600)
+                switch day {
+                case .crossing(let sunrise, let sunset):
+                    events.append(Transition(date: sunrise, variant: "light"))
+                    events.append(Transition(date: sunset, variant: "dark"))
+                case .polarDay: events.append(Transition(date: midnight, variant: "light"))
+                case .polarNight: events.append(Transition(date: midnight, variant: "dark"))
+                }
             }
+            events.sort { $0.date < $1.date }
+            var previous: String?
+            for e in events {
+                if e.variant != previous { out.append(e) }
+                previous = e.variant
+            }
+            out.removeFirst(min(out.count, 1))  // its variant before the window is not known
         }
         return out.filter { $0.date >= start && $0.date < end }.sorted { $0.date < $1.date }
     }

@@ -100,4 +100,30 @@ final class SchedulePlannerTests: XCTestCase {
         let t = times.next(after: at("2026-03-28T23:00:00Z"), timeZone: berlin)
         XCTAssertEqual(t, VariantSchedule.Transition(date: at("2026-03-29T01:00:00Z"), variant: "light"))
     }
+
+    /// At the poles a polar night runs into a polar day with no sunrise between: that is a
+    /// transition too, at the start of the first polar day (found by a newcomer's trial: the
+    /// North Pole's next light was put in September). And no transition goes to the variant
+    /// already in force.
+    func testPolarNightIntoPolarDayIsATransition() {
+        let pole = VariantSchedule(.sun(latitude: 90, longitude: 0))
+        let now = at("2026-12-01T12:00:00Z")
+        XCTAssertEqual(pole.variant(at: now, timeZone: utc), "dark")
+        let next = pole.next(after: now, timeZone: utc)
+        XCTAssertEqual(next?.variant, "light")
+        // The sun's centre reaches −0.833° at the pole a day or two before the equinox.
+        XCTAssertGreaterThan(next!.date, at("2027-03-14T00:00:00Z"))
+        XCTAssertLessThan(next!.date, at("2027-03-22T00:00:00Z"))
+        let south = VariantSchedule(.sun(latitude: -90, longitude: 0))
+        XCTAssertEqual(south.variant(at: now, timeZone: utc), "light")
+        XCTAssertEqual(south.next(after: now, timeZone: utc)?.variant, "dark")
+        // McMurdo-like -78°: each transition changes the variant.
+        let ross = VariantSchedule(.sun(latitude: -78, longitude: 0))
+        let year = ross.transitions(from: now, to: now.addingTimeInterval(365 * 86_400), timeZone: utc)
+        XCTAssertFalse(year.isEmpty)
+        XCTAssertNotEqual(year.first?.variant, ross.variant(at: now, timeZone: utc))
+        for (a, b) in zip(year, year.dropFirst()) {
+            XCTAssertNotEqual(a.variant, b.variant, "\(a) then \(b)")
+        }
+    }
 }
