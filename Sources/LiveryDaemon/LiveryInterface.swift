@@ -438,6 +438,12 @@ public final class LiveryInterface: Sendable {
     /// and `Problems`.
     /// - Parameter change: The new active theme and serial, as `ThemeService` returned them.
     public func publish(_ change: ThemeService.Change) {
+        // The watchers' `Changed` first, on the publication queue (the other core): it is what
+        // a window repaints from, and the bus would otherwise match the broadcasts below against
+        // every connection before it. Its order against `ThemeChanged` is not part of the
+        // protocol (a watcher orders by serial).
+        pendingEditedImages.withLock { $0.formUnion(change.editedImages) }
+        publications.async { [weak self] in self?.publishWatches() }
         // The plugins' own queue renders and runs them: nothing here waits for one.
         plugins.withLock { $0 }?.published(service.activeCascade, serial: change.serial)
         let problems = self.problems
@@ -457,8 +463,6 @@ public final class LiveryInterface: Sendable {
         }
         portal.withLock { $0 }?.publish()
         darkman.withLock { $0 }?.publish()
-        pendingEditedImages.withLock { $0.formUnion(change.editedImages) }
-        publications.async { [weak self] in self?.publishWatches() }
     }
 
     /// Keys recomputed between two checks for a newer change.
