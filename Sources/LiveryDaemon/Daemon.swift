@@ -137,6 +137,7 @@ public final class Daemon: Sendable {
             stateFile: paths.stateFile, overridesFile: paths.overridesFile)
         configuration.formats = { paths.themeFormats(environment: environment) }
         configuration.configFile = paths.configFile
+        configuration.savesAfterPublishing = true
         service = try ThemeService(configuration: configuration, log: log)
         do {
             connection = try Connection.open(Bus(address: options.address, system: options.system))

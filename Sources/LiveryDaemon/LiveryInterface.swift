@@ -57,6 +57,7 @@ public final class LiveryInterface: Sendable {
             }
             do {
                 if let change = try self.service.setVariant(variant).change { self.publish(change) }
+                self.service.savePending()
             } catch {
                 self.service.log(.warning, "cannot switch to the \(variant) variant: \(error)")
             }
@@ -397,6 +398,7 @@ public final class LiveryInterface: Sendable {
             do {
                 let (change, values) = try work()
                 if let change { self?.publish(change) }
+                self?.service.savePending()
                 reply.succeed(values)
             } catch {
                 reply.fail(error)

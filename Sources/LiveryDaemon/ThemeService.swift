@@ -27,6 +27,11 @@ public final class ThemeService: Sendable {
         /// The light and dark themes and the schedule (`VariantConfig`), normally
         /// `$XDG_CONFIG_HOME/livery/config.yaml`; nil for none.
         public var configFile: String?
+        /// Whether a switch leaves saving the active theme to `savePending()`, which the bus
+        /// interface calls after publishing and before replying: the fsync of the save then
+        /// comes after the watchers' `Changed` is queued, not before it. Off: a switch saves
+        /// before it returns.
+        public var savesAfterPublishing = false
         /// The formats themes are read with, asked again at every scan of the search path (a
         /// plugin's outside format takes effect at the next reload).
         public var formats: @Sendable () -> [any ThemeFormat] = { ThemeFormats.all }
@@ -93,6 +98,8 @@ public final class ThemeService: Sendable {
         var currentProblems: [String] = []
         /// Why the active theme could not be saved, until a save succeeds.
         var saveProblem: String?
+        /// The theme a switch made active and `savePending()` has not saved yet.
+        var pendingSave: String?
         /// Bumped by each scan: a check of an older scan stops and stores nothing.
         var scanGeneration = 0
         var allChecked = false
@@ -663,21 +670,18 @@ public final class ThemeService: Sendable {
         let changed = id != active || print != activePrint || !edited.isEmpty
         // The index is built before the commit too, so that `Resolve` is answered meanwhile.
         let prepared = changed ? Cascade(theme: withOverrides) : nil
-        // Saved before the reply, so that a crash right after `SetTheme` returns keeps the choice.
-        var saveFailure: String?
-        do {
-            try store.save(StateStore.State(theme: id))
-        } catch {
-            // The switch stands; the failure is shown in `Problems` and `livery status` until a
-            // later save works, so that it is not lost in the log.
-            saveFailure = "cannot save the active theme to \(store.path): \(error.localizedDescription)"
-            log(.error, saveFailure!)
-        }
+        // Saved before the reply, so that a crash right after `SetTheme` returns keeps the choice:
+        // here, or by `savePending()` after the change is published.
+        let saveFailure = configuration.savesAfterPublishing ? nil : save(id)
         return state.withLock { s -> Change? in
             s.catalog.adopt(catalog)
             s.catalog.forget(keepingChainOf: id)
             s.currentProblems = problems
-            s.saveProblem = saveFailure
+            if configuration.savesAfterPublishing {
+                s.pendingSave = id
+            } else {
+                s.saveProblem = saveFailure
+            }
             guard let prepared else { return nil }
             s.activeID = id
             s.cascade = prepared
@@ -687,6 +691,31 @@ public final class ThemeService: Sendable {
             log(.info, "active theme '\(id)' (serial \(s.serialNumber))")
             return Change(theme: id, serial: s.serialNumber, editedImages: edited)
         }
+    }
+
+    /// Saves `id` as the active theme; the failure's message, or nil.
+    private func save(_ id: String) -> String? {
+        do {
+            try store.save(StateStore.State(theme: id))
+            return nil
+        } catch {
+            // The switch stands; the failure is shown in `Problems` and `livery status` until a
+            // later save works, so that it is not lost in the log.
+            let failure = "cannot save the active theme to \(store.path): \(error.localizedDescription)"
+            log(.error, failure)
+            return failure
+        }
+    }
+
+    /// Saves the theme the last switch made active, when `savesAfterPublishing` left it to this
+    /// (called from the switch queue, after publishing and before replying).
+    public func savePending() {
+        guard let id = state.withLock({ s -> String? in
+            defer { s.pendingSave = nil }
+            return s.pendingSave
+        }) else { return }
+        let failure = save(id)
+        state.withLock { $0.saveProblem = failure }
     }
 
     /// Rescans the search path and the overrides file. The active theme stays active; when its
