@@ -710,10 +710,12 @@ public final class ThemeService: Sendable {
     /// Saves the theme the last switch made active, when `savesAfterPublishing` left it to this
     /// (called from the switch queue, after publishing and before replying).
     public func savePending() {
-        guard let id = state.withLock({ s -> String? in
-            defer { s.pendingSave = nil }
-            return s.pendingSave
-        }) else { return }
+        guard
+            let id = state.withLock({ s -> String? in
+                defer { s.pendingSave = nil }
+                return s.pendingSave
+            })
+        else { return }
         let failure = save(id)
         state.withLock { $0.saveProblem = failure }
     }
