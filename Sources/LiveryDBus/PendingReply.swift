@@ -50,14 +50,23 @@ public final class PendingReply: Sendable {
                     )))
             return
         }
-        // Marshalled here, on the answering thread, so that the loop thread only copies and
-        // sends it: a large reply (a Watch of 1,024 paths) marshalled there held every other
-        // call, Ping included, for as long.
-        do {
-            send(.success(.prepared(try PreparedValues(values))))
+        guard expectsReply else { return }
+        // Built here, on the answering thread, so that the loop thread only sends it: a large
+        // reply (a Watch of 1,024 paths) marshalled there, or its values freed there, held
+        // every other call, Ping included, for as long.
+        guard let raw = dbus_message_new_method_return(call.raw) else {
+            send(.failure(DBusError(.noMemory, "cannot allocate a reply")))
+            return
+        }
+        let message = BuiltReply(raw)
+        do throws(DBusError) {
+            try Marshalling.append(values, to: raw)
         } catch {
             send(.failure(DBusError(.failed, "the reply could not be built: \(error.message)")))
+            return
         }
+        let connection = self.connection
+        connection.perform { _ = dbus_connection_send(connection.raw, message.raw, nil) }
     }
 
     /// Answers the call with an error reply: a ``DBusError`` as it is, any other error as
@@ -79,6 +88,13 @@ public final class PendingReply: Sendable {
         let (call, connection) = (self.call, self.connection)
         connection.perform { connection.reply(to: call.raw, with: answer) }
     }
+}
+
+/// A reply built on one thread and sent from the loop thread; nothing touches it in between.
+final class BuiltReply: @unchecked Sendable {
+    let raw: OpaquePointer
+    init(_ raw: OpaquePointer) { self.raw = raw }
+    deinit { dbus_message_unref(raw) }
 }
 
 /// A received method call held until it is answered.
