@@ -232,3 +232,16 @@ func fuzzImportedScheme(_ format: some ThemeFormat, file: URL, _ data: UnsafePoi
     }
     crossCheck(cascade, paths: importedSchemePaths, apps: [nil], explain: ["background-color", "tint-color"])
 }
+
+/// The checks of a refused YAML file (`plugin.yaml`, `config.yaml`): at least one diagnostic,
+/// each rendered, each at a line and column inside `text` as YAML counts lines.
+func checkYAMLDiagnostics(_ diagnostics: [Diagnostic], in text: String, what: String) {
+    if diagnostics.isEmpty { fatalError("fuzz: a refused \(what) with no diagnostic") }
+    let lineCount = YAMLNode.Lines(text).count
+    for d in diagnostics {
+        _ = d.rendered
+        if d.location.line < 1 || d.location.line > lineCount + 1 || d.location.column < 1 {
+            fatalError("fuzz: a diagnostic outside the \(what): \(d)")
+        }
+    }
+}

@@ -23,14 +23,7 @@ public func configTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
         case nil: break
         }
     case .failure(let errors):
-        if errors.diagnostics.isEmpty { fatalError("fuzz: a refused configuration with no diagnostic") }
-        let lineCount = YAMLNode.Lines(text).count
-        for d in errors.diagnostics {
-            _ = d.rendered
-            if d.location.line < 1 || d.location.line > lineCount + 1 || d.location.column < 1 {
-                fatalError("fuzz: a diagnostic outside the file: \(d)")
-            }
-        }
+        checkYAMLDiagnostics(errors.diagnostics, in: text, what: "configuration")
     }
     return 0
 }

@@ -32,14 +32,7 @@ public func manifestTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> C
             }
         }
     case .failure(let errors):
-        if errors.diagnostics.isEmpty { fatalError("fuzz: a refused manifest with no diagnostic") }
-        let lineCount = YAMLNode.Lines(text).count
-        for d in errors.diagnostics {
-            _ = d.rendered
-            if d.location.line < 1 || d.location.line > lineCount + 1 || d.location.column < 1 {
-                fatalError("fuzz: a diagnostic outside the manifest: \(d)")
-            }
-        }
+        checkYAMLDiagnostics(errors.diagnostics, in: text, what: "manifest")
     }
     return 0
 }

@@ -15,7 +15,9 @@ final class SunCommandTests: XCTestCase {
 
     func livery(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
         guard FileManager.default.isExecutableFile(atPath: Self.livery) else {
-            throw XCTSkip("\(Self.livery) is not built (swift build --product livery)")
+            struct NotBuilt: Error, CustomStringConvertible { var description: String }
+            XCTFail("\(Self.livery) is not built (swift build --build-tests builds it)")
+            throw NotBuilt(description: "\(Self.livery) is not built")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.livery)

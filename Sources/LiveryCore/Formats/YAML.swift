@@ -225,3 +225,45 @@ struct YAMLNode {
     /// would otherwise take exponential time.
     static let maximumNodes = 100_000
 }
+
+extension YAMLNode {
+    /// What a YAML configuration file (`plugin.yaml`, `config.yaml`) holds at its top.
+    enum TopLevel {
+        /// No content but comments and blank lines.
+        case empty
+        /// The top-level mapping's pairs, in file order.
+        case mapping([(YAMLNode, YAMLNode)])
+        /// Not YAML, or not a mapping: why, at its place.
+        case refused(Diagnostic)
+    }
+
+    /// Reads `text`'s top-level mapping.
+    /// - Parameters:
+    ///   - lines: `text`'s lines, for the diagnostics' source lines.
+    ///   - file: The path diagnostics name.
+    ///   - expected: What the file is, for the error when it is not a mapping
+    ///     ("config.yaml is a mapping of 'light', 'dark' and 'schedule'").
+    static func topLevel(of text: String, lines: Lines, file: String, expected: String) -> TopLevel {
+        if lines.all.allSatisfy({
+            let t = $0.trimmingCharacters(in: .whitespaces)
+            return t.isEmpty || t.hasPrefix("#")
+        }) {
+            return .empty
+        }
+        switch parse(text) {
+        case .failure(let e): return .refused(diagnostic(e.message, at: e.mark, lines: lines, file: file))
+        case .success(let root):
+            guard case .mapping(let top) = root.kind else {
+                return .refused(diagnostic(expected, at: root.mark, lines: lines, file: file))
+            }
+            return .mapping(top)
+        }
+    }
+
+    /// An error at `mark` of `file`, with its source line.
+    static func diagnostic(_ message: String, at mark: Mark, lines: Lines, file: String) -> Diagnostic {
+        Diagnostic(
+            .error, message, at: SourceLocation(file: file, line: mark.line, column: mark.column),
+            sourceLine: lines.text(at: mark))
+    }
+}

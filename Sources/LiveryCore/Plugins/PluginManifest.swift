@@ -164,32 +164,21 @@ public struct PluginManifest: Sendable, Equatable {
         let lines = YAMLNode.Lines(text)
         var diagnostics: [Diagnostic] = []
         func error(_ message: String, _ mark: YAMLNode.Mark) {
-            diagnostics.append(
-                Diagnostic(
-                    .error, message, at: SourceLocation(file: file, line: mark.line, column: mark.column),
-                    sourceLine: lines.text(at: mark)))
+            diagnostics.append(YAMLNode.diagnostic(message, at: mark, lines: lines, file: file))
         }
         func location(_ mark: YAMLNode.Mark) -> SourceLocation {
             SourceLocation(file: file, line: mark.line, column: mark.column)
         }
         var manifest = PluginManifest(description: "", exports: [], hooks: [])
+        let top: [(YAMLNode, YAMLNode)]
+        switch YAMLNode.topLevel(
+            of: text, lines: lines, file: file,
+            expected: "a plugin manifest is a mapping of 'exports', 'hooks' and 'formats'")
+        {
         // An empty file (or one of comments) is an empty manifest: a plugin that does nothing.
-        if lines.all.allSatisfy({
-            $0.trimmingCharacters(in: .whitespaces).isEmpty
-                || $0.trimmingCharacters(in: .whitespaces).hasPrefix("#")
-        }) {
-            return .success(manifest)
-        }
-        let root: YAMLNode
-        switch YAMLNode.parse(text) {
-        case .failure(let e):
-            error(e.message, e.mark)
-            return .failure(Errors(diagnostics: diagnostics))
-        case .success(let node): root = node
-        }
-        guard case .mapping(let top) = root.kind else {
-            error("a plugin manifest is a mapping of 'exports', 'hooks' and 'formats'", root.mark)
-            return .failure(Errors(diagnostics: diagnostics))
+        case .empty: return .success(manifest)
+        case .refused(let d): return .failure(Errors(diagnostics: [d]))
+        case .mapping(let pairs): top = pairs
         }
 
         func keyName(_ key: YAMLNode, among known: [String]) -> String? {

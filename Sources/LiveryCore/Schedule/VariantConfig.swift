@@ -84,28 +84,17 @@ public struct VariantConfig: Sendable, Equatable {
         let lines = YAMLNode.Lines(text)
         var diagnostics: [Diagnostic] = []
         func error(_ message: String, _ mark: YAMLNode.Mark) {
-            diagnostics.append(
-                Diagnostic(
-                    .error, message, at: SourceLocation(file: file, line: mark.line, column: mark.column),
-                    sourceLine: lines.text(at: mark)))
+            diagnostics.append(YAMLNode.diagnostic(message, at: mark, lines: lines, file: file))
         }
         var config = VariantConfig()
-        if lines.all.allSatisfy({
-            let t = $0.trimmingCharacters(in: .whitespaces)
-            return t.isEmpty || t.hasPrefix("#")
-        }) {
-            return .success(config)
-        }
-        let root: YAMLNode
-        switch YAMLNode.parse(text) {
-        case .failure(let e):
-            error(e.message, e.mark)
-            return .failure(Errors(diagnostics: diagnostics))
-        case .success(let node): root = node
-        }
-        guard case .mapping(let top) = root.kind else {
-            error("config.yaml is a mapping of 'light', 'dark' and 'schedule'", root.mark)
-            return .failure(Errors(diagnostics: diagnostics))
+        let top: [(YAMLNode, YAMLNode)]
+        switch YAMLNode.topLevel(
+            of: text, lines: lines, file: file,
+            expected: "config.yaml is a mapping of 'light', 'dark' and 'schedule'")
+        {
+        case .empty: return .success(config)
+        case .refused(let d): return .failure(Errors(diagnostics: [d]))
+        case .mapping(let pairs): top = pairs
         }
         func keys(_ pairs: [(YAMLNode, YAMLNode)], _ known: [String]) -> [(String, YAMLNode, YAMLNode)] {
             var seen: Set<String> = []

@@ -16,7 +16,10 @@ final class SchedulePlannerTests: XCTestCase {
         guard
             case .crossing(_, let sunset) = try SolarTimes.day(
                 latitude: 52.37, longitude: 4.89, date: CalendarDate(year: 2026, month: 6, day: 21)!)
-        else { throw XCTSkip("no crossing") }
+        else {
+            XCTFail("Amsterdam at midsummer has a sunrise and a sunset")
+            return Date.distantPast
+        }
         return sunset
     }
 
