@@ -20,6 +20,8 @@ import Synchronization
 public struct ThemeTemplateData: Sendable {
     /// The scheme the tinted-theming variables are made from.
     public var scheme: TintedScheme
+    /// The theme's base16 slots (`Cascade.base16Slots`), for the plugins' JSON too.
+    public var slots: Base16Slots
     /// The data a template is rendered with.
     public var value: MustacheValue
 
@@ -30,6 +32,7 @@ public struct ThemeTemplateData: Sendable {
     public init(_ cascade: Cascade, extra: [String: String] = [:]) {
         let theme = cascade.theme
         let meta = theme.metadata
+        slots = cascade.base16Slots
         var scheme: TintedScheme?
         if meta.format == "base16" || meta.format == "base24",
             case .success(let s) = TintedScheme.read(path: meta.path)
@@ -38,7 +41,7 @@ public struct ThemeTemplateData: Sendable {
         }
         if scheme == nil {
             var palette: [String: TintedScheme.RGB8] = [:]
-            for (slot, c) in cascade.base16Slots.named { palette[slot] = TintedScheme.RGB8(c) }
+            for (slot, c) in slots.named { palette[slot] = TintedScheme.RGB8(c) }
             scheme = TintedScheme(
                 system: "base16", name: meta.name, slug: meta.id, author: "", description: meta.description,
                 variant: meta.variant == "light" ? "light" : "dark", palette: palette)

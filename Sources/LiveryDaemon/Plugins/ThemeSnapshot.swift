@@ -46,7 +46,7 @@ struct ThemeSnapshot: Sendable {
         let data = ThemeTemplateData(cascade, extra: ["livery-serial": String(serial)])
         system = data.scheme.system
         variables = data.value
-        let slots = cascade.base16Slots
+        let slots = data.slots
         palette = theme.palette.mapValues(\.hex)
         base16 = Dictionary(
             uniqueKeysWithValues: slots.named.map { ($0.name, String($0.color.hex.prefix(7))) })
