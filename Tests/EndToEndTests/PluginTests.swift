@@ -232,8 +232,10 @@ final class PluginTests: EndToEndTestCase {
         XCTAssertTrue(
             waitUntil { read(colours)?.contains("let g:livery_base00 = \"2e3440\"") == true },
             "\(daemon.stderr)")
-        XCTAssertEqual(
-            read(home + "/.vim/colors/livery.vim"), read(colours), "vim and neovim get the same file")
+        // The second export is written just after the first: wait for it too.
+        XCTAssertTrue(
+            waitUntil { read(home + "/.vim/colors/livery.vim") == read(colours) },
+            "vim and neovim get the same file")
         let socket = runtime + "/nvim.\(getpid()).0"
         let editor = try background(
             nvim,
