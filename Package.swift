@@ -17,6 +17,9 @@ let package = Package(
             name: "CYAML", pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CMalloc"),
+        .systemLibrary(
+            name: "CGtk", pkgConfig: "gtk4",
+            providers: [.apt(["libgtk-4-dev"])]),
         .target(name: "LiveryCore", dependencies: ["CYAML", "Mustache"]),
         // A Mustache renderer (spec v1.4.2) that knows nothing of themes.
         .target(name: "Mustache"),
@@ -30,9 +33,12 @@ let package = Package(
             name: "LiveryDaemon",
             dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus", "CMalloc", "Mustache"]),
         .target(name: "LiveryCLI", dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus", "Mustache"]),
+        // The GTK 4 window of the sample screen (DESIGN §11), a client of Watch and Changed.
+        .target(name: "LiveryDemo", dependencies: ["CGtk", "LiveryAPI", "LiveryCore", "LiveryDBus"]),
         .executableTarget(name: "liveryd", dependencies: ["LiveryDaemon"]),
         .executableTarget(name: "livery", dependencies: ["LiveryCLI"]),
         .executableTarget(name: "livery-bench", dependencies: ["LiveryCore", "LiveryDBus"]),
+        .executableTarget(name: "livery-demo", dependencies: ["LiveryDemo"]),
         .testTarget(
             name: "LiveryCoreTests", dependencies: ["LiveryCore"],
             exclude: ["Formats/expected_scheme_colours.py"]),

@@ -17,6 +17,49 @@ extension Value {
             .structure([.double(t), .double(r), .double(b), .double(l)])
         }
     }
+
+    /// Reads a value of a property of `type` as the bus carries it, the inverse of `dbusValue`
+    /// (a client of `Watch` and `Changed` knows each property's type from the schema): colour
+    /// `s` `#rrggbbaa` (or `#rrggbb`); image `s`, the empty string for none; length, number and
+    /// duration `d`; keyword and string `s`; size `(dd)`; insets `(dddd)`.
+    /// - Parameters:
+    ///   - value: The value as received, in its variant or not.
+    ///   - type: The property's type in the schema.
+    /// - Returns: nil when `value` does not have the shape `type` is sent in, or a colour is not
+    ///   `#` and hex digits.
+    public init?(decoding value: DBusValue, type: ValueType) {
+        let v = value.variantValue
+        func doubles(_ count: Int) -> [Double]? {
+            guard let fields = v.structureFields, fields.count == count else { return nil }
+            let numbers = fields.compactMap(\.double)
+            return numbers.count == count ? numbers : nil
+        }
+        switch type {
+        case .color:
+            guard let text = v.string, text.hasPrefix("#"), let c = RGBA(hexDigits: text.dropFirst()) else {
+                return nil
+            }
+            self = .color(c)
+        case .image:
+            guard let path = v.string else { return nil }
+            self = .image(path.isEmpty ? nil : path)
+        case .length, .number, .duration:
+            guard let d = v.double else { return nil }
+            self = type == .length ? .length(d) : type == .number ? .number(d) : .duration(d)
+        case .keyword:
+            guard let k = v.string else { return nil }
+            self = .keyword(k)
+        case .string:
+            guard let s = v.string else { return nil }
+            self = .string(s)
+        case .size:
+            guard let n = doubles(2) else { return nil }
+            self = .size(n[0], n[1])
+        case .insets:
+            guard let n = doubles(4) else { return nil }
+            self = .insets(n[0], n[1], n[2], n[3])
+        }
+    }
 }
 
 /// One property's value as the bus carries it (`Value.dbusValue`, unwrapped from its variant).
@@ -111,5 +154,23 @@ public struct ComponentValues: Sendable, Equatable {
         .dictionary(
             key: "s", value: "a{sv}",
             components.map { DBusDictEntry(key: .string($0.path), value: $0.values.dbusValue) })
+    }
+}
+
+extension PropertyValues {
+    /// The values read as the types `schema` gives their properties (`Value(decoding:type:)`):
+    /// what a client of `Watch` and `Changed` shows. A property the schema does not have, or a
+    /// value not in its type's shape, is left out.
+    /// - Parameter schema: The schema the daemon's themes use (`themes/schema.json`).
+    /// - Returns: Property name → value; the last value when a name came twice.
+    public func typed(by schema: Schema) -> [String: Value] {
+        var out: [String: Value] = [:]
+        for v in values {
+            guard let type = schema.properties[v.property]?.type,
+                let value = Value(decoding: v.value, type: type)
+            else { continue }
+            out[v.property] = value
+        }
+        return out
     }
 }

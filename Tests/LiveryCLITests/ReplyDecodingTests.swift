@@ -1,4 +1,6 @@
+import Foundation
 import LiveryAPI
+import LiveryCore
 import LiveryDBus
 import XCTest
 
@@ -112,6 +114,44 @@ final class ReplyDecodingTests: XCTestCase {
         XCTAssertTrue(ChangedSignal.rule(path: "a'b", app: "m").hasSuffix("arg0='a'\\''b',arg1='m'"))
         let theme = ThemeChangedSignal(decoding: [.string("crimson"), .uint32(2)])
         XCTAssertEqual(theme, ThemeChangedSignal(theme: "crimson", serial: 2))
+    }
+
+    func testValuesDecodeAsTheTypeTheirPropertyHas() {
+        let values: [(Value, ValueType)] = [
+            (.color(RGBA(red8: 0, green8: 128, blue8: 0)), .color), (.image("/t/back1.png"), .image),
+            (.image(nil), .image), (.length(44), .length), (.number(0.5), .number),
+            (.duration(0.2), .duration),
+            (.keyword("bold"), .keyword), (.string("sans-serif"), .string), (.size(3, 4), .size),
+            (.insets(0, 16, 0, 0), .insets),
+        ]
+        for (value, type) in values {
+            XCTAssertEqual(Value(decoding: value.dbusValue, type: type), value, "\(type)")
+            XCTAssertEqual(
+                Value(decoding: .variant(value.dbusValue), type: type), value, "\(type) in a variant")
+        }
+        XCTAssertEqual(
+            Value(decoding: .string("#800000"), type: .color), .color(RGBA(red8: 128, green8: 0, blue8: 0)))
+        XCTAssertNil(Value(decoding: .string("800000ff"), type: .color), "no #")
+        XCTAssertNil(Value(decoding: .string("#80000g"), type: .color))
+        XCTAssertNil(Value(decoding: .double(1), type: .color))
+        XCTAssertNil(Value(decoding: .string("44"), type: .length))
+        XCTAssertNil(Value(decoding: .structure([.double(1), .double(2), .double(3)]), type: .insets))
+        XCTAssertNil(Value(decoding: .structure([.double(1), .string("2")]), type: .size))
+    }
+
+    func testPropertyValuesTypedBySchemaLeaveOutWhatTheSchemaDoesNotRead() throws {
+        let schema = try Schema(
+            json: Data(
+                ##"""
+                {"states": ["normal"], "types": {"View": {"properties": ["tint-color", "alpha"]}},
+                 "properties": {"tint-color": {"type": "color", "initial": "#000"},
+                                "alpha": {"type": "number", "initial": "1"}}}
+                """##.utf8))
+        let values = PropertyValues([
+            PropertyValue("tint-color", .string("#008000ff")), PropertyValue("alpha", .string("half")),
+            PropertyValue("unknown", .double(1)),
+        ])
+        XCTAssertEqual(values.typed(by: schema), ["tint-color": .color(RGBA(red8: 0, green8: 128, blue8: 0))])
     }
 
     func testLiveryErrorNamesCarryTheirKind() {

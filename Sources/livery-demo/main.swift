@@ -1,0 +1,4 @@
+import Foundation
+import LiveryDemo
+
+exit(runDemo(arguments: Array(CommandLine.arguments.dropFirst())))
