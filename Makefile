@@ -14,7 +14,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages: build (libdbus, libyaml, Cairo and librsvg for `livery preview`), run (dbus-daemon), and the outside clients the
 # end-to-end tests drive the daemon with (gdbus, busctl, dbus-send, dbus-monitor, python3-dbus,
 # neovim for the vim plugin, gsettings with dconf for the GNOME plugin).
-BUILD_PACKAGES := libdbus-1-dev libyaml-dev libcairo2-dev librsvg2-dev pkg-config
+BUILD_PACKAGES := libdbus-1-dev libyaml-dev libcairo2-dev librsvg2-dev webp-pixbuf-loader pkg-config
 RUN_PACKAGES := dbus-daemon dbus-bin
 TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus python3-gi python3-venv xdg-desktop-portal neovim \
   dconf-service dconf-gsettings-backend gsettings-desktop-schemas

@@ -2,8 +2,9 @@ import CCairo
 import Foundation
 import LiveryCore
 
-/// A theme's image, loaded once per picture: PNG and JPEG through gdk-pixbuf into a Cairo image
-/// surface, SVG through librsvg, drawn as vectors at the size it fills.
+/// A theme's image, loaded once per picture: PNG, JPEG and WebP through gdk-pixbuf (WebP with
+/// Debian's webp-pixbuf-loader) into a Cairo image surface, SVG through librsvg, drawn as
+/// vectors at the size it fills.
 final class LoadedImage {
     private enum Content {
         case raster(OpaquePointer)  // cairo_surface_t
@@ -23,7 +24,13 @@ final class LoadedImage {
     /// - Throws: `PreviewError.image` naming the file and what is wrong: unreadable, not an image
     ///   gdk-pixbuf or librsvg can decode, or larger than `maximumSide` per side.
     init(path: String) throws(PreviewError) {
-        if Self.isSVG(path) {
+        // By its first bytes, as the theme compiler checked it (`BundleFiles.imageKind`).
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw .image(path, "cannot read the file")
+        }
+        let head = [UInt8]((try? handle.read(upToCount: 4096)) ?? Data())
+        try? handle.close()
+        if BundleFiles.imageKind(head) == "svg" {
             content = .vector(try Self.loadSVG(path))
         } else {
             content = .raster(try Self.loadRaster(path))
@@ -73,11 +80,6 @@ final class LoadedImage {
         }
     }
 
-    private static func isSVG(_ path: String) -> Bool {
-        let lower = path.lowercased()
-        return lower.hasSuffix(".svg") || lower.hasSuffix(".svgz")
-    }
-
     private static func message(_ error: UnsafeMutablePointer<GError>?) -> String {
         guard let error else { return "unknown error" }
         defer { g_error_free(error) }
@@ -103,7 +105,7 @@ final class LoadedImage {
         var w: Int32 = 0
         var h: Int32 = 0
         guard gdk_pixbuf_get_file_info(path, &w, &h) != nil else {
-            throw .image(path, "not a PNG or JPEG image (or unreadable)")
+            throw .image(path, "not an image gdk-pixbuf can read (PNG, JPEG, WebP with webp-pixbuf-loader)")
         }
         guard w > 0, h > 0, w <= maximumSide, h <= maximumSide else {
             throw .image(path, "the image is \(w)×\(h) pixels; at most \(maximumSide) per side is drawn")

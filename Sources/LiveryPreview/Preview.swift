@@ -33,8 +33,8 @@ public struct PreviewSize: Sendable, Equatable {
 
     /// The largest side drawn, in pixels; a picture also has at most `maximumPixels` pixels.
     public static let maximumSide = 8192
-    /// The most pixels in a picture (256 MiB of ARGB32).
-    public static let maximumPixels = 64 << 20
+    /// The most pixels in a picture (128 MiB of ARGB32).
+    public static let maximumPixels = 32 << 20
 
     public init(width: Int, height: Int) { (self.width, self.height) = (width, height) }
 
