@@ -49,9 +49,10 @@ final class LibadwaitaPortalTests: EndToEndTestCase {
             waitUntil { client.stdout.contains("dark ") || !client.isRunning },
             "the libadwaita client printed nothing: \(client.stderr)")
         XCTAssertEqual(client.stdout, "dark False\n", client.stderr)
-        // It read the colour scheme from the portal frontend (GDBusProxy calls the name's
-        // owner), not from anywhere else.
-        let frontend = try nameOwner("org.freedesktop.portal.Desktop")
+        // It read the colour scheme from the portal frontend the test started (GDBusProxy calls
+        // the name's owner), not from one the bus activated or from anywhere else.
+        let (frontend, frontendPID) = try owner(of: "org.freedesktop.portal.Desktop")
+        XCTAssertEqual(frontendPID, portal.pid)
         let colorSchemeReads = reads.stdout.components(separatedBy: "method call time=").filter {
             $0.contains("-> destination=\(frontend) ")
                 && $0.contains(
@@ -71,17 +72,31 @@ final class LibadwaitaPortalTests: EndToEndTestCase {
         XCTAssertTrue(client.isRunning, client.stderr)
     }
 
-    /// The unique name that owns `name` on the test's bus.
-    private func nameOwner(_ name: String) throws -> String {
-        let owner = try run(
+    /// `org.freedesktop.DBus.METHOD(ARGUMENT)` on the test's bus, the reply as gdbus prints it.
+    private func askBus(_ method: String, _ argument: String) throws -> String {
+        let r = try run(
             Locations.tool("gdbus"),
             [
                 "call", "--address", address, "--dest", "org.freedesktop.DBus", "--object-path",
-                "/org/freedesktop/DBus", "--method", "org.freedesktop.DBus.GetNameOwner", name,
+                "/org/freedesktop/DBus", "--method", "org.freedesktop.DBus." + method, argument,
             ])
-        // `(':1.10',)`
-        return try XCTUnwrap(
-            owner.stdout.split(separator: "'").dropFirst().first.map(String.init), "\(owner)")
+        guard r.status == 0 else { throw HarnessFailure("\(r)") }
+        return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The unique name that owns `name` on the test's bus, and that connection's process id.
+    private func owner(of name: String) throws -> (uniqueName: String, pid: pid_t) {
+        // `(':1.10',)`, then `(uint32 1234,)`
+        let reply = try askBus("GetNameOwner", name)
+        guard let uniqueName = reply.split(separator: "'").dropFirst().first.map(String.init) else {
+            throw HarnessFailure("GetNameOwner(\(name)) replied \(reply)")
+        }
+        let pidReply = try askBus("GetConnectionUnixProcessID", uniqueName)
+        guard let pid = pidReply.split(whereSeparator: { " ,()".contains($0) }).last.flatMap({ pid_t($0) })
+        else {
+            throw HarnessFailure("GetConnectionUnixProcessID(\(uniqueName)) replied \(pidReply)")
+        }
+        return (uniqueName, pid)
     }
 
     /// Starts the client with Debian's python3 on the test's bus and display. GSettings is kept
