@@ -30,10 +30,10 @@ final class LoadedImage {
         }
         let head = [UInt8]((try? handle.read(upToCount: 4096)) ?? Data())
         try? handle.close()
-        if BundleFiles.imageKind(head) == "svg" {
-            content = .vector(try Self.loadSVG(path))
-        } else {
-            content = .raster(try Self.loadRaster(path))
+        switch BundleFiles.imageKind(head) {
+        case "svg": content = .vector(try Self.loadSVG(path))
+        case let kind?: content = .raster(try Self.loadRaster(path, kind: kind))
+        case nil: throw .image(path, "not a PNG, JPEG, WebP or SVG image")
         }
     }
 
@@ -101,21 +101,58 @@ final class LoadedImage {
         return handle
     }
 
-    private static func loadRaster(_ path: String) throws(PreviewError) -> OpaquePointer {
-        var w: Int32 = 0
-        var h: Int32 = 0
-        guard gdk_pixbuf_get_file_info(path, &w, &h) != nil else {
-            throw .image(path, "not an image gdk-pixbuf can read (PNG, JPEG, WebP with webp-pixbuf-loader)")
-        }
-        guard w > 0, h > 0, w <= maximumSide, h <= maximumSide else {
-            throw .image(path, "the image is \(w)×\(h) pixels; at most \(maximumSide) per side is drawn")
+    /// Decodes a PNG, JPEG or WebP file with the gdk-pixbuf loader of its kind (`kind` as
+    /// `BundleFiles.imageKind` names it). The loader is chosen by name, not by gdk-pixbuf's MIME
+    /// sniffing, which needs shared-mime-info on `XDG_DATA_DIRS`, a variable Livery's users set
+    /// for their themes. Images larger than `maximumSide` are refused when their header is read
+    /// (`size-prepared`), before their pixels are decoded.
+    private static func loadRaster(_ path: String, kind: String) throws(PreviewError) -> OpaquePointer {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .image(path, "cannot read the file")
         }
         var error: UnsafeMutablePointer<GError>?
-        guard let pixbuf = gdk_pixbuf_new_from_file(path, &error) else {
-            throw .image(path, "cannot decode the image: " + message(error))
+        guard let loader = gdk_pixbuf_loader_new_with_type(kind, &error) else {
+            let hint = kind == "webp" ? " (Debian's webp-pixbuf-loader reads WebP)" : ""
+            throw .image(path, "no gdk-pixbuf loader for \(kind) images\(hint): " + message(error))
         }
-        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+        defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
+        let check = SizeCheck()
+        let prepared:
+            @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafeMutableRawPointer?) -> Void = {
+                loader, width, height, context in
+                let check = Unmanaged<SizeCheck>.fromOpaque(context!).takeUnretainedValue()
+                check.size = (width, height)
+                if width > LoadedImage.maximumSide || height > LoadedImage.maximumSide || width < 1
+                    || height < 1
+                {
+                    // Decode to one pixel instead; the image is refused below.
+                    gdk_pixbuf_loader_set_size(loader?.assumingMemoryBound(to: GdkPixbufLoader.self), 1, 1)
+                }
+            }
+        g_signal_connect_data(
+            UnsafeMutableRawPointer(loader), "size-prepared", unsafeBitCast(prepared, to: GCallback.self),
+            Unmanaged.passUnretained(check).toOpaque(), nil, GConnectFlags(rawValue: 0))
+        let written = data.withUnsafeBytes { raw in
+            gdk_pixbuf_loader_write(
+                loader, raw.bindMemory(to: UInt8.self).baseAddress, gsize(raw.count), &error)
+        }
+        var closeError: UnsafeMutablePointer<GError>?
+        let closed = gdk_pixbuf_loader_close(loader, &closeError)
+        if error == nil { error = closeError } else if let closeError { g_error_free(closeError) }
+        if let (w, h) = check.size, w > maximumSide || h > maximumSide || w < 1 || h < 1 {
+            if let error { g_error_free(error) }
+            throw .image(path, "the image is \(w)×\(h) pixels; at most \(maximumSide) per side is drawn")
+        }
+        guard written != 0, closed != 0, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else {
+            throw .image(path, "cannot decode the \(kind) image: " + message(error))
+        }
+        // The pixbuf belongs to the loader; its pixels are copied before the loader goes.
         return surface(from: pixbuf)
+    }
+
+    /// The size a loader announced, read back after decoding.
+    private final class SizeCheck {
+        var size: (Int32, Int32)?
     }
 
     /// A Cairo ARGB32 surface with the pixbuf's pixels: Cairo's pixels are premultiplied native-

@@ -228,6 +228,38 @@ final class PreviewPictureTests: XCTestCase {
         XCTAssertGreaterThan(image.count(0x102030, in: button), button.2 * button.3 / 2)
     }
 
+    func testAnImageLargerThanTheLimitIsRefusedBeforeItIsDecoded() throws {
+        let bundle = scratch.appendingPathComponent("themes/huge-image")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        // 4,097 × 2 pixels: one column over the 4,096 per side drawn.
+        let ppm = scratch.appendingPathComponent("wide.ppm")
+        var pixels = Data("P6\n4097 2\n255\n".utf8)
+        pixels.append(Data(repeating: 0x40, count: 4097 * 2 * 3))
+        try pixels.write(to: ppm)
+        let png = Process()
+        png.executableURL = URL(fileURLWithPath: "/usr/bin/pnmtopng")
+        png.arguments = [ppm.path]
+        let out = Pipe()
+        png.standardOutput = out
+        png.standardError = FileHandle.nullDevice
+        try png.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        png.waitUntilExit()
+        try data.write(to: bundle.appendingPathComponent("wide.png"))
+        try Data(
+            """
+            @theme { name: "Huge image"; inherits: "default"; }
+            TabBar { background-image: url("wide.png"); bar-tint-color: #203040; }
+            """.utf8
+        ).write(to: bundle.appendingPathComponent("theme.css"))
+        let (picture, image) = try draw(
+            "huge-image", searchPath: [scratch.appendingPathComponent("themes").path])
+        XCTAssertEqual(picture.warnings.count, 1)
+        XCTAssertTrue(
+            picture.warnings[0].description.contains("4097×2 pixels"), picture.warnings[0].description)
+        XCTAssertGreaterThan(image.count(0x203040, in: try rect("tab-bar")), 360 * 56 / 2)
+    }
+
     func testTheCanvasIsScaledToTheSizeAskedFor() throws {
         // 720 × 1280 is twice the canvas: the progress view's fill is 394 × 12 pixels.
         let (_, big) = try draw("forest", size: PreviewSize(width: 720, height: 1280))
