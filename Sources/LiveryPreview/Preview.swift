@@ -86,21 +86,43 @@ public final class Picture: @unchecked Sendable {
         )
     }
 
+    /// The picture encoded as PNG by Cairo.
+    /// - Throws: `PreviewError.cairo` with Cairo's status when encoding fails.
+    public func pngData() throws(PreviewError) -> Data {
+        final class Sink {
+            var data = Data()
+        }
+        let sink = Sink()
+        let write: cairo_write_func_t = { closure, bytes, length in
+            let sink = Unmanaged<Sink>.fromOpaque(closure!).takeUnretainedValue()
+            if let bytes { sink.data.append(bytes, count: Int(length)) }
+            return CAIRO_STATUS_SUCCESS
+        }
+        let status = cairo_surface_write_to_png_stream(
+            surface, write, Unmanaged.passUnretained(sink).toOpaque())
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw .cairo(String(cString: cairo_status_to_string(status)))
+        }
+        return sink.data
+    }
+
     /// Writes the picture as a PNG at `path`, whole or not at all: to a temporary file in the same
     /// directory, then renamed over `path`.
-    /// - Throws: `PreviewError.write` with the path and Cairo's or the system's reason.
+    /// - Throws: `PreviewError.write` with the path and the system's reason, `PreviewError.cairo`
+    ///   when encoding fails.
     public func writePNG(to path: String) throws(PreviewError) {
+        let data = try pngData()
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
-        let status = cairo_surface_write_to_png(surface, temporary)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            unlink(temporary)
-            throw .write(path, String(cString: cairo_status_to_string(status)))
+            .appendingPathComponent(
+                ".\(url.lastPathComponent).\(getpid()).\(UInt64.random(in: 0...UInt64.max)).tmp")
+        do { try data.write(to: temporary) } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw .write(path, (error as NSError).localizedFailureReason ?? error.localizedDescription)
         }
-        guard rename(temporary, path) == 0 else {
+        guard rename(temporary.path, path) == 0 else {
             let why = String(cString: strerror(errno))
-            unlink(temporary)
+            unlink(temporary.path)
             throw .write(path, why)
         }
     }

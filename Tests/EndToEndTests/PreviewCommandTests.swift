@@ -35,6 +35,18 @@ final class PreviewCommandTests: EndToEndTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stdout, "crimson.png\n")
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/crimson.png"))
+        // `-o -`: the PNG on standard output, nothing written in the directory.
+        let piped = try run(
+            "/bin/sh",
+            [
+                "-c",
+                "cd '\(dir)' && '\(Locations.livery)' preview crimson --themes-dir '\(Locations.themes)' -o - | /usr/bin/pngtopnm > '\(root)/piped.ppm'",
+            ])
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        let image = try Screenshot(ppm: try Data(contentsOf: URL(fileURLWithPath: root + "/piped.ppm")))
+        XCTAssertEqual(image.width, 360)
+        XCTAssertGreaterThan(image.count(of: PixelColor("#800000")), 1000)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), ["crimson.png"])
     }
 
     func testABrokenThemeGivesItsDiagnosticsAndNoPicture() throws {

@@ -7,7 +7,8 @@ import LiveryPreview
 /// `livery preview ID [-o FILE.png] [--size WxH] [--app APP] [--themes-dir DIR]...`: draws the
 /// sample screen (`SampleScreen`, DESIGN §11) with theme ID's resolved values into a PNG, with no
 /// daemon. The theme is found as `livery palette` finds it. The picture goes to FILE (default
-/// `ID.png` in the current directory), written whole or not at all; its path is printed.
+/// `ID.png` in the current directory), written whole or not at all, and its path is printed;
+/// `-o -` writes the PNG to standard output instead.
 /// Exit 0 when the picture was written (images that could not be drawn are warned about on
 /// standard error and drawn without), 1 when the theme has errors (its diagnostics on standard
 /// error, no picture) or the file cannot be written.
@@ -30,7 +31,13 @@ func preview(_ inv: Invocation, output: Output) -> Int32 {
         return 1
     case .success(let picture):
         for w in picture.warnings { output.err("\(w)\n") }
-        do { try picture.writePNG(to: target) } catch {
+        do {
+            if target == "-" {
+                FileHandle.standardOutput.write(try picture.pngData())
+                return 0
+            }
+            try picture.writePNG(to: target)
+        } catch {
             output.err("\(error)\n")
             return 1
         }
