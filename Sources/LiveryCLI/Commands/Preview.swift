@@ -3,6 +3,7 @@ import Foundation
 import LiveryAPI
 import LiveryCore
 import LiveryPreview
+import Mustache
 
 /// `livery preview ID [-o FILE.png] [--size WxH] [--app APP] [--themes-dir DIR]...`: draws the
 /// sample screen (`SampleScreen`, DESIGN §11) with theme ID's resolved values into a PNG, with no
@@ -182,69 +183,70 @@ private func swatches(_ palette: [String: RGBA]) -> [(name: String, hex: String)
     return names.map { ($0, String(palette[$0]!.hex.prefix(7))) }
 }
 
-private func escapeHTML(_ s: String) -> String {
-    var out = ""
-    for c in s {
-        switch c {
-        case "&": out += "&amp;"
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        case "\"": out += "&quot;"
-        case "'": out += "&#39;"
-        default: out.append(c)
-        }
-    }
-    return out
-}
+/// The gallery's page, a Mustache template (its interpolations HTML-escaped, as the Mustache
+/// specification escapes): a grid of cards, one per theme, each picture at its size in CSS
+/// pixels.
+let galleryPage = """
+    <!DOCTYPE html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <title>Livery themes</title>
+    <style>
+    body { font-family: sans-serif; margin: 16px; background: #ffffff; color: #202020; }
+    main { display: flex; flex-wrap: wrap; gap: 16px; }
+    figure { margin: 0; width: {{width}}px; }
+    figure img { display: block; width: {{width}}px; height: {{height}}px; }
+    figcaption { font-size: 13px; margin-top: 4px; }
+    figcaption .meta { color: #606060; }
+    .swatches { display: flex; margin-top: 4px; }
+    .swatches span { flex: 1; height: 14px; }
+    .error { width: {{width}}px; height: {{height}}px; color: #a00000; font-size: 12px;
+      overflow: hidden; white-space: pre-wrap; border: 1px dashed #a00000; box-sizing: border-box; }
+    </style>
+    </head>
+    <body>
+    <h1>Livery themes</h1>
+    <main>
+    {{#themes}}
+    <figure id="{{id}}">
+    {{#picture}}
+    <img src="{{picture}}" alt="{{name}} preview" width="{{width}}" height="{{height}}">
+    {{/picture}}
+    {{^picture}}
+    <div class="error">{{error}}</div>
+    {{/picture}}
+    <figcaption><b>{{name}}</b> <span class="meta">{{id}} · {{variant}} · {{format}}</span>
+    {{#hasSwatches}}
+    <div class="swatches">{{#swatches}}<span title="{{slot}} {{hex}}" style="background:{{hex}}"></span>{{/swatches}}</div>
+    {{/hasSwatches}}
+    </figcaption>
+    </figure>
+    {{/themes}}
+    </main>
+    </body>
+    </html>
 
-/// The gallery's page: a grid of cards, one per theme, the pictures at their size in CSS pixels.
+    """
+
+/// The gallery's page for `entries`, rendered from `galleryPage`.
 func galleryHTML(_ entries: [GalleryEntry], size: PreviewSize) -> String {
-    var html = """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <title>Livery themes</title>
-        <style>
-        body { font-family: sans-serif; margin: 16px; background: #ffffff; color: #202020; }
-        main { display: flex; flex-wrap: wrap; gap: 16px; }
-        figure { margin: 0; width: \(size.width)px; }
-        figure img { display: block; width: \(size.width)px; height: \(size.height)px; }
-        figcaption { font-size: 13px; margin-top: 4px; }
-        figcaption .meta { color: #606060; }
-        .swatches { display: flex; margin-top: 4px; }
-        .swatches span { flex: 1; height: 14px; }
-        .error { width: \(size.width)px; height: \(size.height)px; color: #a00000; font-size: 12px;
-          overflow: hidden; white-space: pre-wrap; border: 1px dashed #a00000; }
-        </style>
-        </head>
-        <body>
-        <h1>Livery themes</h1>
-        <main>
-
-        """
-    for e in entries {
-        html += "<figure id=\"\(escapeHTML(e.id))\">\n"
-        if let picture = e.picture {
-            html +=
-                "<img src=\"\(escapeHTML(picture))\" alt=\"\(escapeHTML(e.name)) preview\" width=\"\(size.width)\" height=\"\(size.height)\">\n"
-        } else {
-            html += "<div class=\"error\">\(escapeHTML(e.error ?? ""))</div>\n"
-        }
-        let name = e.name.isEmpty ? e.id : e.name
-        html +=
-            "<figcaption><b>\(escapeHTML(name))</b> <span class=\"meta\">\(escapeHTML(e.id)) · \(escapeHTML(e.variant)) · \(escapeHTML(e.format))</span>\n"
-        if !e.swatches.isEmpty {
-            html += "<div class=\"swatches\">"
-            for s in e.swatches {
-                html += "<span title=\"\(escapeHTML(s.name)) \(s.hex)\" style=\"background:\(s.hex)\"></span>"
-            }
-            html += "</div>\n"
-        }
-        html += "</figcaption>\n</figure>\n"
+    func text(_ s: String?) -> MustacheValue { s.map { .string($0) } ?? .null }
+    let themes: [MustacheValue] = entries.map { e in
+        .object([
+            "id": .string(e.id), "name": .string(e.name.isEmpty ? e.id : e.name),
+            "variant": .string(e.variant),
+            "format": .string(e.format), "picture": text(e.picture), "error": text(e.error),
+            "hasSwatches": .bool(!e.swatches.isEmpty),
+            "swatches": .list(
+                e.swatches.map { .object(["slot": .string($0.name), "hex": .string($0.hex)]) }),
+        ])
     }
-    html += "</main>\n</body>\n</html>\n"
-    return html
+    let data = MustacheValue.object([
+        "width": .number(Double(size.width)), "height": .number(Double(size.height)), "themes": .list(themes),
+    ])
+    // The template is a constant that parses, and its output is bounded by the entries' size.
+    return try! Template(galleryPage, name: "gallery").render(data)
 }
 
 /// Writes `text` to `path` through a temporary file in the same directory and a rename.
