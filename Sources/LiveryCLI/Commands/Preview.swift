@@ -14,17 +14,11 @@ import Mustache
 /// standard error and drawn without), 1 when the theme has errors (its diagnostics on standard
 /// error, no picture) or the file cannot be written.
 func preview(_ inv: Invocation, output: Output) -> Int32 {
+    guard let size = pictureSize(inv, output: output) else { return 2 }
     let searchPath = Paths().fullThemeSearchPath(extra: inv.themesDirectories)
     guard let schema = schema(inv, searchPath: searchPath, output: output),
         let (id, catalog) = themeCatalog(for: inv.positional[0], searchPath: searchPath, output: output)
     else { return 1 }
-    let size: PreviewSize
-    do {
-        size = try inv.size.map { s throws(PreviewError) in try PreviewSize(parsing: s) } ?? .standard
-    } catch {
-        output.err("\(error)\n")
-        return 2
-    }
     let target = inv.output ?? "\(id).png"
     switch drawTheme(id, catalog: catalog, schema: schema, app: inv.app, size: size) {
     case .failure(let problem):
@@ -44,6 +38,24 @@ func preview(_ inv: Invocation, output: Output) -> Int32 {
         }
         output.out(target + "\n")
         return 0
+    }
+}
+
+/// The size of `--size`, or the standard one; nil (said on standard error) for a bad size.
+private func pictureSize(_ inv: Invocation, output: Output) -> PreviewSize? {
+    guard let text = inv.size else { return .standard }
+    do { return try PreviewSize(parsing: text) } catch {
+        output.err("\(error)\n")
+        return nil
+    }
+}
+
+/// The size of `--size`, or the standard one; nil (said on standard error) for a bad size.
+private func pictureSize(_ inv: Invocation, output: Output) -> PreviewSize? {
+    guard let text = inv.size else { return .standard }
+    do { return try PreviewSize(parsing: text) } catch {
+        output.err("\(error)\n")
+        return nil
     }
 }
 
@@ -79,16 +91,10 @@ private func drawTheme(_ id: String, catalog: ThemeCatalog, schema: Schema, app:
 /// on every core. Exit 0 when every theme was drawn, 1 when one had errors or a file could not
 /// be written (the others are still written).
 func gallery(_ inv: Invocation, output: Output) -> Int32 {
+    guard let size = pictureSize(inv, output: output) else { return 2 }
     let directory = inv.positional[0]
     let searchPath = Paths().fullThemeSearchPath(extra: inv.themesDirectories)
     guard let schema = schema(inv, searchPath: searchPath, output: output) else { return 1 }
-    let size: PreviewSize
-    do {
-        size = try inv.size.map { s throws(PreviewError) in try PreviewSize(parsing: s) } ?? .standard
-    } catch {
-        output.err("\(error)\n")
-        return 2
-    }
     do {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     } catch {
