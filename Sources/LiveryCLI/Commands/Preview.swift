@@ -50,15 +50,6 @@ private func pictureSize(_ inv: Invocation, output: Output) -> PreviewSize? {
     }
 }
 
-/// The size of `--size`, or the standard one; nil (said on standard error) for a bad size.
-private func pictureSize(_ inv: Invocation, output: Output) -> PreviewSize? {
-    guard let text = inv.size else { return .standard }
-    do { return try PreviewSize(parsing: text) } catch {
-        output.err("\(error)\n")
-        return nil
-    }
-}
-
 /// Why a theme was not drawn: its errors, already rendered for standard error.
 struct DrawProblem: Error {
     var text: String
