@@ -11,13 +11,16 @@ SWIFT ?= $(shell command -v swift || echo /opt/swift/usr/bin/swift)
 CONFIG ?= debug
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-# Debian packages: build (libdbus, libyaml), run (dbus-daemon), and the outside clients the
+# Debian packages: build (libdbus, libyaml, Cairo and librsvg for `livery preview`), run (dbus-daemon), and the outside clients the
 # end-to-end tests drive the daemon with (gdbus, busctl, dbus-send, dbus-monitor, python3-dbus,
-# neovim for the vim plugin, gsettings with dconf for the GNOME plugin).
-BUILD_PACKAGES := libdbus-1-dev libyaml-dev pkg-config
+# neovim for the vim plugin, gsettings with dconf for the GNOME plugin, xdg-desktop-portal), and
+# what the on-screen tests need: an X server of their own (Xvfb), screenshots (xwd from x11-apps,
+# xwdtopnm and pngtopnm from netpbm) and a libadwaita window through python3-gi (gir1.2-adw-1,
+# with GTK 4's). WebP images are read through gdk-pixbuf's webp-pixbuf-loader.
+BUILD_PACKAGES := libdbus-1-dev libyaml-dev libcairo2-dev librsvg2-dev webp-pixbuf-loader pkg-config
 RUN_PACKAGES := dbus-daemon dbus-bin
 TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus python3-gi python3-venv xdg-desktop-portal neovim \
-  dconf-service dconf-gsettings-backend gsettings-desktop-schemas
+  dconf-service dconf-gsettings-backend gsettings-desktop-schemas xvfb x11-apps netpbm gir1.2-adw-1
 
 .PHONY: all build run test deps deps-test install uninstall clean format lint bench bench-profile bench-profile-daemon fuzz fuzz-build
 

@@ -17,6 +17,10 @@ let package = Package(
             name: "CYAML", pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CMalloc"),
+        // Cairo for pictures, with gdk-pixbuf (PNG, JPEG) and librsvg (SVG) for their images.
+        .systemLibrary(
+            name: "CCairo", pkgConfig: "librsvg-2.0",
+            providers: [.apt(["libcairo2-dev", "librsvg2-dev"])]),
         .systemLibrary(
             name: "CGtk", pkgConfig: "gtk4",
             providers: [.apt(["libgtk-4-dev"])]),
@@ -32,7 +36,11 @@ let package = Package(
         .target(
             name: "LiveryDaemon",
             dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus", "CMalloc", "Mustache"]),
-        .target(name: "LiveryCLI", dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus", "Mustache"]),
+        // The sample screen drawn with a theme's values (`livery preview`, `livery gallery`).
+        .target(name: "LiveryPreview", dependencies: ["LiveryCore", "CCairo"]),
+        .target(
+            name: "LiveryCLI",
+            dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus", "LiveryPreview", "Mustache"]),
         // The GTK 4 window of the sample screen (DESIGN §11), a client of Watch and Changed.
         .target(name: "LiveryDemo", dependencies: ["CGtk", "LiveryAPI", "LiveryCore", "LiveryDBus"]),
         .executableTarget(name: "liveryd", dependencies: ["LiveryDaemon"]),
@@ -43,6 +51,7 @@ let package = Package(
             name: "LiveryCoreTests", dependencies: ["LiveryCore"],
             exclude: ["Formats/expected_scheme_colours.py"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
+        .testTarget(name: "LiveryPreviewTests", dependencies: ["LiveryPreview", "LiveryCore"]),
         .testTarget(name: "LiveryDBusTests", dependencies: ["LiveryDBus"]),
         .testTarget(
             name: "LiveryDaemonTests",

@@ -32,6 +32,8 @@ public func runClient(arguments: [String], output: Output = .standard) -> Int32 
     if command == .palette { return palette(inv, output: output) }
     if command == .build { return build(inv, output: output) }
     if command == .export { return export(inv, output: output) }
+    if command == .preview { return preview(inv, output: output) }
+    if command == .gallery { return gallery(inv, output: output) }
     if command == .sun { return sun(inv, output: output) }
     if command == .schedule { return schedule(inv, output: output) }
     do {
@@ -107,7 +109,7 @@ struct Client {
         case .status: return try status()
         case .plugins: return try plugins()
         // These run without a daemon, before a client is made.
-        case .check, .palette, .build, .export, .sun, .schedule: return 2
+        case .check, .palette, .build, .export, .sun, .schedule, .preview, .gallery: return 2
         }
     }
 

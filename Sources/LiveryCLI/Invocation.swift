@@ -27,6 +27,10 @@ struct Invocation {
     var longitude: Double?
     /// `--date YYYY-MM-DD` (`sun`).
     var date: CalendarDate?
+    /// `-o FILE` / `--output FILE` (`preview`): the PNG to write.
+    var output: String?
+    /// `--size WxH` (`preview`, `gallery`): the picture's size in pixels, parsed by `PreviewSize`.
+    var size: String?
 }
 
 struct UsageError: Error {
@@ -88,6 +92,8 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
         case "--themes-dir": inv.themesDirectories.append(try arg())
         case "--schema": inv.schema = try arg()
         case "--out": inv.out = try arg()
+        case "-o", "--output": inv.output = try arg()
+        case "--size": inv.size = try arg()
         case "--warnings": inv.warnings = true
         case "--variant": inv.variant = true
         case "--property": inv.properties.append(try arg())
@@ -136,6 +142,7 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
     case .check, .palette: ok = n >= 1
     case .build: ok = n >= 1
     case .export: ok = n == 2
+    case .preview, .gallery: ok = n == 1
     }
     if !ok {
         throw UsageError(
@@ -146,7 +153,15 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
     if inv.out != nil && c != .build {
         throw UsageError(message: "--out applies to 'build' only", command: c)
     }
-    if inv.json && [.set, .check, .reload, .toggle, .dark, .light, .build, .export].contains(c) {
+    if inv.output != nil && c != .preview {
+        throw UsageError(message: "-o applies to 'preview' only", command: c)
+    }
+    if inv.size != nil && c != .preview && c != .gallery {
+        throw UsageError(message: "--size applies to 'preview' and 'gallery' only", command: c)
+    }
+    if inv.json
+        && [.set, .check, .reload, .toggle, .dark, .light, .build, .export, .preview, .gallery].contains(c)
+    {
         throw UsageError(message: "'\(c.rawValue)' has no --json output", command: c)
     }
     if !inv.properties.isEmpty && (c != .watch || inv.positional.isEmpty) {
@@ -164,8 +179,9 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
     if c != .sun && (inv.latitude != nil || inv.longitude != nil || inv.date != nil) {
         throw UsageError(message: "--latitude, --longitude and --date apply to 'sun' only", command: c)
     }
-    if inv.app != nil && c != .resolve && c != .explain && c != .watch {
-        throw UsageError(message: "--app applies to 'resolve', 'explain' and 'watch' only", command: c)
+    if inv.app != nil && c != .resolve && c != .explain && c != .watch && c != .preview {
+        throw UsageError(
+            message: "--app applies to 'resolve', 'explain', 'watch' and 'preview' only", command: c)
     }
     return inv
 }

@@ -3,7 +3,7 @@ import Foundation
 /// The sub-commands of `livery` with their usage text (the README's "The client").
 enum Command: String, CaseIterable {
     case list, get, set, toggle, dark, light, resolve, explain, watch, check, palette, reload, status, build,
-        export, plugins, sun, schedule
+        export, plugins, sun, schedule, preview, gallery
 
     var usage: String {
         switch self {
@@ -33,6 +33,10 @@ enum Command: String, CaseIterable {
             "livery build REPO... [--themes-dir DIR]... [--out DIR]\n\nRenders each tinted-theming template repository (REPO/templates/config.yaml and its .mustache\nfiles) for every base16 and base24 scheme found under each --themes-dir (to any depth), or on the\ntheme search path when none is given, each to the file its entry's 'filename' (or legacy\n'extension' and 'output') names, under --out (several repositories: --out/NAME, NAME the\nrepository directory's name) or else REPO. The schemes are read once for all. Fails, writing\nnothing, when two outputs would share a file."
         case .export:
             "livery export ID TEMPLATE [--themes-dir DIR]...\n\nRenders the Mustache file TEMPLATE for installed theme ID (a base16 or base24 scheme, or a theme\ndefining @define-color base00...base0F) to standard output, with the tinted-theming variables."
+        case .preview:
+            "livery preview ID [-o FILE.png] [--size WxH] [--app ID] [--themes-dir DIR]...\n\nDraws the sample screen (a navigation bar, segmented control, progress view, slider, switches,\nactivity indicator, table, buttons in each state, an overlay and a tab bar) with theme ID's\nresolved values into a PNG, without a daemon: FILE (- for standard output), or ID.png in the\ncurrent directory (default size 360x640 pixels; the screen is scaled to fit WxH). ID is found as 'livery palette'\nfinds it. A theme with errors gives its diagnostics and no picture (exit 1); an image that cannot\nbe drawn is warned about and left out."
+        case .gallery:
+            "livery gallery DIR [--size WxH] [--themes-dir DIR]...\n\nWrites DIR/ID.png (as 'livery preview' draws it) for every installed theme, and DIR/index.html\nwith each theme's name, id, variant, format, swatches and picture, without a daemon. Exit 1\nwhen a theme has errors (listed in the page without a picture); the others are still drawn."
         case .reload:
             "livery reload\n\nAsks the daemon to rescan the theme directories and the user overrides."
         case .plugins:
@@ -65,6 +69,8 @@ let generalUsage = """
       palette ID...           print themes' palettes offline
       build REPO...           render tinted-theming template repositories for every scheme
       export ID TEMPLATE      render one Mustache template for theme ID
+      preview ID              draw the sample screen with theme ID into a PNG offline
+      gallery DIR             draw every installed theme into DIR with an index.html offline
       reload                  rescan theme directories
       status                  show the daemon's state
       plugins                 list plugins with their last run and result

@@ -6,39 +6,11 @@ import XCTest
 /// `org.freedesktop.portal.Desktop`, and forwarding `SettingChanged` when the theme's variant
 /// changes.
 final class DesktopPortalFrontendTests: EndToEndTestCase {
-    static let frontend = "/usr/libexec/xdg-desktop-portal"
-
-    func readAll() throws -> RunResult {
-        try run(
-            Locations.tool("gdbus"),
-            [
-                "call", "--address", address, "--dest", "org.freedesktop.portal.Desktop", "--object-path",
-                "/org/freedesktop/portal/desktop", "--method", "org.freedesktop.portal.Settings.ReadAll",
-                "['org.freedesktop.*']",
-            ])
-    }
-
     func testXdgDesktopPortalServesLiveryAppearanceAndForwardsChanges() throws {
-        XCTAssertTrue(
-            FileManager.default.isExecutableFile(atPath: Self.frontend),
-            "xdg-desktop-portal is not installed (make test installs it)")
         try startDaemon()
         try setTheme("default")
-        // The portal directory holds only the project's own portal file.
-        let portals = try makeDirectory("portals")
-        try FileManager.default.copyItem(
-            atPath: Locations.repo + "/systemd/livery.portal", toPath: portals + "/livery.portal")
-        environment["XDG_DESKTOP_PORTAL_DIR"] = portals
-        environment["XDG_CURRENT_DESKTOP"] = "livery"
-        environment["XDG_RUNTIME_DIR"] = try makeDirectory("runtime")
-        let portal = try background(Self.frontend, ["--replace", "--verbose"])
-        var first: RunResult?
-        XCTAssertTrue(
-            try waitUntil {
-                first = try readAll()
-                return first?.status == 0 || !portal.isRunning
-            }, "xdg-desktop-portal never answered: \(portal.stderr)")
-        let all = try XCTUnwrap(first)
+        let portal = try startDesktopPortal()
+        let all = try readAllPortalSettings()
         XCTAssertEqual(all.status, 0, "\(all)\nportal: \(portal.stderr)")
         // default: light, accent #007aff.
         XCTAssertTrue(all.stdout.contains("'color-scheme': <uint32 2>"), all.stdout)
@@ -62,7 +34,7 @@ final class DesktopPortalFrontendTests: EndToEndTestCase {
             }, listener.stdout)
         XCTAssertFalse(frontendSignals.isEmpty)
         // The frontend's sender is xdg-desktop-portal, not liveryd: the change went through it.
-        let after = try readAll()
+        let after = try readAllPortalSettings()
         XCTAssertTrue(after.stdout.contains("'color-scheme': <uint32 1>"), after.stdout)
     }
 }

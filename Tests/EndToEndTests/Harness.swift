@@ -381,6 +381,55 @@ class EndToEndTestCase: XCTestCase {
         return n
     }
 
+    // MARK: The desktop portal
+
+    /// Debian's xdg-desktop-portal, the frontend that owns `org.freedesktop.portal.Desktop`.
+    static let desktopPortal = "/usr/libexec/xdg-desktop-portal"
+
+    /// `org.freedesktop.portal.Settings.ReadAll(['org.freedesktop.*'])` on the portal frontend,
+    /// with gdbus.
+    func readAllPortalSettings() throws -> RunResult {
+        try run(
+            Locations.tool("gdbus"),
+            [
+                "call", "--address", address, "--dest", "org.freedesktop.portal.Desktop", "--object-path",
+                "/org/freedesktop/portal/desktop", "--method", "org.freedesktop.portal.Settings.ReadAll",
+                "['org.freedesktop.*']",
+            ])
+    }
+
+    /// Starts Debian's xdg-desktop-portal on the test's bus with the shipped
+    /// `systemd/livery.portal` as its only backend (`XDG_DESKTOP_PORTAL_DIR`, and
+    /// `XDG_CURRENT_DESKTOP=livery` for its `UseIn=livery`), and waits until its Settings
+    /// interface answers `ReadAll`. The variables stay in `environment`; tearDown stops it.
+    /// - Returns: the portal process.
+    /// - Throws: `HarnessFailure` when it is not installed, exits or never answers.
+    @discardableResult
+    func startDesktopPortal() throws -> Background {
+        guard FileManager.default.isExecutableFile(atPath: Self.desktopPortal) else {
+            throw HarnessFailure(
+                "\(Self.desktopPortal) is missing (make deps-test installs xdg-desktop-portal)")
+        }
+        let portals = try makeDirectory("portals")
+        try FileManager.default.copyItem(
+            atPath: Locations.repo + "/systemd/livery.portal", toPath: portals + "/livery.portal")
+        environment["XDG_DESKTOP_PORTAL_DIR"] = portals
+        environment["XDG_CURRENT_DESKTOP"] = "livery"
+        environment["XDG_RUNTIME_DIR"] = try makeDirectory("runtime")
+        let portal = try background(Self.desktopPortal, ["--replace", "--verbose"])
+        var last: RunResult?
+        let answered = try waitUntil {
+            last = try readAllPortalSettings()
+            return last?.status == 0 || !portal.isRunning
+        }
+        guard answered, portal.isRunning else {
+            throw HarnessFailure(
+                "xdg-desktop-portal never answered (running: \(portal.isRunning)): \(portal.stderr)\n"
+                    + "last ReadAll: \(last.map { "\($0)" } ?? "none")")
+        }
+        return portal
+    }
+
     // MARK: Bundles
 
     /// Creates a directory under the scratch directory and returns its path.

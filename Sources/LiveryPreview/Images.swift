@@ -1,0 +1,184 @@
+import CCairo
+import Foundation
+import LiveryCore
+
+/// A theme's image, loaded once per picture: PNG, JPEG and WebP through gdk-pixbuf (WebP with
+/// Debian's webp-pixbuf-loader) into a Cairo image surface, SVG through librsvg, drawn as
+/// vectors at the size it fills.
+final class LoadedImage {
+    private enum Content {
+        case raster(OpaquePointer)  // cairo_surface_t
+        case vector(UnsafeMutablePointer<RsvgHandle>)
+    }
+
+    private let content: Content
+
+    /// The largest raster image read, in pixels per side: what a bundle's button background
+    /// needs many times over, and a bound on the memory one image may take (64 MiB decoded).
+    static let maximumSide: Int32 = 4096
+
+    /// The largest SVG file read, in bytes.
+    static let maximumSVGBytes = 4 << 20
+
+    /// Loads the image at `path`.
+    /// - Throws: `PreviewError.image` naming the file and what is wrong: unreadable, not an image
+    ///   gdk-pixbuf or librsvg can decode, or larger than `maximumSide` per side.
+    init(path: String) throws(PreviewError) {
+        // By its first bytes, as the theme compiler checked it (`BundleFiles.imageKind`).
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw .image(path, "cannot read the file")
+        }
+        let head = [UInt8]((try? handle.read(upToCount: 4096)) ?? Data())
+        try? handle.close()
+        switch BundleFiles.imageKind(head) {
+        case "svg": content = .vector(try Self.loadSVG(path))
+        case let kind?: content = .raster(try Self.loadRaster(path, kind: kind))
+        case nil: throw .image(path, "not a PNG, JPEG, WebP or SVG image")
+        }
+    }
+
+    deinit {
+        switch content {
+        case .raster(let surface): cairo_surface_destroy(surface)
+        case .vector(let handle): g_object_unref(UnsafeMutableRawPointer(handle))
+        }
+    }
+
+    /// Draws the image stretched to fill `rect` (user space of `cr`), as `background-image` is
+    /// drawn (schema: "stretched to fill").
+    func draw(_ cr: OpaquePointer, in rect: SampleScreen.Frame) {
+        switch content {
+        case .raster(let surface):
+            let w = Double(cairo_image_surface_get_width(surface))
+            let h = Double(cairo_image_surface_get_height(surface))
+            guard w > 0, h > 0 else { return }
+            cairo_save(cr)
+            cairo_rectangle(cr, rect.x, rect.y, rect.width, rect.height)
+            cairo_clip(cr)
+            cairo_translate(cr, rect.x, rect.y)
+            cairo_scale(cr, rect.width / w, rect.height / h)
+            cairo_set_source_surface(cr, surface, 0, 0)
+            // Pad, so that the edges are not blended with transparent black when stretched.
+            cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
+            cairo_paint(cr)
+            cairo_restore(cr)
+        case .vector(let handle):
+            var viewport = RsvgRectangle(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+            cairo_save(cr)
+            // A stretched SVG: render into its own intrinsic box scaled to the rectangle.
+            var error: UnsafeMutablePointer<GError>?
+            var iw = 0.0
+            var ih = 0.0
+            if rsvg_handle_get_intrinsic_size_in_pixels(handle, &iw, &ih) != 0, iw > 0, ih > 0 {
+                cairo_translate(cr, rect.x, rect.y)
+                cairo_scale(cr, rect.width / iw, rect.height / ih)
+                viewport = RsvgRectangle(x: 0, y: 0, width: iw, height: ih)
+            }
+            _ = rsvg_handle_render_document(handle, cr, &viewport, &error)
+            if let error { g_error_free(error) }
+            cairo_restore(cr)
+        }
+    }
+
+    private static func message(_ error: UnsafeMutablePointer<GError>?) -> String {
+        guard let error else { return "unknown error" }
+        defer { g_error_free(error) }
+        return error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+    }
+
+    private static func loadSVG(_ path: String) throws(PreviewError) -> UnsafeMutablePointer<RsvgHandle> {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .image(path, "cannot read the file")
+        }
+        guard data.count <= maximumSVGBytes else {
+            throw .image(path, "the SVG file is larger than \(maximumSVGBytes >> 20) MiB")
+        }
+        var error: UnsafeMutablePointer<GError>?
+        let handle = data.withUnsafeBytes { raw in
+            rsvg_handle_new_from_data(raw.bindMemory(to: UInt8.self).baseAddress, gsize(raw.count), &error)
+        }
+        guard let handle else { throw .image(path, "not an SVG image librsvg can read: " + message(error)) }
+        return handle
+    }
+
+    /// Decodes a PNG, JPEG or WebP file with the gdk-pixbuf loader of its kind (`kind` as
+    /// `BundleFiles.imageKind` names it). The loader is chosen by name, not by gdk-pixbuf's MIME
+    /// sniffing, which needs shared-mime-info on `XDG_DATA_DIRS`, a variable Livery's users set
+    /// for their themes. Images larger than `maximumSide` are refused when their header is read
+    /// (`size-prepared`), before their pixels are decoded.
+    private static func loadRaster(_ path: String, kind: String) throws(PreviewError) -> OpaquePointer {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .image(path, "cannot read the file")
+        }
+        var error: UnsafeMutablePointer<GError>?
+        guard let loader = gdk_pixbuf_loader_new_with_type(kind, &error) else {
+            let hint = kind == "webp" ? " (Debian's webp-pixbuf-loader reads WebP)" : ""
+            throw .image(path, "no gdk-pixbuf loader for \(kind) images\(hint): " + message(error))
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
+        let check = SizeCheck()
+        let prepared:
+            @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafeMutableRawPointer?) -> Void = {
+                loader, width, height, context in
+                let check = Unmanaged<SizeCheck>.fromOpaque(context!).takeUnretainedValue()
+                check.size = (width, height)
+                if width > LoadedImage.maximumSide || height > LoadedImage.maximumSide || width < 1
+                    || height < 1
+                {
+                    // Decode to one pixel instead; the image is refused below.
+                    gdk_pixbuf_loader_set_size(loader?.assumingMemoryBound(to: GdkPixbufLoader.self), 1, 1)
+                }
+            }
+        g_signal_connect_data(
+            UnsafeMutableRawPointer(loader), "size-prepared", unsafeBitCast(prepared, to: GCallback.self),
+            Unmanaged.passUnretained(check).toOpaque(), nil, GConnectFlags(rawValue: 0))
+        let written = data.withUnsafeBytes { raw in
+            gdk_pixbuf_loader_write(
+                loader, raw.bindMemory(to: UInt8.self).baseAddress, gsize(raw.count), &error)
+        }
+        var closeError: UnsafeMutablePointer<GError>?
+        let closed = gdk_pixbuf_loader_close(loader, &closeError)
+        if error == nil { error = closeError } else if let closeError { g_error_free(closeError) }
+        if let (w, h) = check.size, w > maximumSide || h > maximumSide || w < 1 || h < 1 {
+            if let error { g_error_free(error) }
+            throw .image(path, "the image is \(w)×\(h) pixels; at most \(maximumSide) per side is drawn")
+        }
+        guard written != 0, closed != 0, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else {
+            throw .image(path, "cannot decode the \(kind) image: " + message(error))
+        }
+        // The pixbuf belongs to the loader; its pixels are copied before the loader goes.
+        return surface(from: pixbuf)
+    }
+
+    /// The size a loader announced, read back after decoding.
+    private final class SizeCheck {
+        var size: (Int32, Int32)?
+    }
+
+    /// A Cairo ARGB32 surface with the pixbuf's pixels: Cairo's pixels are premultiplied native-
+    /// endian 32-bit words, gdk-pixbuf's are unpremultiplied R, G, B[, A] bytes.
+    private static func surface(from pixbuf: OpaquePointer) -> OpaquePointer {
+        let width = gdk_pixbuf_get_width(pixbuf)
+        let height = gdk_pixbuf_get_height(pixbuf)
+        let channels = Int(gdk_pixbuf_get_n_channels(pixbuf))
+        let hasAlpha = gdk_pixbuf_get_has_alpha(pixbuf) != 0
+        let sourceStride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+        let source = gdk_pixbuf_read_pixels(pixbuf)!
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height)!
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let target = cairo_image_surface_get_data(surface)!
+        for y in 0..<Int(height) {
+            let row = source + y * sourceStride
+            let out = UnsafeMutableRawPointer(target + y * stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<Int(width) {
+                let p = row + x * channels
+                let a = hasAlpha ? UInt32(p[3]) : 255
+                func pre(_ c: UInt8) -> UInt32 { (UInt32(c) * a + 127) / 255 }
+                out[x] = a << 24 | pre(p[0]) << 16 | pre(p[1]) << 8 | pre(p[2])
+            }
+        }
+        cairo_surface_mark_dirty(surface)
+        return surface
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import XCTest
+
+/// `livery preview`: the sample screen drawn into a PNG with no daemon, decoded here by netpbm.
+final class PreviewCommandTests: EndToEndTestCase {
+    func preview(_ arguments: String...) throws -> RunResult {
+        try run(Locations.livery, ["preview", "--themes-dir", Locations.themes] + arguments)
+    }
+
+    func testForestIsDrawnIntoTheFileGiven() throws {
+        let out = try makeDirectory("out") + "/forest.png"
+        let r = try preview("forest", "-o", out)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, out + "\n")
+        XCTAssertEqual(r.stderr, "")
+        // pngtopnm's PPM goes through a pipe as bytes; read the file instead of the text output.
+        let ppm = root + "/forest.ppm"
+        let sh = try run("/bin/sh", ["-c", "/usr/bin/pngtopnm '\(out)' > '\(ppm)'"])
+        XCTAssertEqual(sh.status, 0, sh.stderr)
+        let image = try Screenshot(ppm: try Data(contentsOf: URL(fileURLWithPath: ppm)))
+        XCTAssertEqual(image.width, 360)
+        XCTAssertEqual(image.height, 640)
+        // forest.css: `@define-color accent rgb(0 128 0)` tints the progress view, among others.
+        XCTAssertGreaterThan(image.count(of: PixelColor("#008000")), 1000)
+        XCTAssertEqual(image.count(of: PixelColor("#800000")), 0)
+        // No temporary file is left beside the picture.
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root + "/out"), ["forest.png"])
+    }
+
+    func testTheDefaultFileIsTheThemesIdInTheCurrentDirectory() throws {
+        let dir = try makeDirectory("cwd")
+        let r = try run(
+            "/bin/sh",
+            ["-c", "cd '\(dir)' && '\(Locations.livery)' preview crimson --themes-dir '\(Locations.themes)'"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "crimson.png\n")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/crimson.png"))
+        // `-o -`: the PNG on standard output, nothing written in the directory.
+        let piped = try run(
+            "/bin/sh",
+            [
+                "-c",
+                "cd '\(dir)' && '\(Locations.livery)' preview crimson --themes-dir '\(Locations.themes)' -o - | /usr/bin/pngtopnm > '\(root)/piped.ppm'",
+            ])
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        let image = try Screenshot(ppm: try Data(contentsOf: URL(fileURLWithPath: root + "/piped.ppm")))
+        XCTAssertEqual(image.width, 360)
+        XCTAssertGreaterThan(image.count(of: PixelColor("#800000")), 1000)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), ["crimson.png"])
+    }
+
+    func testABrokenThemeGivesItsDiagnosticsAndNoPicture() throws {
+        let themes = try makeDirectory("themes")
+        try writeBundle(
+            "broken", in: themes,
+            sheet: """
+                @theme { name: "Broken"; inherits: "default"; }
+                NavigationBar { tint-color: #12345; }
+                """)
+        let out = root + "/broken.png"
+        let r = try run(Locations.livery, ["preview", "broken", "--themes-dir", themes, "-o", out])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains(themes + "/broken/theme.css:2:"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("error"), r.stderr)
+        XCTAssertEqual(r.stdout, "")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+    }
+
+    func testBadSizesAndUnwritableFilesAreRefused() throws {
+        let size = try preview("forest", "--size", "0x10", "-o", root + "/x.png")
+        XCTAssertEqual(size.status, 2)
+        XCTAssertTrue(size.stderr.contains("bad size '0x10'"), size.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: root + "/x.png"))
+        let missing = try preview("forest", "-o", root + "/no/such/dir/x.png")
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(
+            missing.stderr.contains(root + "/no/such/dir/x.png: error: cannot write the picture"),
+            missing.stderr)
+        let unknown = try preview("forrest")
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertTrue(
+            unknown.stderr.contains("no theme 'forrest' is installed (did you mean 'forest'?)"),
+            unknown.stderr)
+    }
+}
