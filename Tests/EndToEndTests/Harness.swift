@@ -9,6 +9,8 @@ enum Locations {
         .deletingLastPathComponent().path
     static let liveryd = repo + "/.build/debug/liveryd"
     static let livery = repo + "/.build/debug/livery"
+    /// The GTK 4 window of the sample screen (`make demo`).
+    static let liveryDemo = repo + "/.build/debug/livery-demo"
     static let themes = repo + "/themes"
     /// `Tests/Fixtures`: the real schemes and the seed cases (Tests/Fixtures/README.md).
     static let fixtures = repo + "/Tests/Fixtures"

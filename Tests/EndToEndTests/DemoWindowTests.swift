@@ -1,0 +1,125 @@
+import Foundation
+import XCTest
+
+/// `livery-demo`, the GTK 4 window of the sample screen, follows every switch (DESIGN §11): on an
+/// Xvfb screen the size of the window, after `livery set crimson` the tab bar's selected tab is
+/// crimson's accent and no pixel anywhere in the window is forest's green, nor any green at all
+/// (the button images, the blends of the accent with what is under it); after `livery set
+/// forest` the reverse.
+final class DemoWindowTests: EndToEndTestCase {
+    /// The accents of the two themes (`@define-color accent` in their sheets): each one's
+    /// `TabBar { tint-color }`, among the seven values the accent colours.
+    static let forest = PixelColor("#008000")
+    static let crimson = PixelColor("#800000")
+    /// The tab bar's `bar-tint-color` in both, default's `@bar_bg`.
+    static let barBackground = PixelColor("#f9f9f9")
+    /// The screen is the window: `SampleScreen.width` × `height`, the window undecorated at the
+    /// top left of a screen of no window manager.
+    static let screen = (width: 360, height: 640)
+    /// The tab bar's frame in `SampleScreen.elements` (`tab-bar`).
+    static let tabBar = PixelRect(x: 0, y: 584, width: 360, height: 56)
+    /// Pixels of the selected tab's indicator, a solid bar of `tint-color` 4 px tall along the top
+    /// of the first of the four tabs (90 × 4), less its ends.
+    static let indicatorPixels = 300
+
+    func testWindowFollowsEverySwitchAndKeepsNoPixelOfTheOldAccent() throws {
+        try startDaemon()
+        try setTheme("forest")
+        let display = try startDisplay(width: Self.screen.width, height: Self.screen.height)
+        let demo = try startDemo()
+
+        try expectWindow(
+            tint: Self.forest, hue: .green, insteadOf: Self.crimson, hue: .red, on: display, demo)
+        try setTheme("crimson")
+        try expectWindow(
+            tint: Self.crimson, hue: .red, insteadOf: Self.forest, hue: .green, on: display, demo)
+        try setTheme("forest")
+        try expectWindow(
+            tint: Self.forest, hue: .green, insteadOf: Self.crimson, hue: .red, on: display, demo)
+        XCTAssertTrue(demo.isRunning, demo.stderr)
+        XCTAssertEqual(demo.stderr, "", "GTK's or the CSS providers' complaints")
+    }
+
+    func testWithoutLiverydItSaysSoAndExits() throws {
+        let r = try run(Locations.liveryDemo, ["--address", address])
+        XCTAssertEqual(r.status, 1, "\(r)")
+        XCTAssertTrue(r.stderr.hasPrefix("livery-demo: liveryd is not running on this bus"), "\(r)")
+        XCTAssertEqual(r.stdout, "")
+    }
+
+    /// Starts livery-demo on the test's bus and display: GTK's X11 backend and Cairo renderer
+    /// (Xvfb has no GL), no accessibility bus, GSettings in memory, and the system's data
+    /// directories after the test's, for shared-mime-info (GTK reads the spinner's SVG icon
+    /// through it).
+    private func startDemo() throws -> Background {
+        guard FileManager.default.isExecutableFile(atPath: Locations.liveryDemo) else {
+            throw HarnessFailure("\(Locations.liveryDemo) is missing: run `swift build --build-tests` first")
+        }
+        environment["GDK_BACKEND"] = "x11"
+        environment["GSK_RENDERER"] = "cairo"
+        environment["GTK_A11Y"] = "none"
+        environment["GSETTINGS_BACKEND"] = "memory"
+        environment["GTK_THEME"] = nil
+        environment["XDG_DATA_DIRS"] = dataDirs + ":/usr/local/share:/usr/share"
+        return try background(Locations.liveryDemo, ["--address", address])
+    }
+
+    /// Waits until a screenshot shows `tint` on the selected tab's indicator, over the tab
+    /// bar's background, and no pixel of `old` or of `oldHue` anywhere; then checks each.
+    private func expectWindow(
+        tint: PixelColor, hue: Channel, insteadOf old: PixelColor, hue oldHue: Channel,
+        on display: VirtualDisplay, _ demo: Background,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        var shot: Screenshot?
+        func counts(_ s: Screenshot) -> (tint: Int, bar: Int, old: Int, oldHue: Int) {
+            (
+                s.count(of: tint, in: Self.tabBar), s.count(of: Self.barBackground, in: Self.tabBar),
+                s.count(of: old), s.count(dominatedBy: oldHue)
+            )
+        }
+        let shown = try waitUntil {
+            guard demo.isRunning else { return true }
+            let s = try display.screenshot()
+            shot = s
+            let c = counts(s)
+            return c.tint >= Self.indicatorPixels && c.bar >= Self.tabBar.width * Self.tabBar.height / 2
+                && c.old == 0 && c.oldHue == 0
+        }
+        let last = try XCTUnwrap(shot, "no screenshot; livery-demo: \(demo.stderr)", file: file, line: line)
+        let c = counts(last)
+        let context = "commonest colours: \(last.commonestColors(10)); livery-demo: \(demo.stderr)"
+        XCTAssertTrue(shown && demo.isRunning, context, file: file, line: line)
+        XCTAssertGreaterThanOrEqual(
+            c.tint, Self.indicatorPixels, "\(tint) in the tab bar; \(context)", file: file, line: line)
+        XCTAssertGreaterThanOrEqual(
+            c.bar, Self.tabBar.width * Self.tabBar.height / 2, "the tab bar's background; \(context)",
+            file: file,
+            line: line)
+        XCTAssertEqual(c.old, 0, "pixels of \(old) in the window; \(context)", file: file, line: line)
+        XCTAssertEqual(
+            c.oldHue, 0, "pixels of the old accent's hue in the window; \(context)", file: file, line: line)
+        // Nothing of the new accent's hue is left out either: the tint shows outside the tab bar too.
+        XCTAssertGreaterThan(
+            last.count(dominatedBy: hue), 2 * Self.indicatorPixels, context, file: file, line: line)
+    }
+}
+
+/// One channel of a pixel.
+enum Channel: Int {
+    case red, green, blue
+}
+
+extension Screenshot {
+    /// Counts the pixels in which `channel` exceeds both other channels by more than 32: that
+    /// hue, however light, dark or blended with what is under it.
+    func count(dominatedBy channel: Channel) -> Int {
+        let (a, b) = ((channel.rawValue + 1) % 3, (channel.rawValue + 2) % 3)
+        var n = 0
+        for at in stride(from: 0, to: rgb.count, by: 3) {
+            let v = Int(rgb[at + channel.rawValue])
+            if v > Int(rgb[at + a]) + 32 && v > Int(rgb[at + b]) + 32 { n += 1 }
+        }
+        return n
+    }
+}
