@@ -1,4 +1,4 @@
-# Livery: make run | make test | make bench | make fuzz | make install PREFIX=...
+# Livery: make run | make demo | make test | make bench | make fuzz | make install PREFIX=...
 SHELL := /bin/bash
 PREFIX ?= $(HOME)/.local
 BINDIR ?= $(PREFIX)/bin
@@ -19,19 +19,28 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # with GTK 4's). WebP images are read through gdk-pixbuf's webp-pixbuf-loader.
 BUILD_PACKAGES := libdbus-1-dev libyaml-dev libcairo2-dev librsvg2-dev webp-pixbuf-loader pkg-config
 RUN_PACKAGES := dbus-daemon dbus-bin
+# GTK 4's headers build livery-demo (`make demo`), and `make test`, which builds every target.
+DEMO_PACKAGES := libgtk-4-dev
 TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus python3-gi python3-venv xdg-desktop-portal neovim \
-  dconf-service dconf-gsettings-backend gsettings-desktop-schemas xvfb x11-apps netpbm gir1.2-adw-1
+  dconf-service dconf-gsettings-backend gsettings-desktop-schemas xvfb x11-apps netpbm gir1.2-adw-1 \
+  $(DEMO_PACKAGES)
 
-.PHONY: all build run test deps deps-test install uninstall clean format lint bench bench-profile bench-profile-daemon fuzz fuzz-build
+.PHONY: all build run demo test deps deps-demo deps-test install uninstall clean format lint bench bench-profile bench-profile-daemon fuzz fuzz-build
 
 all: build
 
-# Installs missing Debian packages (apt-get update first, as a fresh machine needs).
-deps:
-	@missing=""; for p in $(BUILD_PACKAGES) $(RUN_PACKAGES); do \
+# The shell commands that install those of the Debian packages $(1) that are missing (apt-get
+# update first, as a fresh machine needs).
+install-missing = missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+
+deps:
+	@$(call install-missing,$(BUILD_PACKAGES) $(RUN_PACKAGES))
+
+deps-demo: deps
+	@$(call install-missing,$(DEMO_PACKAGES))
 
 # pywal from PyPI in a virtual environment of its own, a client nobody here wrote: the tests
 # load the pywal plugin's colors.json with pywal's own reader.
@@ -39,10 +48,7 @@ TEST_VENV := .build/test-venv
 PYWAL_VERSION := 3.8.15
 
 deps-test: deps
-	@missing=""; for p in $(TEST_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+	@$(call install-missing,$(TEST_PACKAGES))
 	@$(TEST_VENV)/bin/python -c 'import pywal' 2>/dev/null || { echo "installing pywal $(PYWAL_VERSION) into $(TEST_VENV)"; \
 	  /usr/bin/python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install -q pywal==$(PYWAL_VERSION); }
 
@@ -54,6 +60,13 @@ build: deps
 # private bus whose address is printed.
 run: build
 	@scripts/run-daemon.sh "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)" themes
+
+# livery-demo, the GTK 4 window of the sample screen following every switch (the README's
+# "Example client: livery-demo"), against liveryd on the session bus, or one started as `make
+# run` starts it. `make run` and `make build` neither build nor need GTK.
+demo: build deps-demo
+	$(SWIFT) build -c $(CONFIG) --product livery-demo
+	@scripts/run-demo.sh "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)" themes
 
 # Unit tests and end-to-end tests (liveryd on private buses, driven by livery, gdbus, busctl,
 # dbus-send, dbus-monitor and python3-dbus), all under a private session bus.

@@ -89,11 +89,13 @@ public enum ElementCSS {
 
                 """
         case .toggleSwitch:
-            // On: a track of on-tint-color; off: a clear track outlined in tint-color, as UIKit's.
-            let outline = element.isOn ? color(s, "on-tint-color") : color(s, "tint-color")
+            // Off: a clear track outlined in tint-color, as UIKit's; on (`:checked`, which the
+            // element's switch is when `isOn`): a track of on-tint-color.
+            let on = color(s, "on-tint-color")
             return """
-                \(id) { background-color: \(element.isOn ? outline : "transparent"); border: 2px solid \(outline); \
+                \(id) { background-color: transparent; border: 2px solid \(color(s, "tint-color")); \
                 border-radius: 16px; opacity: \(number(s.length("alpha", 1))); }
+                \(id):checked { background-color: \(on); border-color: \(on); }
                 \(id) > slider { background-color: \(color(s, "thumb-tint-color")); border-style: none; \
                 border-radius: 50%; min-width: 24px; min-height: 24px; margin: 2px 0; }
                 \(id) > image { color: transparent; -gtk-icon-source: none; }
