@@ -53,6 +53,7 @@ let package = Package(
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
         .testTarget(name: "LiveryPreviewTests", dependencies: ["LiveryPreview", "LiveryCore"]),
         .testTarget(name: "LiveryDBusTests", dependencies: ["LiveryDBus"]),
+        .testTarget(name: "LiveryDemoTests", dependencies: ["LiveryDemo", "LiveryCore"]),
         .testTarget(
             name: "LiveryDaemonTests",
             dependencies: ["LiveryDaemon", "LiveryAPI", "LiveryCore", "LiveryDBus", "Mustache"]),

@@ -89,13 +89,14 @@ public enum ElementCSS {
 
                 """
         case .toggleSwitch:
-            // Off: a clear track outlined in tint-color, as UIKit's; on (`:checked`, which the
-            // element's switch is when `isOn`): a track of on-tint-color.
+            // Off: a clear track and the thumb outlined in tint-color, as UIKit's; on (`:checked`,
+            // which the element's switch is when `isOn`): a track of on-tint-color.
             let on = color(s, "on-tint-color")
             return """
                 \(id) { background-color: transparent; border: 2px solid \(color(s, "tint-color")); \
                 border-radius: 16px; opacity: \(number(s.length("alpha", 1))); }
                 \(id):checked { background-color: \(on); border-color: \(on); }
+                \(id):not(:checked) > slider { box-shadow: 0 0 0 1px \(color(s, "tint-color")); }
                 \(id) > slider { background-color: \(color(s, "thumb-tint-color")); border-style: none; \
                 border-radius: 50%; min-width: 24px; min-height: 24px; margin: 2px 0; }
                 \(id) > image { color: transparent; -gtk-icon-source: none; }

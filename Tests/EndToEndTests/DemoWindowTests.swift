@@ -40,6 +40,34 @@ final class DemoWindowTests: EndToEndTestCase {
         XCTAssertEqual(demo.stderr, "", "GTK's or the CSS providers' complaints")
     }
 
+    func testTheWindowIsTheSameUnderGtksDarkTheme() throws {
+        // Every colour, border and size the window shows comes from its sheets, which take
+        // precedence over the GTK theme's: Adwaita's dark variant changes no pixel.
+        try startDaemon()
+        try setTheme("forest")
+        let display = try startDisplay(width: Self.screen.width, height: Self.screen.height)
+        let light = try startDemo()
+        try expectWindow(
+            tint: Self.forest, hue: .green, insteadOf: Self.crimson, hue: .red, on: display, light)
+        let reference = try display.screenshot()
+        light.stop()
+
+        let dark = try startDemo(gtkTheme: "Adwaita:dark")
+        var shot: Screenshot?
+        let same = try waitUntil {
+            shot = try display.screenshot()
+            return shot!.rgb == reference.rgb || !dark.isRunning
+        }
+        let last = try XCTUnwrap(shot)
+        let differing = stride(from: 0, to: last.rgb.count, by: 3).filter {
+            last.rgb[$0..<$0 + 3] != reference.rgb[$0..<$0 + 3]
+        }
+        XCTAssertTrue(
+            same && dark.isRunning,
+            "\(differing.count) pixels differ, the first at \(differing.first.map { ($0 / 3 % last.width, $0 / 3 / last.width) }.map { "\($0)" } ?? "none"); "
+                + "commonest colours: \(last.commonestColors(10)); livery-demo: \(dark.stderr)")
+    }
+
     func testWithoutLiverydItSaysSoAndExits() throws {
         let r = try run(Locations.liveryDemo, ["--address", address])
         XCTAssertEqual(r.status, 1, "\(r)")
@@ -48,10 +76,10 @@ final class DemoWindowTests: EndToEndTestCase {
     }
 
     /// Starts livery-demo on the test's bus and display: GTK's X11 backend and Cairo renderer
-    /// (Xvfb has no GL), no accessibility bus, GSettings in memory, and the system's data
-    /// directories after the test's, for shared-mime-info (GTK reads the spinner's SVG icon
-    /// through it).
-    private func startDemo() throws -> Background {
+    /// (Xvfb has no GL), no accessibility bus, GSettings in memory, the GTK theme given (GTK's
+    /// default, Adwaita, when nil), and the system's data directories after the test's, for
+    /// shared-mime-info (GTK reads the spinner's SVG icon through it).
+    private func startDemo(gtkTheme: String? = nil) throws -> Background {
         guard FileManager.default.isExecutableFile(atPath: Locations.liveryDemo) else {
             throw HarnessFailure("\(Locations.liveryDemo) is missing: run `swift build --build-tests` first")
         }
@@ -59,7 +87,7 @@ final class DemoWindowTests: EndToEndTestCase {
         environment["GSK_RENDERER"] = "cairo"
         environment["GTK_A11Y"] = "none"
         environment["GSETTINGS_BACKEND"] = "memory"
-        environment["GTK_THEME"] = nil
+        environment["GTK_THEME"] = gtkTheme
         environment["XDG_DATA_DIRS"] = dataDirs + ":/usr/local/share:/usr/share"
         return try background(Locations.liveryDemo, ["--address", address])
     }
