@@ -13,6 +13,10 @@ final class ClosureBox<Function> {
     init(_ function: Function) { self.function = function }
 
     /// The box retained once, for GLib to hold; `releaseBox(_:)` gives that retain back.
+    ///
+    /// Safety: hand each pointer to exactly one GLib registration (a signal handler, a source)
+    /// whose destroy notify calls `releaseBox`, and read it only through `unretained(_:)` while
+    /// that registration lives.
     var retainedPointer: gpointer { Unmanaged.passRetained(self).toOpaque() }
 
     /// The box behind user data that `retainedPointer` made.

@@ -95,9 +95,12 @@ public func runDemo(arguments: [String]) -> Int32 {
     let window = ScreenWindow(sources: sources)
     let run = DemoRun()
     let connection: Connection
+    do { connection = try Connection.open(Bus(address: options.address, system: false)) } catch {
+        warn("cannot connect to \(options.address ?? "the session bus"): \(error.message)")
+        return 1
+    }
     let watch: ScreenWatch
     do {
-        connection = try Connection.open(Bus(address: options.address, system: false))
         watch = ScreenWatch(
             connection: connection, paths: sources.paths, app: options.app, schema: schema,
             deliver: { update in GtkMainThread.run { window.apply(update) } },

@@ -24,8 +24,9 @@ public final class ScreenWindow {
     public let sources: ScreenSources
     /// The values watched, by component path.
     public private(set) var styles: [String: SampleStyle] = [:]
+    /// The widgets, once built. Each provider's one reference is this object's, so that a
+    /// late update after the window closed reloads a provider no widget uses any more.
     private var views: [ElementView] = []
-    private var window: Widget?
 
     /// A window not built yet: `apply(_:)` keeps values until `build(onClose:)`.
     /// - Parameter sources: The paths watched, and which of them each element shows.
@@ -43,8 +44,20 @@ public final class ScreenWindow {
     /// Builds the window and shows it. Call once, after `gtk_init_check`.
     /// - Parameter onClose: Called when the window is asked to close; it closes then.
     public func build(onClose: @escaping @MainActor () -> Void) {
+        precondition(views.isEmpty, "the window is built once")
+        let window = Self.makeWindow(onClose: onClose)
+        for (element, widget) in Self.makeWidgets(in: window) {
+            gtk_widget_set_name(widget, element.id)
+            views.append(ElementView(element: element, widget: widget, provider: gtk_css_provider_new()))
+        }
+        attachProviders()
+        restyle(nil)
+        gtk_window_present(window.as(GtkWindow.self))
+    }
+
+    /// An undecorated window of the canvas's size, which GTK destroys when it is closed.
+    private static func makeWindow(onClose: @escaping @MainActor () -> Void) -> Widget {
         let window = gtk_window_new()!
-        self.window = window
         gtk_window_set_title(window.as(GtkWindow.self), "Livery")
         gtk_window_set_decorated(window.as(GtkWindow.self), 0)
         gtk_window_set_resizable(window.as(GtkWindow.self), 0)
@@ -58,62 +71,68 @@ public final class ScreenWindow {
         connect(
             window, "close-request", trampoline: unsafeBitCast(closeRequest, to: GCallback.self),
             box: ClosureBox(onClose))
+        return window
+    }
 
+    /// Every element's widget, in `SampleScreen.elements`' order, laid out in `window` (the
+    /// window element's widget is the window itself).
+    private static func makeWidgets(in window: Widget) -> [(SampleScreen.Element, Widget)] {
         let layers = gtk_overlay_new()!
         let fixed = gtk_fixed_new()!
         gtk_overlay_set_child(layers.opaque, fixed)
         gtk_window_set_child(window.as(GtkWindow.self), layers)
-        var place = { (widget: Widget, frame: SampleScreen.Frame) in
-            gtk_fixed_put(fixed.as(GtkFixed.self), widget, frame.x, frame.y)
-        }
+        var overlaid = false
         var navigationBar: Widget?
         var table: Widget?
+        var out: [(SampleScreen.Element, Widget)] = []
         for element in SampleScreen.elements {
             let widget: Widget
             switch element.role {
             case .window:
                 widget = window
             case .barButtonItem:
+                guard let bar = navigationBar else {
+                    preconditionFailure("\(element.id) comes before its bar")
+                }
                 widget = gtk_button_new_with_label(element.title ?? "")
-                if let bar = navigationBar {
-                    let pack =
-                        element.frame.x < SampleScreen.width / 2
-                        ? gtk_header_bar_pack_start : gtk_header_bar_pack_end
-                    pack(bar.opaque, widget)
-                }
+                let start = element.frame.x < SampleScreen.width / 2
+                (start ? gtk_header_bar_pack_start : gtk_header_bar_pack_end)(bar.opaque, widget)
             case .tableRow:
-                widget = gtk_list_box_row_new()
-                let label = gtk_label_new(element.title)!
-                gtk_label_set_xalign(label.opaque, 0)
-                gtk_widget_set_hexpand(label, 1)
-                gtk_list_box_row_set_child(widget.as(GtkListBoxRow.self), label)
-                if let table {
-                    gtk_list_box_append(table.opaque, widget)
-                    if element.isOn { gtk_list_box_select_row(table.opaque, widget.as(GtkListBoxRow.self)) }
-                }
+                guard let table else { preconditionFailure("\(element.id) comes before its table") }
+                widget = row(element)
+                gtk_list_box_append(table.opaque, widget)
+                if element.isOn { gtk_list_box_select_row(table.opaque, widget.as(GtkListBoxRow.self)) }
             default:
-                if element.role == .overlay {
-                    // This element and those after it lie over the ones before, as the GtkOverlay's children.
-                    place = { widget, frame in
-                        gtk_widget_set_halign(widget, GTK_ALIGN_START)
-                        gtk_widget_set_valign(widget, GTK_ALIGN_START)
-                        gtk_widget_set_margin_start(widget, Int32(frame.x.rounded()))
-                        gtk_widget_set_margin_top(widget, Int32(frame.y.rounded()))
-                        gtk_overlay_add_overlay(layers.opaque, widget)
-                    }
-                }
-                widget = Self.makeWidget(element)
+                widget = makeWidget(element)
                 widget.setSize(element.frame.width, element.frame.height)
-                place(widget, element.frame)
+                // An overlay and the elements after it lie over those before, as the GtkOverlay's
+                // children, placed by their margins.
+                overlaid = overlaid || element.role == .overlay
+                if overlaid {
+                    gtk_widget_set_halign(widget, GTK_ALIGN_START)
+                    gtk_widget_set_valign(widget, GTK_ALIGN_START)
+                    gtk_widget_set_margin_start(widget, Int32(element.frame.x.rounded()))
+                    gtk_widget_set_margin_top(widget, Int32(element.frame.y.rounded()))
+                    gtk_overlay_add_overlay(layers.opaque, widget)
+                } else {
+                    gtk_fixed_put(fixed.as(GtkFixed.self), widget, element.frame.x, element.frame.y)
+                }
                 if element.role == .navigationBar { navigationBar = widget }
                 if element.role == .tableView { table = widget }
             }
-            gtk_widget_set_name(widget, element.id)
-            views.append(ElementView(element: element, widget: widget, provider: gtk_css_provider_new()))
+            out.append((element, widget))
         }
-        attachProviders()
-        restyle(nil)
-        gtk_window_present(window.as(GtkWindow.self))
+        return out
+    }
+
+    /// A list row with the element's title, its text starting at the row's leading edge.
+    private static func row(_ element: SampleScreen.Element) -> Widget {
+        let row = gtk_list_box_row_new()!
+        let label = gtk_label_new(element.title)!
+        gtk_label_set_xalign(label.opaque, 0)
+        gtk_widget_set_hexpand(label, 1)
+        gtk_list_box_row_set_child(row.as(GtkListBoxRow.self), label)
+        return row
     }
 
     /// The widget of an element placed at its frame (not the window, a bar button item or a row).
