@@ -64,6 +64,21 @@ private final class DemoRun {
     }
 }
 
+/// The schema of the theme search path (`--themes-dir` first, the shipped themes last), which
+/// types the values liveryd sends; nil, said on standard error, when there is none or it is
+/// broken.
+private func loadSchema(_ themesDirectories: [String]) -> Schema? {
+    let searchPath = Paths().fullThemeSearchPath(extra: themesDirectories)
+    guard let file = Paths.schemaFile(on: searchPath) else {
+        warn("no schema.json in \(searchPath.joined(separator: ", ")); give --themes-dir DIR")
+        return nil
+    }
+    do { return try Schema.load(from: URL(fileURLWithPath: file)) } catch {
+        warn("\(error)")
+        return nil
+    }
+}
+
 /// `livery-demo`'s whole program: reads the schema, watches the sample screen's paths on
 /// liveryd, then shows the window and follows every change until it is closed or the bus goes
 /// away. Fails before opening a window when liveryd is not on the bus.
@@ -80,17 +95,7 @@ public func runDemo(arguments: [String]) -> Int32 {
         print(demoUsage)
         return 0
     }
-    let searchPath = Paths().fullThemeSearchPath(extra: options.themesDirectories)
-    guard let schemaFile = Paths.schemaFile(on: searchPath) else {
-        warn("no schema.json in \(searchPath.joined(separator: ", ")); give --themes-dir DIR")
-        return 1
-    }
-    let schema: Schema
-    do { schema = try Schema.load(from: URL(fileURLWithPath: schemaFile)) } catch {
-        warn("\(error)")
-        return 1
-    }
-
+    guard let schema = loadSchema(options.themesDirectories) else { return 1 }
     let sources = ScreenSources(schema: schema)
     let window = ScreenWindow(sources: sources)
     let run = DemoRun()
