@@ -13,11 +13,12 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages: build (libdbus, libyaml, Cairo and librsvg for `livery preview`), run (dbus-daemon), and the outside clients the
 # end-to-end tests drive the daemon with (gdbus, busctl, dbus-send, dbus-monitor, python3-dbus,
-# neovim for the vim plugin, gsettings with dconf for the GNOME plugin).
+# neovim for the vim plugin, gsettings with dconf for the GNOME plugin, Chromium and netpbm's
+# pngtopnm to open `livery gallery`'s page and decode its screenshot).
 BUILD_PACKAGES := libdbus-1-dev libyaml-dev libcairo2-dev librsvg2-dev pkg-config
 RUN_PACKAGES := dbus-daemon dbus-bin
 TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus python3-gi python3-venv xdg-desktop-portal neovim \
-  dconf-service dconf-gsettings-backend gsettings-desktop-schemas
+  dconf-service dconf-gsettings-backend gsettings-desktop-schemas chromium netpbm
 
 .PHONY: all build run test deps deps-test install uninstall clean format lint bench bench-profile bench-profile-daemon fuzz fuzz-build
 
