@@ -91,7 +91,8 @@ uninstall:
 # Blink's computed values), sheet parse and compile time, and liveryd's
 # start-up, memory and Resolve/Ping rates on a private bus; livery build of the tinted fixture
 # repositories against Debian's pystache (bench/tinted/); a switch carried out to 20 plugin
-# exports against pywal's `wal --theme` (bench/plugins/). Writes bench/results.md and .json;
+# exports against pywal's `wal --theme` (bench/plugins/); `livery gallery` of 300 themes against the
+# same pictures drawn with pycairo (bench/gallery/). Writes bench/results.md and .json;
 # fails when the cross-check finds a difference.
 BENCH_VENV := bench/.venv
 bench: deps
@@ -115,6 +116,9 @@ bench: deps
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-pystache python3-yaml; }
 	-/usr/bin/python3 bench/tinted/run.py "$$($(SWIFT) build -c release --show-bin-path)/livery"
 	-/usr/bin/python3 bench/plugins/run.py "$$($(SWIFT) build -c release --show-bin-path)"
+	@/usr/bin/python3 -c 'import cairo' 2>/dev/null || { $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-cairo; }
+	-/usr/bin/python3 bench/gallery/run.py "$$($(SWIFT) build -c release --show-bin-path)"
 
 # Callgrind profile of the indexed cascade on workload (a): one run, collecting only inside
 # resolveForest (the timed walk); the top functions go to bench/out/callgrind.txt.
