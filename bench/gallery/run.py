@@ -35,6 +35,9 @@ env = dict(os.environ)
 for name in ["XDG_DATA_HOME", "XDG_DATA_DIRS", "XDG_CONFIG_HOME"]:
     env[name] = os.path.join(base, "xdg", name.lower())
     os.makedirs(env[name])
+# gdk-pixbuf tells PNG from JPEG by GIO's content types, from shared-mime-info on XDG_DATA_DIRS:
+# without it every image is "not a PNG or JPEG image" and drawn without. The database alone.
+os.symlink("/usr/share/mime", os.path.join(env["XDG_DATA_DIRS"], "mime"))
 
 schemes = os.path.join(ROOT, "Tests/Fixtures/tinted/schemes")
 padding = os.path.join(base, "padding")
@@ -86,7 +89,7 @@ def timed(kind, record=True):
     r = subprocess.run(kinds[kind](out), env=env, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
     expected = "%d of %d themes drawn" % (wanted, wanted)
-    if r.returncode != 0 or expected not in r.stdout:
+    if r.returncode != 0 or expected not in r.stdout or "warning:" in r.stderr:
         sys.exit("gallery bench: %s failed (%d): %s%s" % (kind, r.returncode, r.stdout, r.stderr[-2000:]))
     if record:
         times[kind].append(elapsed)
@@ -100,8 +103,8 @@ for _ in range(runs):
 
 
 def compare(a, b):
-    """Pictures of directory a and b: (identical, differing, pixels that differ)."""
-    same = differ = pixels = 0
+    """Pictures of directory a and b: (identical, names of those that differ, pixels that differ)."""
+    same, differ, pixels = 0, [], 0
     for name in sorted(os.listdir(a)):
         if not name.endswith(".png"):
             continue
@@ -111,15 +114,20 @@ def compare(a, b):
         if dx == dy:
             same += 1
         else:
-            differ += 1
+            differ.append(name)
             pixels += sum(1 for k in range(0, len(dx), 4) if dx[k:k + 4] != dy[k:k + 4])
     return same, differ, pixels
 
 
 same, differ, pixels = compare(os.path.join(base, "out-livery"), os.path.join(base, "out-pycairo"))
-shutil.rmtree(base)
+if "--keep" not in sys.argv:
+    shutil.rmtree(base)
+else:
+    print("kept", base)
 med = {k: statistics.median(v) for k, v in times.items()}
-pictures = "%d of %d identical" % (same, same + differ) + ("" if not differ else ", %d pixels differ" % pixels)
+pictures = "%d of %d identical" % (same, same + len(differ))
+if differ:
+    pictures += " (%s: %d pixels differ)" % (", ".join(differ), pixels)
 
 
 def row(what, lv, py, judged):
