@@ -17,7 +17,7 @@ decoded by cairo). Prints a Markdown table and writes bench/out/gallery.md.
 
     /usr/bin/python3 bench/gallery/run.py PATH/TO/.build/release [--runs 7] [--themes 300]
 """
-import os, shutil, statistics, subprocess, sys, tempfile, time
+import os, resource, shutil, statistics, subprocess, sys, tempfile, time
 
 import cairo
 
@@ -80,21 +80,29 @@ kinds = {
     "pycairo-1": lambda out: ["taskset", "-c", "0"] + pycairo_cmd(out, 1),
 }
 times = {k: [] for k in kinds}
+cpu = {k: [] for k in kinds}
+
+
+def children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 def timed(kind, record=True):
     out = os.path.join(base, "out-" + kind)
     shutil.rmtree(out, ignore_errors=True)
-    start = time.perf_counter()
+    cpu0, start = children_cpu(), time.perf_counter()
     r = subprocess.run(kinds[kind](out), env=env, capture_output=True, text=True)
-    elapsed = time.perf_counter() - start
+    elapsed, used = time.perf_counter() - start, children_cpu() - cpu0
     expected = "%d of %d themes drawn" % (wanted, wanted)
     if r.returncode != 0 or expected not in r.stdout or "warning:" in r.stderr:
         sys.exit("gallery bench: %s failed (%d): %s%s" % (kind, r.returncode, r.stdout, r.stderr[-2000:]))
     if record:
         times[kind].append(elapsed)
+        cpu[kind].append(used)
 
 
+load_before = open("/proc/loadavg").read().split()[:3]
 for kind in kinds:  # warm-up: page cache, fontconfig's cache
     timed(kind, record=False)
 for _ in range(runs):
@@ -125,6 +133,7 @@ if "--keep" not in sys.argv:
 else:
     print("kept", base)
 med = {k: statistics.median(v) for k, v in times.items()}
+cpu_med = {k: statistics.median(v) for k, v in cpu.items()}
 pictures = "%d of %d identical" % (same, same + len(differ))
 if differ:
     pictures += " (%s: %d pixels differ)" % (", ".join(differ), pixels)
@@ -137,8 +146,10 @@ def row(what, lv, py, judged):
         verdict = "met" if met else "**missed**"
     else:
         verdict = "(not judged)"
-    return "| `livery gallery`, %d themes at 360×640, %s | %.2f s (%.0f themes/s) | %.2f s (%.0f themes/s) | %.2f× | %s | %s |" % (
-        wanted, what, med[lv], wanted / med[lv], med[py], wanted / med[py], ratio, verdict, pictures)
+    return ("| `livery gallery`, %d themes at 360×640, %s | %.2f s (%.0f themes/s; CPU %.2f s) | %.2f s (%.0f themes/s; "
+            "CPU %.2f s) | %.2f× (CPU %.2f×) | %s | %s |") % (
+        wanted, what, med[lv], wanted / med[lv], cpu_med[lv], med[py], wanted / med[py], cpu_med[py], ratio,
+        cpu_med[py] / cpu_med[lv], verdict, pictures)
 
 
 os.makedirs(os.path.join(ROOT, "bench/out"), exist_ok=True)
@@ -148,6 +159,8 @@ with open(os.path.join(ROOT, "bench/out/gallery.md"), "w") as f:
                 runs, runs, TARGET_RATIO, TARGET_SECONDS,
                 row("%d cores each" % cores, "livery", "pycairo", True),
                 row("one core each (`taskset -c 0`)", "livery-1", "pycairo-1", False)))
-    f.write("\n" + "".join("%s runs (s): %s\n" % (k, ", ".join("%.3f" % t for t in v)) for k, v in times.items()))
+    f.write("\n" + "".join("%s runs (s, wall / CPU): %s\n" % (k, ", ".join("%.3f / %.3f" % tc for tc in zip(v, cpu[k])))
+                            for k, v in times.items()))
+    f.write("load average before / after: %s / %s\n" % (load_before, open("/proc/loadavg").read().split()[:3]))
 print(open(os.path.join(ROOT, "bench/out/gallery.md")).read())
 sys.exit(0)
