@@ -237,8 +237,14 @@ final class ExportedObjectTests: BusTestCase {
         // it; all four must reach their handler while none is answered, and a call after them
         // must be answered meanwhile.
         let payload = DBusValue.string(String(repeating: "x", count: 24 << 20))
+        // With its own loop thread, which writes the calls queued by the four threads below
+        // (a thread blocked for its reply only reads).
         let other = try Connection(address: bus.address)
-        defer { other.close() }
+        other.startThread()
+        defer {
+            other.stop()
+            other.close()
+        }
         let answered = Box(0)
         for _ in 0..<4 {
             Thread.detachNewThread {
