@@ -15,14 +15,15 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # end-to-end tests drive the daemon with (gdbus, busctl, dbus-send, dbus-monitor, python3-dbus,
 # neovim for the vim plugin, gsettings with dconf for the GNOME plugin, xdg-desktop-portal), and
 # what the on-screen tests need: an X server of their own (Xvfb), screenshots (xwd from x11-apps,
-# xwdtopnm and pngtopnm from netpbm) and a libadwaita window through python3-gi (gir1.2-adw-1,
-# with GTK 4's). WebP images are read through gdk-pixbuf's webp-pixbuf-loader.
+# xwdtopnm and pngtopnm from netpbm), a libadwaita window through python3-gi (gir1.2-adw-1,
+# with GTK 4's) and Chromium to open `livery gallery`'s page. WebP images are read through
+# gdk-pixbuf's webp-pixbuf-loader.
 BUILD_PACKAGES := libdbus-1-dev libyaml-dev libcairo2-dev librsvg2-dev webp-pixbuf-loader pkg-config
 RUN_PACKAGES := dbus-daemon dbus-bin
 # GTK 4's headers build livery-demo (`make demo`), and `make test`, which builds every target.
 DEMO_PACKAGES := libgtk-4-dev
 TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus python3-gi python3-venv xdg-desktop-portal neovim \
-  dconf-service dconf-gsettings-backend gsettings-desktop-schemas xvfb x11-apps netpbm gir1.2-adw-1 \
+  dconf-service dconf-gsettings-backend gsettings-desktop-schemas xvfb x11-apps netpbm gir1.2-adw-1 chromium \
   $(DEMO_PACKAGES)
 
 .PHONY: all build run demo test deps deps-demo deps-test install uninstall clean format lint bench bench-profile bench-profile-daemon fuzz fuzz-build
@@ -106,7 +107,8 @@ uninstall:
 # Blink's computed values), sheet parse and compile time, and liveryd's
 # start-up, memory and Resolve/Ping rates on a private bus; livery build of the tinted fixture
 # repositories against Debian's pystache (bench/tinted/); a switch carried out to 20 plugin
-# exports against pywal's `wal --theme` (bench/plugins/). Writes bench/results.md and .json;
+# exports against pywal's `wal --theme` (bench/plugins/); `livery gallery` of 300 themes against the
+# same pictures drawn with pycairo (bench/gallery/). Writes bench/results.md and .json;
 # fails when the cross-check finds a difference.
 BENCH_VENV := bench/.venv
 bench: deps
@@ -130,6 +132,9 @@ bench: deps
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-pystache python3-yaml; }
 	-/usr/bin/python3 bench/tinted/run.py "$$($(SWIFT) build -c release --show-bin-path)/livery"
 	-/usr/bin/python3 bench/plugins/run.py "$$($(SWIFT) build -c release --show-bin-path)"
+	@/usr/bin/python3 -c 'import cairo' 2>/dev/null || { $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-cairo; }
+	-/usr/bin/python3 bench/gallery/run.py "$$($(SWIFT) build -c release --show-bin-path)"
 
 # Callgrind profile of the indexed cascade on workload (a): one run, collecting only inside
 # resolveForest (the timed walk); the top functions go to bench/out/callgrind.txt.

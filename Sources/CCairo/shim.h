@@ -3,3 +3,5 @@
 #include <cairo.h>
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <librsvg/rsvg.h>
+// libpng's simplified API writes the pictures (no setjmp needed), with its fast setting.
+#include <png.h>

@@ -150,7 +150,9 @@ public struct Method: Sendable {
 
     /// The type of a handler that answers later: it runs on the loop thread, hands the work
     /// and the ``PendingReply`` to another thread and returns. An error it throws before
-    /// answering is the reply.
+    /// answering is the reply. It hands on the arguments it read, not the invocation: an
+    /// invocation kept holds the received message, and libdbus stops reading the connection
+    /// while the received messages not yet freed pass its maximum received size.
     public typealias DeferredHandler = @Sendable (MethodInvocation, PendingReply) throws -> Void
 
     /// Creates a method.
@@ -378,18 +380,8 @@ public final class PreparedValues: @unchecked Sendable {
 
     deinit { dbus_message_unref(template) }
 
-    /// A reply to `call` with this body, or nil when out of memory.
-    func reply(to call: OpaquePointer) -> OpaquePointer? {
-        guard let copy = dbus_message_copy(template) else { return nil }
-        guard dbus_message_set_reply_serial(copy, dbus_message_get_serial(call)) != 0 else {
-            dbus_message_unref(copy)
-            return nil
-        }
-        dbus_message_set_no_reply(copy, 1)
-        if let sender = dbus_message_get_sender(call), dbus_message_set_destination(copy, sender) == 0 {
-            dbus_message_unref(copy)
-            return nil
-        }
-        return copy
+    /// A reply to the call at `caller` with this body, or nil when out of memory.
+    func reply(to caller: ReplyAddress) -> OpaquePointer? {
+        caller.address(dbus_message_copy(template))
     }
 }

@@ -76,7 +76,7 @@ extension Connection {
         let result = route(raw)
         if case .success(.deferred) = result { return DBUS_HANDLER_RESULT_HANDLED }
         if dbus_message_get_no_reply(raw) == 0 {
-            reply(to: raw, with: result)
+            reply(to: ReplyAddress(call: raw), with: result)
         }
         return DBUS_HANDLER_RESULT_HANDLED
     }
@@ -89,22 +89,22 @@ extension Connection {
         case deferred
     }
 
-    /// Sends the reply to `call` (on the loop thread).
-    func reply(to call: OpaquePointer, with answer: Result<Answer, DBusError>) {
+    /// Sends the reply to the call at `caller` (on the loop thread).
+    func reply(to caller: ReplyAddress, with answer: Result<Answer, DBusError>) {
         let result: Result<[DBusValue], DBusError>
         switch answer {
         case .failure(let e): result = .failure(e)
         case .success(.values(let v)): result = .success(v)
         case .success(.deferred): return
         case .success(.prepared(let p)):
-            if let message = p.reply(to: call) {
+            if let message = p.reply(to: caller) {
                 MessageReference(message).send(on: self.raw)
                 return
             }
             result = .failure(DBusError(.noMemory, "cannot allocate a reply"))
         }
         var outcome = result
-        if case .success(let values) = result, let message = dbus_message_new_method_return(call) {
+        if case .success(let values) = result, let message = caller.methodReturn() {
             let owner = MessageReference(message)
             do throws(DBusError) {
                 try Marshalling.append(values, to: message)
@@ -119,7 +119,7 @@ extension Connection {
         case .failure(let e): error = e.sanitizedForWire
         case .success: error = DBusError(.noMemory, "cannot allocate a reply")
         }
-        guard let message = dbus_message_new_error(call, error.name.rawValue, error.message) else { return }
+        guard let message = caller.error(error) else { return }
         MessageReference(message).send(on: self.raw)
     }
 

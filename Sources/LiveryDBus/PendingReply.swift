@@ -12,7 +12,8 @@ import Synchronization
 /// is never left waiting for its timeout. Nothing is sent for a call flagged
 /// `NO_REPLY_EXPECTED`. The reply is queued to the connection's loop thread and sent from it.
 public final class PendingReply: Sendable {
-    private let call: CallMessage
+    /// Only the call's serial and sender, not the call: see ``ReplyAddress``.
+    private let caller: ReplyAddress
     private let connection: Connection
     private let expectsReply: Bool
     /// `Interface.Method`, for the error about a wrong output signature.
@@ -21,7 +22,7 @@ public final class PendingReply: Sendable {
     private let answered = Atomic<Bool>(false)
 
     init(call: OpaquePointer, connection: Connection, methodName: String, outputSignature: String) {
-        self.call = CallMessage(retaining: call)
+        self.caller = ReplyAddress(call: call)
         self.connection = connection
         self.expectsReply = dbus_message_get_no_reply(call) == 0
         self.methodName = methodName
@@ -54,7 +55,7 @@ public final class PendingReply: Sendable {
         // Built here, on the answering thread, so that the loop thread only sends it: a large
         // reply (a Watch of 1,024 paths) marshalled there, or its values freed there, held
         // every other call, Ping included, for as long.
-        guard let raw = dbus_message_new_method_return(call.raw) else {
+        guard let raw = caller.methodReturn() else {
             send(.failure(DBusError(.noMemory, "cannot allocate a reply")))
             return
         }
@@ -85,8 +86,8 @@ public final class PendingReply: Sendable {
 
     private func send(_ answer: Result<Connection.Answer, DBusError>) {
         guard expectsReply else { return }
-        let (call, connection) = (self.call, self.connection)
-        connection.perform { connection.reply(to: call.raw, with: answer) }
+        let (caller, connection) = (self.caller, self.connection)
+        connection.perform { connection.reply(to: caller, with: answer) }
     }
 }
 
@@ -94,18 +95,5 @@ public final class PendingReply: Sendable {
 final class BuiltReply: @unchecked Sendable {
     let raw: OpaquePointer
     init(_ raw: OpaquePointer) { self.raw = raw }
-    deinit { dbus_message_unref(raw) }
-}
-
-/// A received method call held until it is answered.
-///
-/// Safe to share between threads: the message is never changed after it was received (its byte
-/// order was fixed by the dispatching thread, see ``CallBody``), and libdbus's reference count
-/// is atomic.
-final class CallMessage: @unchecked Sendable {
-    let raw: OpaquePointer
-
-    init(retaining raw: OpaquePointer) { self.raw = dbus_message_ref(raw) }
-
     deinit { dbus_message_unref(raw) }
 }

@@ -132,6 +132,18 @@ final class LoadedImage {
         g_signal_connect_data(
             UnsafeMutableRawPointer(loader), "size-prepared", unsafeBitCast(prepared, to: GCallback.self),
             Unmanaged.passUnretained(check).toOpaque(), nil, GConnectFlags(rawValue: 0))
+        // A loader given too few bytes may close without an error, leaving rows it never decoded:
+        // the rows it reports decoded (`area-updated`) tell a whole image from a truncated one.
+        let updated:
+            @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, Int32, Int32, UnsafeMutableRawPointer?) ->
+                Void = {
+                    _, _, y, _, height, context in
+                    let check = Unmanaged<SizeCheck>.fromOpaque(context!).takeUnretainedValue()
+                    check.rowsDecoded = max(check.rowsDecoded, y + height)
+                }
+        g_signal_connect_data(
+            UnsafeMutableRawPointer(loader), "area-updated", unsafeBitCast(updated, to: GCallback.self),
+            Unmanaged.passUnretained(check).toOpaque(), nil, GConnectFlags(rawValue: 0))
         let written = data.withUnsafeBytes { raw in
             gdk_pixbuf_loader_write(
                 loader, raw.bindMemory(to: UInt8.self).baseAddress, gsize(raw.count), &error)
@@ -146,6 +158,11 @@ final class LoadedImage {
         guard written != 0, closed != 0, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else {
             throw .image(path, "cannot decode the \(kind) image: " + message(error))
         }
+        let height = gdk_pixbuf_get_height(pixbuf)
+        guard check.rowsDecoded >= height else {
+            throw .image(
+                path, "cannot decode the \(kind) image: truncated (\(check.rowsDecoded) of \(height) rows)")
+        }
         // The pixbuf belongs to the loader; its pixels are copied before the loader goes.
         return surface(from: pixbuf)
     }
@@ -153,6 +170,8 @@ final class LoadedImage {
     /// The size a loader announced, read back after decoding.
     private final class SizeCheck {
         var size: (Int32, Int32)?
+        /// One past the last row decoded.
+        var rowsDecoded: Int32 = 0
     }
 
     /// A Cairo ARGB32 surface with the pixbuf's pixels: Cairo's pixels are premultiplied native-

@@ -14,10 +14,13 @@ let usage = """
     Usage: livery-bench [--root DIR] [--out DIR] [--python PATH] [--runs N] [--only PART,...]
                         [--results FILE.md] [--calls N] [--daemon-wrapper "TOOL ARGS..."]
                         [--revision TEXT]
+           livery-bench [--root DIR] --sample-screen FILE.json [--themes-dir DIR]...
 
     Parts: indexed-a naive-a floor-a strings-a indexed-b naive-b floor-b strings-b cssselect2-a
            cssselect2-b
            crosscheck parse bus (default: all). Exits 1 when the cross-check finds a difference.
+    --sample-screen writes the gallery baseline's input (bench/gallery/) for the themes of the
+    --themes-dir directories, in order, and nothing else.
     """
 
 struct Options {
@@ -30,6 +33,8 @@ struct Options {
     var calls = 20_000
     var revision: String?
     var daemonWrapper: [String] = []
+    var sampleScreen: String?
+    var themesDirectories: [String] = []
 }
 
 /// Every part `--only` takes.
@@ -76,6 +81,8 @@ let options: Options = {
         case "--revision": o.revision = value()
         case "--calls": o.calls = positive(value(), "--calls")
         case "--daemon-wrapper": o.daemonWrapper = value().split(separator: " ").map(String.init)
+        case "--sample-screen": o.sampleScreen = value()
+        case "--themes-dir": o.themesDirectories.append(value())
         case "-h", "--help":
             print(usage)
             exit(0)
@@ -102,6 +109,9 @@ let schema: Schema
 do { schema = try Schema.load(from: schemaURL) } catch {
     print("livery-bench: cannot read \(schemaURL.path) (is --root the repository?): \(error)")
     exit(2)
+}
+if let file = options.sampleScreen {
+    exit(dumpSampleScreen(to: file, searchPath: options.themesDirectories, schema: schema))
 }
 func wants(_ part: String) -> Bool { only?.contains(part) ?? true }
 let fullRun = only == nil

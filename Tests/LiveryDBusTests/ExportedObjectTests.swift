@@ -231,6 +231,39 @@ final class ExportedObjectTests: BusTestCase {
         XCTAssertEqual(try callTest("Add", [.int32(1), .int32(1)]), [.int32(2)])
     }
 
+    func testCallsAwaitingADeferredReplyDoNotStopTheConnectionReading() throws {
+        // libdbus stops reading a connection while the calls it received and has not freed
+        // total its maximum received size (63 MiB by default). Four calls of 24 MiB each pass
+        // it; all four must reach their handler while none is answered, and a call after them
+        // must be answered meanwhile.
+        let payload = DBusValue.string(String(repeating: "x", count: 24 << 20))
+        // With its own loop thread, which writes the calls queued by the four threads below
+        // (a thread blocked for its reply only reads).
+        let other = try Connection(address: bus.address)
+        other.startThread()
+        defer {
+            other.stop()
+            other.close()
+        }
+        let answered = Box(0)
+        for _ in 0..<4 {
+            Thread.detachNewThread {
+                if (try? other.call(
+                    destination: Test.name, path: Test.path, interface: Test.interface,
+                    member: MemberName("Hold"), arguments: [payload], timeout: 120)) != nil
+                {
+                    answered.mutate { $0 += 1 }
+                }
+            }
+        }
+        XCTAssertTrue(
+            eventually(timeout: 60) { held.value.count == 4 }, "\(held.value.count) of 4 calls held")
+        XCTAssertEqual(try callTest("Add", [.int32(2), .int32(3)]), [.int32(5)])
+        XCTAssertEqual(answered.value, 0)
+        for reply in held.value { reply.succeed([]) }
+        XCTAssertTrue(eventually(timeout: 60) { answered.value == 4 }, "\(answered.value) of 4 answered")
+    }
+
     func testDeferredRepliesThatFailOrAreDroppedStillAnswerTheCaller() throws {
         let dropped = assertDBusError(.failed) { _ = try callTest("Dropped") }
         XCTAssertEqual(dropped?.message, "org.livery.Test1.Dropped ended without an answer")

@@ -115,6 +115,8 @@ class BusTestCase: XCTestCase {
     let setterCalls = Box(0)
     /// Released by a test to let `Later` answer.
     let gate = DispatchSemaphore(value: 0)
+    /// The replies `Hold` keeps unanswered until a test answers them.
+    let held = Box<[PendingReply]>([])
 
     override func setUpWithError() throws {
         bus = try TestBus()
@@ -143,6 +145,7 @@ class BusTestCase: XCTestCase {
         let propertyName = self.propertyName
         let setterCalls = self.setterCalls
         let gate = self.gate
+        let held = self.held
         return [
             Interface(
                 Test.interface,
@@ -192,6 +195,10 @@ class BusTestCase: XCTestCase {
                             reply.succeed([.string(word + "!")])
                             reply.fail(DBusError(.failed, "a second answer, never sent"))
                         }
+                    },
+                    // Kept unanswered (its argument unread) until a test answers it.
+                    Method.deferred("Hold", inputs: [Argument("payload", .string)]) { _, reply in
+                        held.mutate { $0.append(reply) }
                     },
                     Method.deferred("Dropped") { _, _ in },
                     Method.deferred("LaterWrongly", outputs: [Argument("n", .uint32)]) { _, reply in

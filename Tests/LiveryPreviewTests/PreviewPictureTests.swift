@@ -36,11 +36,12 @@ struct PixelImage {
         return n
     }
 
-    /// Decodes a PNG file through `pngtopnm`.
-    static func png(_ path: String) throws -> PixelImage {
+    /// Decodes a PNG file through `pngtopnm` (with `alpha`, its alpha channel as a grey image's
+    /// three equal channels).
+    static func png(_ path: String, alpha: Bool = false) throws -> PixelImage {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/pngtopnm")
-        p.arguments = [path]
+        p.arguments = alpha ? ["-alpha", path] : [path]
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
@@ -76,6 +77,11 @@ struct PixelImage {
             fields.append(token)
         }
         i += 1
+        if fields.first == "P5", fields.count == 4, let w = Int(fields[1]), let h = Int(fields[2]),
+            bytes.count - i >= w * h
+        {
+            return PixelImage(width: w, height: h, rgb: bytes[i..<(i + w * h)].flatMap { [$0, $0, $0] })
+        }
         guard fields.count == 4, fields[0] == "P6", let w = Int(fields[1]), let h = Int(fields[2]),
             fields[3] == "255",
             bytes.count - i >= w * h * 3
@@ -258,6 +264,28 @@ final class PreviewPictureTests: XCTestCase {
         XCTAssertTrue(
             picture.warnings[0].description.contains("4097×2 pixels"), picture.warnings[0].description)
         XCTAssertGreaterThan(image.count(0x203040, in: try rect("tab-bar")), 360 * 56 / 2)
+    }
+
+    func testATranslucentWindowGivesAPictureWithAlpha() throws {
+        let bundle = scratch.appendingPathComponent("themes/glass")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        try Data(
+            """
+            @theme { name: "Glass"; inherits: "default"; }
+            Window { background-color: rgb(0 0 255 / 0.5); }
+            """.utf8
+        ).write(to: bundle.appendingPathComponent("theme.css"))
+        _ = try draw("glass", searchPath: [scratch.appendingPathComponent("themes").path])
+        let file = scratch.appendingPathComponent("glass.png").path
+        let color = try PixelImage.png(file)
+        let alpha = try PixelImage.png(file, alpha: true)
+        // The window's colour where nothing else is drawn (between the switches and the table):
+        // straight, not premultiplied, blue, at half opacity (0.5 × 255 = 127.5).
+        let gap = (0, 202, 360, 8)
+        XCTAssertEqual(color.count(0x0000ff, in: gap), 360 * 8)
+        XCTAssertEqual(alpha.count(0x808080, tolerance: 1, in: gap), 360 * 8)
+        // The opaque bars stay opaque.
+        XCTAssertEqual(alpha.count(0xffffff, in: try rect("tab-bar")), 360 * 56)
     }
 
     func testTheCanvasIsScaledToTheSizeAskedFor() throws {

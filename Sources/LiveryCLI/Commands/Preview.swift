@@ -4,6 +4,7 @@ import LiveryAPI
 import LiveryCore
 import LiveryPreview
 import Mustache
+import Synchronization
 
 /// `livery preview ID [-o FILE.png] [--size WxH] [--app APP] [--themes-dir DIR]...`: draws the
 /// sample screen (`SampleScreen`, DESIGN §11) with theme ID's resolved values into a PNG, with no
@@ -151,23 +152,14 @@ struct GalleryEntry: Sendable {
 }
 
 /// The entries the drawing threads fill, each slot written once.
-private final class GalleryEntries: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [GalleryEntry?]
+private final class GalleryEntries: Sendable {
+    private let slots: Mutex<[GalleryEntry?]>
 
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
 
-    func set(_ k: Int, _ entry: GalleryEntry) {
-        lock.lock()
-        slots[k] = entry
-        lock.unlock()
-    }
+    func set(_ k: Int, _ entry: GalleryEntry) { slots.withLock { $0[k] = entry } }
 
-    var all: [GalleryEntry] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots.compactMap { $0 }
-    }
+    var all: [GalleryEntry] { slots.withLock { $0.compactMap { $0 } } }
 }
 
 /// A theme's swatches: its base16 slots `base00`…`base0F` when it has them, else its first 16
