@@ -77,8 +77,8 @@ final class DemoWindowTests: EndToEndTestCase {
 
     /// Starts livery-demo on the test's bus and display: GTK's X11 backend and Cairo renderer
     /// (Xvfb has no GL), no accessibility bus, GSettings in memory, the GTK theme given (GTK's
-    /// default, Adwaita, when nil), and the system's data directories after the test's, for
-    /// shared-mime-info (GTK reads the spinner's SVG icon through it).
+    /// default, Adwaita, when nil), and the system's shared-mime-info database linked into the
+    /// test's `XDG_DATA_DIRS` (gdk-pixbuf finds the loader of the spinner's SVG icon through it).
     private func startDemo(gtkTheme: String? = nil) throws -> Background {
         guard FileManager.default.isExecutableFile(atPath: Locations.liveryDemo) else {
             throw HarnessFailure("\(Locations.liveryDemo) is missing: run `swift build --build-tests` first")
@@ -88,7 +88,10 @@ final class DemoWindowTests: EndToEndTestCase {
         environment["GTK_A11Y"] = "none"
         environment["GSETTINGS_BACKEND"] = "memory"
         environment["GTK_THEME"] = gtkTheme
-        environment["XDG_DATA_DIRS"] = dataDirs + ":/usr/local/share:/usr/share"
+        let mime = dataDirs + "/mime"
+        if !FileManager.default.fileExists(atPath: mime) {
+            try FileManager.default.createSymbolicLink(atPath: mime, withDestinationPath: "/usr/share/mime")
+        }
         return try background(Locations.liveryDemo, ["--address", address])
     }
 
