@@ -283,7 +283,9 @@ public struct SampleStyle: Sendable, Equatable {
 }
 
 extension SampleScreen {
-    /// Every element's values under `cascade`, by component path.
+    /// Every element's values under `cascade`, by component path, as a client watching
+    /// `ScreenSources.paths` sees them: the properties of the path's type from the path, the
+    /// others its elements read (text colour and font) from its text's path.
     /// - Parameters:
     ///   - cascade: The theme's cascade.
     ///   - app: The application id whose `@app` blocks apply, if any.
@@ -293,21 +295,26 @@ extension SampleScreen {
     public static func resolve(_ cascade: Cascade, app: String? = nil) throws(Cascade.Failure)
         -> [String: SampleStyle]
     {
+        let schema = cascade.theme.schema
+        let sources = ScreenSources(schema: schema)
         var wanted: [String: [String]] = [:]
         for element in elements {
             for p in element.properties where !(wanted[element.path]?.contains(p) ?? false) {
                 wanted[element.path, default: []].append(p)
             }
         }
+        func parse(_ text: String) throws(Cascade.Failure) -> ComponentPath {
+            do { return try ComponentPath(text, schema: schema) } catch { throw .unknownType(text) }
+        }
         var styles: [String: SampleStyle] = [:]
         for (text, properties) in wanted {
-            let path: ComponentPath
-            do { path = try ComponentPath(text, schema: cascade.theme.schema) } catch {
-                throw .unknownType(text)
-            }
+            let path = try parse(text)
+            let own = Set(schema.properties(of: path.nodes.last!.type))
+            let textPath = try sources.textPath(of: text).map { t throws(Cascade.Failure) in try parse(t) }
             var values: [String: Value] = [:]
-            for (name, value) in try cascade.resolve(path, properties: properties, app: app) {
-                values[name] = value
+            for name in properties {
+                let from = own.contains(name) ? path : (textPath ?? path)
+                values[name] = try cascade.resolve(from, properties: [name], app: app)[0].value
             }
             styles[text] = SampleStyle(values)
         }

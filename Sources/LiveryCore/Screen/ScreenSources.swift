@@ -1,15 +1,13 @@
-import LiveryCore
-
-/// The component paths `livery-demo` watches, and which of them each element's values come from.
+/// The component paths a client of the sample screen watches (`livery-demo`), and which of them
+/// each element's values come from; `SampleScreen.resolve` (`livery preview`) reads the same
+/// paths, so that the picture and the window show the same values.
 ///
 /// `Watch` gives every property of a path's type. Some elements read inherited properties their
 /// type does not have: the text colour and font of the window, a table row or the bars
 /// (`text-color` and `font-*` are `Label`'s), which the cascade hands down to the text inside
 /// them. Those are read from the path of that text: the type's part of type `Label` when it has
 /// one (`Window/Button/Label#title`), else a `Label` inside it
-/// (`Window/TableView/TableViewCell/Label`). `livery preview` asks the cascade for the same
-/// properties of the element's own path, which gives the value that text inherits; the two
-/// differ only where a theme styles `Label` itself.
+/// (`Window/TableView/TableViewCell/Label`).
 public struct ScreenSources: Sendable {
     /// What to watch: `SampleScreen.paths`, then the text paths, without repeats.
     public let paths: [String]
@@ -40,6 +38,10 @@ public struct ScreenSources: Sendable {
         }
         tablePath = SampleScreen.elements.first { $0.role == .tableView }?.path
     }
+
+    /// The path of the text inside `path` whose values stand in for the properties `path`'s type
+    /// lacks, or nil when its type has every property its elements read.
+    public func textPath(of path: String) -> String? { textPaths[path] }
 
     /// The paths whose values the sheet of `element` reads: its own, its text's, and for a row
     /// the table's.
