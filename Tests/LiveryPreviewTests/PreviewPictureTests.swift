@@ -266,6 +266,17 @@ final class PreviewPictureTests: XCTestCase {
         XCTAssertGreaterThan(image.count(0x203040, in: try rect("tab-bar")), 360 * 56 / 2)
     }
 
+    // The schema's initial `separator-insets: 0 0 0 16` (top right bottom left, CSS order): the
+    // line under a row starts 16 points from the left and runs to the right edge. default's
+    // `separator: alpha(#3c3c43, 0.29)` over the white table: 255 − (255 − 60) × 0.29 = 198.45,
+    // and 255 − (255 − 67) × 0.29 = 200.48 for blue.
+    func testRowSeparatorsAreInsetFromTheLeft() throws {
+        let (_, image) = try draw("default")
+        let line = 212 + 44 - 1
+        XCTAssertEqual(image.count(0xffffff, in: (0, line, 16, 1)), 16)
+        XCTAssertEqual(image.count(0xc6c6c8, tolerance: 1, in: (16, line, 344, 1)), 344)
+    }
+
     func testATranslucentWindowGivesAPictureWithAlpha() throws {
         let bundle = scratch.appendingPathComponent("themes/glass")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
