@@ -107,21 +107,29 @@ public final class Picture: @unchecked Sendable {
         // Cairo's pixels are premultiplied native-endian ARGB words; PNG's are straight R, G, B[, A].
         let channels = opaque ? 3 : 4
         var pixels = [UInt8](repeating: 0, count: width * height * channels)
-        pixels.withUnsafeMutableBufferPointer { out in
-            var i = 0
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            var out = buffer.baseAddress!
             for y in 0..<height {
                 let row = (source + y * stride).assumingMemoryBound(to: UInt32.self)
+                if opaque {
+                    for x in 0..<width {
+                        let word = row[x]
+                        out[0] = UInt8(truncatingIfNeeded: word >> 16)
+                        out[1] = UInt8(truncatingIfNeeded: word >> 8)
+                        out[2] = UInt8(truncatingIfNeeded: word)
+                        out += 3
+                    }
+                    continue
+                }
                 for x in 0..<width {
                     let word = row[x]
                     let a = word >> 24
-                    func straight(_ c: UInt32) -> UInt8 {
-                        a == 0xff ? UInt8(c) : a == 0 ? 0 : UInt8(min(255, (c * 255 + a / 2) / a))
+                    for (k, shift) in [16, 8, 0].enumerated() {
+                        let c = word >> UInt32(shift) & 0xff
+                        out[k] = a == 0 ? 0 : UInt8(min(255, (c * 255 + a / 2) / a))
                     }
-                    out[i] = straight(word >> 16 & 0xff)
-                    out[i + 1] = straight(word >> 8 & 0xff)
-                    out[i + 2] = straight(word & 0xff)
-                    if channels == 4 { out[i + 3] = UInt8(a) }
-                    i += channels
+                    out[3] = UInt8(a)
+                    out += 4
                 }
             }
         }
