@@ -74,8 +74,34 @@ final class PreviewCommandTests: EndToEndTestCase {
         let missing = try preview("forest", "-o", root + "/no/such/dir/x.png")
         XCTAssertEqual(missing.status, 1)
         XCTAssertTrue(
-            missing.stderr.contains(root + "/no/such/dir/x.png: error: cannot write the picture"),
+            missing.stderr.contains(
+                root
+                    + "/no/such/dir/x.png: error: cannot write the picture: no such directory \(root)/no/such/dir"
+            ),
             missing.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: root + "/no"), "no directory is made")
+        // Only ever a file: a link to a device, a pipe and a directory are refused, untouched.
+        let link = root + "/null.png"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/null")
+        let device = try preview("forest", "-o", link)
+        XCTAssertEqual(device.status, 1)
+        XCTAssertTrue(
+            device.stderr.contains("/dev/null is not a regular file; Livery writes only files"), device.stderr
+        )
+        var st = stat()
+        XCTAssertEqual(stat("/dev/null", &st), 0)
+        XCTAssertEqual(st.st_mode & S_IFMT, S_IFCHR, "/dev/null is still a device")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), "/dev/null")
+        XCTAssertEqual(mkfifo(root + "/pipe.png", 0o600), 0)
+        let pipe = try preview("forest", "-o", root + "/pipe.png")
+        XCTAssertEqual(pipe.status, 1)
+        XCTAssertTrue(pipe.stderr.contains("pipe.png is not a regular file"), pipe.stderr)
+        XCTAssertEqual(lstat(root + "/pipe.png", &st), 0)
+        XCTAssertEqual(st.st_mode & S_IFMT, S_IFIFO, "the pipe is still a pipe")
+        let directory = try preview("forest", "-o", root)
+        XCTAssertEqual(directory.status, 1)
+        XCTAssertTrue(
+            directory.stderr.contains("\(root) is a directory; Livery writes only files"), directory.stderr)
         let unknown = try preview("forrest")
         XCTAssertEqual(unknown.status, 1)
         XCTAssertTrue(

@@ -158,7 +158,7 @@ final class OutputWritingTests: XCTestCase {
         chmod(dir + "/dotfiles/colors.conf", 0o600)
         try FileManager.default.createSymbolicLink(
             atPath: dir + "/colors.conf", withDestinationPath: "dotfiles/colors.conf")
-        XCTAssertTrue(try PluginRunner.writeAtomically(Array("new\n".utf8), to: dir + "/colors.conf"))
+        XCTAssertTrue(try OutputFile.write(Array("new\n".utf8), to: dir + "/colors.conf"))
         XCTAssertEqual(
             try FileManager.default.destinationOfSymbolicLink(atPath: dir + "/colors.conf"),
             "dotfiles/colors.conf",
@@ -168,7 +168,7 @@ final class OutputWritingTests: XCTestCase {
         XCTAssertEqual(stat(dir + "/dotfiles/colors.conf", &st), 0)
         XCTAssertEqual(st.st_mode & 0o777, 0o600, "a rewritten file keeps its mode")
         try FileManager.default.createSymbolicLink(atPath: dir + "/null", withDestinationPath: "/dev/null")
-        XCTAssertThrowsError(try PluginRunner.writeAtomically(Array("x\n".utf8), to: dir + "/null")) { e in
+        XCTAssertThrowsError(try OutputFile.write(Array("x\n".utf8), to: dir + "/null")) { e in
             XCTAssertTrue("\(e)".contains("not a regular file"), "\(e)")
         }
         XCTAssertEqual(stat("/dev/null", &st), 0)

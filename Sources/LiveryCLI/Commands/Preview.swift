@@ -93,6 +93,16 @@ func gallery(_ inv: Invocation, output: Output) -> Int32 {
         output.err("\(directory): error: cannot make the directory: \(error.localizedDescription)\n")
         return 1
     }
+    // A directory the pictures cannot be written to fails now, not after every theme is drawn.
+    var probe = Array((directory + "/.livery-gallery-XXXXXX").utf8CString)
+    let fd = probe.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard fd >= 0 else {
+        output.err(
+            "\(directory): error: cannot write in the directory: \(String(cString: strerror(errno)))\n")
+        return 1
+    }
+    close(fd)
+    probe.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
     let catalog = ThemeCatalog(searchPath: searchPath, formats: themeFormats)
     let ids = catalog.ids
     let entries = GalleryEntries(count: ids.count)
@@ -108,7 +118,7 @@ func gallery(_ inv: Invocation, output: Output) -> Int32 {
             do {
                 let picture = try Preview.draw(SampleScreen.resolve(Cascade(theme: theme)), size: size)
                 entry.warnings = picture.warnings.map(\.description)
-                try picture.writePNG(to: directory + "/" + id + ".png")
+                try picture.writePNG(to: directory + "/" + id + ".png", durable: false)
                 entry.picture = id + ".png"
             } catch {
                 entry.error = "\(error)"
@@ -116,6 +126,10 @@ func gallery(_ inv: Invocation, output: Output) -> Int32 {
         } else {
             entry.error =
                 diagnostics.first(where: { $0.severity == .error })?.rendered ?? "theme '\(id)' has errors"
+            // What the theme's own @theme block says, as `livery list` shows a broken theme.
+            let sheet = catalog.sources[id]?.sheet
+            entry.name = sheet?.metadataString("name") ?? ""
+            entry.variant = sheet?.metadataString("variant") ?? ""
             entry.format = catalog.sources[id]?.format ?? ""
         }
         entries.set(k, entry)
@@ -130,8 +144,11 @@ func gallery(_ inv: Invocation, output: Output) -> Int32 {
         }
     }
     let index = directory + "/index.html"
-    do { try writeAtomically(galleryHTML(all, size: size), to: index) } catch {
-        output.err("\(index): error: cannot write the index: \(error.localizedDescription)\n")
+    do {
+        _ = try OutputFile.write(
+            Array(galleryHTML(all, size: size).utf8), to: index, makingDirectories: false)
+    } catch {
+        output.err("\(index): error: cannot write the index: \(error)\n")
         return 1
     }
     output.out("\(index): \(all.filter { $0.picture != nil }.count) of \(all.count) themes drawn\n")
@@ -236,17 +253,4 @@ func galleryHTML(_ entries: [GalleryEntry], size: PreviewSize) -> String {
     ])
     // The template is a constant that parses, and its output is bounded by the entries' size.
     return try! Template(galleryPage, name: "gallery").render(data)
-}
-
-/// Writes `text` to `path` through a temporary file in the same directory and a rename.
-private func writeAtomically(_ text: String, to path: String) throws {
-    let url = URL(fileURLWithPath: path)
-    let temporary = url.deletingLastPathComponent().appendingPathComponent(
-        ".\(url.lastPathComponent).\(getpid()).tmp")
-    try Data(text.utf8).write(to: temporary)
-    guard rename(temporary.path, path) == 0 else {
-        let why = String(cString: strerror(errno))
-        unlink(temporary.path)
-        throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: why])
-    }
 }

@@ -126,7 +126,7 @@ public final class PluginRunner: Sendable {
                 }
                 do {
                     let bytes = try template.renderBytes(snap.variables)
-                    if try PluginRunner.writeAtomically(bytes, to: output) {
+                    if try OutputFile.write(bytes, to: output) {
                         log(.info, "plugin '\(plugin.name)': wrote \(output)")
                     }
                     if !export.run.isEmpty {
@@ -320,84 +320,5 @@ public final class PluginRunner: Sendable {
         env["LIVERY_SERIAL"] = String(snap.serial)
         if let gtk = snap.gtkTheme { env["LIVERY_GTK_THEME"] = gtk }
         return env
-    }
-
-    struct WriteFailure: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    /// Writes `bytes` to `path` atomically: a temporary file in the same directory (made when
-    /// missing), written, fsynced and renamed over `path`. Nothing is written when `path` holds
-    /// these bytes already. A symbolic link is written through (its final target is the file
-    /// replaced, so a link kept by a dotfile manager stays a link); anything but a regular file
-    /// there (a device, a directory, a pipe) is refused. A rewritten file keeps its permission
-    /// bits; a new one is 0644.
-    /// - Returns: whether the file changed.
-    static func writeAtomically(_ bytes: [UInt8], to output: String) throws -> Bool {
-        var path = output
-        var st = stat()
-        var exists = false
-        if lstat(output, &st) == 0 {
-            if st.st_mode & S_IFMT == S_IFLNK {
-                guard let resolved = realpath(output, nil) else {
-                    // A dangling link: its target is made (through the link's directory).
-                    throw WriteFailure(description: "\(output) is a symbolic link to nothing")
-                }
-                path = String(cString: resolved)
-                free(resolved)
-                guard stat(path, &st) == 0 else {
-                    throw WriteFailure(
-                        description: "cannot read \(path): \(String(cString: strerror(errno)))")
-                }
-            }
-            guard st.st_mode & S_IFMT == S_IFREG else {
-                throw WriteFailure(description: "\(path) is not a regular file; Livery writes only files")
-            }
-            exists = true
-        }
-        if exists, let existing = FileManager.default.contents(atPath: path), existing.count == bytes.count,
-            Array(existing) == bytes
-        {
-            return false
-        }
-        let mode: mode_t = exists ? st.st_mode & 0o7777 : 0o644
-        let dir = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        } catch {
-            throw WriteFailure(description: "cannot make the directory \(dir)")
-        }
-        var template = Array(
-            (dir + "/." + (path as NSString).lastPathComponent + ".livery-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw WriteFailure(description: String(cString: strerror(errno))) }
-        let temp = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        func fail(_ what: String) -> WriteFailure {
-            let e = WriteFailure(description: "\(what): \(String(cString: strerror(errno)))")
-            close(fd)
-            unlink(temp)
-            return e
-        }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw fail("write")
-            }
-            offset += n
-        }
-        guard fchmod(fd, mode) == 0 else { throw fail("chmod") }
-        guard fsync(fd) == 0 else { throw fail("fsync") }
-        guard close(fd) == 0 else {
-            unlink(temp)
-            throw WriteFailure(description: "close: \(String(cString: strerror(errno)))")
-        }
-        guard rename(temp, path) == 0 else {
-            let e = WriteFailure(description: "rename: \(String(cString: strerror(errno)))")
-            unlink(temp)
-            throw e
-        }
-        return true
     }
 }
