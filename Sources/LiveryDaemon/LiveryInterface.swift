@@ -440,10 +440,12 @@ public final class LiveryInterface: Sendable {
     /// and `Problems`.
     /// - Parameter change: The new active theme and serial, as `ThemeService` returned them.
     public func publish(_ change: ThemeService.Change) {
-        // The watchers' `Changed` first, on the publication queue (the other core): it is what
-        // a window repaints from, and the bus would otherwise match the broadcasts below against
-        // every connection before it. Its order against `ThemeChanged` is not part of the
-        // protocol (a watcher orders by serial).
+        // The watchers' `Changed` is computed and sent on the publication queue (the other core),
+        // so that nothing here waits for the watched keys to resolve; the broadcasts below usually
+        // reach the bus before it (dbus-monitor shows `ThemeChanged`, `PropertiesChanged` and the
+        // portal's `SettingChanged` first). Holding them until the bus had routed `Changed` (a
+        // round trip) did not shorten the fan-out (bench/README.md, "Watching"). Its order
+        // against `ThemeChanged` is not part of the protocol (a watcher orders by serial).
         pendingEditedImages.withLock { $0.formUnion(change.editedImages) }
         publications.async { [weak self] in self?.publishWatches() }
         // The plugins' own queue renders and runs them: nothing here waits for one.

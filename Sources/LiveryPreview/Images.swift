@@ -46,44 +46,72 @@ final class LoadedImage {
 
     /// Draws the image stretched to fill `rect` (user space of `cr`), as `background-image` is
     /// drawn (schema: "stretched to fill").
-    func draw(_ cr: OpaquePointer, in rect: SampleScreen.Frame) {
+    /// - Returns: Why the image could not be drawn (librsvg's error), or nil when it was.
+    func draw(_ cr: OpaquePointer, in rect: SampleScreen.Frame) -> String? {
         switch content {
         case .raster(let surface):
-            let w = Double(cairo_image_surface_get_width(surface))
-            let h = Double(cairo_image_surface_get_height(surface))
-            guard w > 0, h > 0 else { return }
-            cairo_save(cr)
-            cairo_rectangle(cr, rect.x, rect.y, rect.width, rect.height)
-            cairo_clip(cr)
-            cairo_translate(cr, rect.x, rect.y)
-            cairo_scale(cr, rect.width / w, rect.height / h)
-            cairo_set_source_surface(cr, surface, 0, 0)
-            // Pad, so that the edges are not blended with transparent black when stretched.
-            cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
-            cairo_paint(cr)
-            cairo_restore(cr)
+            paint(surface, on: cr, in: rect)
+            return nil
         case .vector(let handle):
-            var viewport = RsvgRectangle(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
-            cairo_save(cr)
-            // A stretched SVG: render into its own intrinsic box scaled to the rectangle.
-            var error: UnsafeMutablePointer<GError>?
+            // Rendered into a surface of its own at the pixel size it fills: librsvg stops at its
+            // limits (a `<use>` bomb) and leaves the context it drew on in an error state, which
+            // must not be the picture's (everything drawn after would be lost).
+            var w = rect.width
+            var h = rect.height
+            cairo_user_to_device_distance(cr, &w, &h)
+            let pw = Int32(min(max(abs(w).rounded(.up), 1), 8192))
+            let ph = Int32(min(max(abs(h).rounded(.up), 1), 8192))
+            guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph) else {
+                return "no surface"
+            }
+            defer { cairo_surface_destroy(surface) }
+            let own = cairo_create(surface)!
             var iw = 0.0
             var ih = 0.0
+            var viewport = RsvgRectangle(x: 0, y: 0, width: Double(pw), height: Double(ph))
             if rsvg_handle_get_intrinsic_size_in_pixels(handle, &iw, &ih) != 0, iw > 0, ih > 0 {
-                cairo_translate(cr, rect.x, rect.y)
-                cairo_scale(cr, rect.width / iw, rect.height / ih)
+                cairo_scale(own, Double(pw) / iw, Double(ph) / ih)
                 viewport = RsvgRectangle(x: 0, y: 0, width: iw, height: ih)
             }
-            _ = rsvg_handle_render_document(handle, cr, &viewport, &error)
+            var error: UnsafeMutablePointer<GError>?
+            let rendered = rsvg_handle_render_document(handle, own, &viewport, &error) != 0
+            let status = cairo_status(own)
+            cairo_destroy(own)
+            guard rendered, status == CAIRO_STATUS_SUCCESS else {
+                return "librsvg cannot draw the SVG image: "
+                    + (error != nil ? Self.message(error) : String(cString: cairo_status_to_string(status)))
+            }
             if let error { g_error_free(error) }
-            cairo_restore(cr)
+            cairo_surface_mark_dirty(surface)
+            paint(surface, on: cr, in: rect)
+            return nil
         }
+    }
+
+    /// Paints `surface` stretched over `rect`.
+    private func paint(_ surface: OpaquePointer, on cr: OpaquePointer, in rect: SampleScreen.Frame) {
+        let w = Double(cairo_image_surface_get_width(surface))
+        let h = Double(cairo_image_surface_get_height(surface))
+        guard w > 0, h > 0 else { return }
+        cairo_save(cr)
+        cairo_rectangle(cr, rect.x, rect.y, rect.width, rect.height)
+        cairo_clip(cr)
+        cairo_translate(cr, rect.x, rect.y)
+        cairo_scale(cr, rect.width / w, rect.height / h)
+        cairo_set_source_surface(cr, surface, 0, 0)
+        // Pad, so that the edges are not blended with transparent black when stretched.
+        cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
+        cairo_paint(cr)
+        cairo_restore(cr)
     }
 
     private static func message(_ error: UnsafeMutablePointer<GError>?) -> String {
         guard let error else { return "unknown error" }
         defer { g_error_free(error) }
-        return error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+        // One line: librsvg's messages may end in a newline.
+        let text = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+        return text.split(whereSeparator: \.isNewline).joined(separator: " ").trimmingCharacters(
+            in: .whitespaces)
     }
 
     private static func loadSVG(_ path: String) throws(PreviewError) -> UnsafeMutablePointer<RsvgHandle> {

@@ -153,22 +153,22 @@ struct Painter {
     private mutating func button(_ element: SampleScreen.Element, _ style: SampleStyle) {
         let f = element.frame
         let radius = style.length("corner-radius")
-        let imagePath = style.image("background-image")
-        let loaded = imagePath.flatMap { load($0) }
-        group(alpha: clampedAlpha(style)) {
-            cairo_save(cr)
-            roundedRectangle(f, radius)
-            cairo_clip(cr)
-            if let loaded {
-                loaded.draw(cr, in: f)
-            } else if let background = style.color("background-color") {
-                fill(f, background)
-            }
-            cairo_restore(cr)
-            text(
-                element.title ?? "", in: f, color: style.color("title-color") ?? .black, style: style,
-                size: nil,
-                bold: false, align: .center)
+        let alpha = clampedAlpha(style)
+        // The whole button fades at its `alpha`, not each part (a group painted at it).
+        if alpha < 1 { cairo_push_group(cr) }
+        cairo_save(cr)
+        roundedRectangle(f, radius)
+        cairo_clip(cr)
+        if !image(style.image("background-image"), in: f), let background = style.color("background-color") {
+            fill(f, background)
+        }
+        cairo_restore(cr)
+        text(
+            element.title ?? "", in: f, color: style.color("title-color") ?? .black, style: style, size: nil,
+            bold: false, align: .center)
+        if alpha < 1 {
+            cairo_pop_group_to_source(cr)
+            cairo_paint_with_alpha(cr, alpha)
         }
     }
 
@@ -196,7 +196,12 @@ struct Painter {
     /// Draws the image at `path` stretched over `f`; false when there is none or it cannot be drawn.
     private mutating func image(_ path: String?, in f: Frame) -> Bool {
         guard let path, let loaded = load(path) else { return false }
-        loaded.draw(cr, in: f)
+        if let why = loaded.draw(cr, in: f) {
+            // Said once, and not tried again for the other elements that name it.
+            warnings.append(.image(path, why))
+            images[path] = .some(nil)
+            return false
+        }
         return true
     }
 

@@ -212,6 +212,37 @@ final class PreviewPictureTests: XCTestCase {
         XCTAssertGreaterThan(image.count(0xc04000, tolerance: 6, in: bar), bar.2 * bar.3 / 2)
     }
 
+    func testAnSVGOverLibrsvgsLimitsIsWarnedAboutAndTheRestIsStillDrawn() throws {
+        let bundle = scratch.appendingPathComponent("themes/svg-bomb")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        // Ten levels of ten `<use>` each of the level below: 10¹⁰ rectangles to draw.
+        var svg = "<svg xmlns='http://www.w3.org/2000/svg' xmlns:xlink='http://www.w3.org/1999/xlink' "
+        svg += "width='20' height='10'><defs><rect id='g0' width='20' height='10' fill='#1e90ff'/>"
+        for level in 1...10 {
+            svg += "<g id='g\(level)'>"
+            for _ in 0..<10 { svg += "<use xlink:href='#g\(level - 1)'/>" }
+            svg += "</g>"
+        }
+        svg += "</defs><use xlink:href='#g10'/></svg>"
+        try Data(svg.utf8).write(to: bundle.appendingPathComponent("bomb.svg"))
+        try Data(
+            """
+            @theme { name: "SVG bomb"; inherits: "default"; }
+            Button:highlighted { background-image: url("bomb.svg"); background-color: #102030; }
+            TabBar { bar-tint-color: #203040; }
+            """.utf8
+        ).write(to: bundle.appendingPathComponent("theme.css"))
+        let (picture, image) = try draw(
+            "svg-bomb", searchPath: [scratch.appendingPathComponent("themes").path])
+        XCTAssertEqual(picture.warnings.count, 1, "\(picture.warnings)")
+        XCTAssertTrue(
+            picture.warnings.first?.description.contains("bomb.svg") ?? false, "\(picture.warnings)")
+        // Drawn without it: the button's colour; and what is drawn after it is there.
+        let button = try rect("button-highlighted")
+        XCTAssertGreaterThan(image.count(0x102030, in: button), button.2 * button.3 / 2)
+        XCTAssertGreaterThan(image.count(0x203040, in: try rect("tab-bar")), 360 * 56 / 2)
+    }
+
     func testAnImageThatCannotBeReadIsWarnedAboutAndLeftOut() throws {
         let bundle = scratch.appendingPathComponent("themes/broken-image")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)

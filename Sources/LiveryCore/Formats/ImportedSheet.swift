@@ -76,7 +76,7 @@ struct ImportedSheet {
     /// Reads the scheme's bytes (at most ``ThemeFormats/maximumSchemeSize``), or reports why not.
     mutating func readData() -> Data? {
         let limit = ThemeFormats.maximumSchemeSize
-        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
+        if let size = BundleFiles.fileSize(url.path),
             size > limit
         {
             error("file is \(size) bytes; the limit is \(limit)")

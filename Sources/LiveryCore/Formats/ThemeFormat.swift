@@ -75,7 +75,7 @@ public enum ThemeFormats {
     static func readText(_ url: URL, limit: Int = BundleFiles.maximumSheetSize) -> Result<String, Diagnostic>
     {
         let loc = SourceLocation(file: url.path, line: 1, column: 1)
-        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
+        if let size = BundleFiles.fileSize(url.path),
             size > limit
         {
             return .failure(Diagnostic(.error, "file is \(size) bytes; the limit is \(limit)", at: loc))

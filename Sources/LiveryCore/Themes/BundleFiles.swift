@@ -63,9 +63,7 @@ public enum BundleFiles {
         case .failure(let e): return .failure(e)
         case .success(let r): real = r
         }
-        guard let attrs = try? FileManager.default.attributesOfItem(atPath: real),
-            let size = attrs[.size] as? Int
-        else { return .failure(Refusal(message: "'\(path)' cannot be read")) }
+        guard let size = fileSize(real) else { return .failure(Refusal(message: "'\(path)' cannot be read")) }
         guard size <= maximumImageSize else {
             return .failure(
                 Refusal(
@@ -80,6 +78,16 @@ public enum BundleFiles {
             return .failure(Refusal(message: "'\(path)' is not a PNG, JPEG, WebP or SVG image"))
         }
         return .success(real)
+    }
+
+    /// The size in bytes of the file at `path` (links followed), or nil when it cannot be
+    /// stat'ed. A `stat(2)`, where `FileManager.attributesOfItem` also looks up the owner's
+    /// user and group names (reading `/etc/passwd` and `/etc/group` on every call, five times a
+    /// switch).
+    public static func fileSize(_ path: String) -> Int? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return Int(st.st_size)
     }
 
     /// Recognises an image by its first bytes: "png", "jpeg", "webp", "svg", or nil.
@@ -115,7 +123,7 @@ public enum BundleFiles {
             switch confine(relative, in: root) {
             case .failure(let e): return .failure(SheetParser.ImportError(e.message))
             case .success(let real):
-                if let size = (try? FileManager.default.attributesOfItem(atPath: real))?[.size] as? Int,
+                if let size = fileSize(real),
                     size > maximumSheetSize
                 {
                     return .failure(
