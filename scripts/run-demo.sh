@@ -12,9 +12,11 @@ extra=()
 if [ "$(cd "$themes" && pwd)" != "$here/themes" ]; then extra=(--themes-dir "$themes"); fi
 bus=
 daemon=
+# Under `set -e` a failing `kill` (the daemon already gone, say after `liveryd --replace`) would
+# end the trap before the bus is stopped: each kill may fail.
 stop() {
-  [ -n "$daemon" ] && kill "$daemon" 2>/dev/null
-  [ -n "$bus" ] && kill "$bus" 2>/dev/null
+  if [ -n "$daemon" ]; then kill "$daemon" 2>/dev/null || true; fi
+  if [ -n "$bus" ]; then kill "$bus" 2>/dev/null || true; fi
   return 0
 }
 trap 'stop; exit 130' INT

@@ -6,5 +6,7 @@
  * (Widget.swift) and calls g_signal_connect_data() (Signals.swift). */
 
 #include <gtk/gtk.h>
+/* g_unix_signal_add(): SIGTERM and SIGINT end the main loop, so that the window cleans up. */
+#include <glib-unix.h>
 
 #endif

@@ -127,8 +127,18 @@ public func runDemo(arguments: [String]) -> Int32 {
         return 1
     }
     window.build { run.quit(0) }
+    // SIGTERM and SIGINT end the loop as closing the window does, so that what the window made
+    // (its images' names) is removed.
+    let stop: GSourceFunc = { data in
+        MainActor.assumeIsolated { Unmanaged<DemoRun>.fromOpaque(data!).takeUnretainedValue().quit(0) }
+        return 1  // G_SOURCE_CONTINUE
+    }
+    for signal in [SIGTERM, SIGINT] {
+        g_unix_signal_add(signal, stop, Unmanaged.passUnretained(run).toOpaque())
+    }
     connection.startThread()
     g_main_loop_run(run.loop)
+    window.removeImageNames()
     withExtendedLifetime(watch) {}
     connection.close()
     return run.status

@@ -1,4 +1,5 @@
 import CGtk
+import Foundation
 import LiveryCore
 
 /// The GTK 4 window of the sample screen: one widget per element of `SampleScreen.elements`,
@@ -27,6 +28,8 @@ public final class ScreenWindow {
     /// The widgets, once built. Each provider's one reference is this object's, so that a
     /// late update after the window closed reloads a provider no widget uses any more.
     private var views: [ElementView] = []
+    /// The names images are shown through.
+    private var images = ImageNames()
 
     /// A window not built yet: `apply(_:)` keeps values until `build(onClose:)`.
     /// - Parameter sources: The paths watched, and which of them each element shows.
@@ -35,11 +38,23 @@ public final class ScreenWindow {
     /// Takes new values of some paths and restyles the widgets that show them.
     /// - Parameter update: Path → property → value; the properties not given keep their values.
     public func apply(_ update: [String: [String: Value]]) {
+        var renewed = false
         for (path, values) in update {
             styles[path, default: SampleStyle()].values.merge(values) { _, new in new }
+            // An image published again is read again, even under the same path (an image edited
+            // in place): GTK takes two `url()`s of one file for the same image and would keep
+            // showing the old picture, so each publication of it is shown through a new name.
+            for case .image(let image?) in values.values {
+                images.renew(image)
+                renewed = true
+            }
         }
-        restyle(Set(update.keys))
+        // A renewed image's old name is gone: every widget showing it takes the new one.
+        restyle(renewed ? nil : Set(update.keys))
     }
+
+    /// Removes the names `images` made; call when the window has closed.
+    public func removeImageNames() { images.removeAll() }
 
     /// Builds the window and shows it. Call once, after `gtk_init_check`.
     /// - Parameter onClose: Called when the window is asked to close; it closes then.
@@ -256,12 +271,52 @@ public final class ScreenWindow {
         for k in views.indices {
             let element = views[k].element
             if let paths, paths.isDisjoint(with: sources.paths(of: element)) { continue }
+            var style = sources.style(of: element, in: styles)
+            for (property, value) in style.values {
+                if case .image(let image?) = value { style.values[property] = .image(images.name(of: image)) }
+            }
             let css = ElementCSS.css(
-                for: element, style: sources.style(of: element, in: styles),
+                for: element, style: style,
                 table: sources.table(of: element, in: styles))
             guard css != views[k].css else { continue }
             views[k].css = css
             gtk_css_provider_load_from_data(views[k].provider, css, -1)
         }
+    }
+}
+
+/// Each image's current name: a symbolic link to it in a directory of the process's own, made
+/// anew each time the image is published, so that its `url()` differs from the last one and GTK
+/// loads the file again.
+private struct ImageNames {
+    private var directory: String?
+    private var links: [String: String] = [:]
+    private var count = 0
+
+    /// The name `image` is shown through (itself until it is first renewed).
+    func name(of image: String) -> String { links[image] ?? image }
+
+    /// Gives `image` a new name; on failure (no temporary directory) it keeps its own.
+    mutating func renew(_ image: String) {
+        if directory == nil {
+            var template = Array((NSTemporaryDirectory() + "/livery-demo-XXXXXX").utf8CString)
+            if template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil {
+                directory = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+        }
+        guard let directory else { return }
+        count += 1
+        let link = directory + "/\(count)-" + (image as NSString).lastPathComponent
+        guard symlink(image, link) == 0 else { return }
+        if let old = links[image] { unlink(old) }
+        links[image] = link
+    }
+
+    /// Removes every link and the directory.
+    mutating func removeAll() {
+        for link in links.values { unlink(link) }
+        links = [:]
+        if let directory { rmdir(directory) }
+        directory = nil
     }
 }

@@ -68,6 +68,48 @@ final class DemoWindowTests: EndToEndTestCase {
                 + "commonest colours: \(last.commonestColors(10)); livery-demo: \(dark.stderr)")
     }
 
+    /// A PNG of `width` × `height` pixels of one colour, made by netpbm (`pnmtopng`).
+    private func solidPNG(_ color: PixelColor, width: Int = 32, height: Int = 16) throws -> Data {
+        var ppm = Data("P6\n\(width) \(height)\n255\n".utf8)
+        for _ in 0..<(width * height) { ppm.append(contentsOf: [color.red, color.green, color.blue]) }
+        let file = root + "/solid-\(color).ppm".replacingOccurrences(of: "#", with: "")
+        try ppm.write(to: URL(fileURLWithPath: file))
+        let r = try run("/bin/sh", ["-c", "/usr/bin/pnmtopng '\(file)' > '\(file).png'"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return try Data(contentsOf: URL(fileURLWithPath: file + ".png"))
+    }
+
+    func testAButtonImageEditedInPlaceIsShownAgain() throws {
+        // The daemon republishes a path whose image file changed under the same name (README,
+        // "Live reload"); the window must load the file again, though its sheet's text is the same.
+        let blue = PixelColor("#1e50c8")
+        let orange = PixelColor("#e07010")
+        let themes = try makeDirectory("themes")
+        let bundle = try writeBundle(
+            "pictured", in: themes,
+            sheet:
+                "@theme { name: \"Pictured\"; inherits: \"default\"; }\nButton { background-image: url(\"b.png\"); }\n",
+            files: ["b.png": try solidPNG(blue)])
+        try startDaemon(extraThemesDirectories: [themes])
+        try setTheme("pictured")
+        let display = try startDisplay(width: Self.screen.width, height: Self.screen.height)
+        let demo = try startDemo()
+        // The normal button's frame in `SampleScreen.elements` (`button-normal`), less its rounded ends.
+        let button = PixelRect(x: 32, y: 372, width: 124, height: 24)
+        func shows(_ color: PixelColor) throws -> Bool {
+            try waitUntil {
+                guard demo.isRunning else { return true }
+                return try display.screenshot().count(of: color, tolerance: 2, in: button) > 124 * 24 / 2
+            } && demo.isRunning
+        }
+        XCTAssertTrue(try shows(blue), "the button's image; livery-demo: \(demo.stderr)")
+        // Replaced in place: a new file renamed over the old name, as an editor saves.
+        try solidPNG(orange).write(to: URL(fileURLWithPath: bundle + "/b.png.new"))
+        XCTAssertEqual(rename(bundle + "/b.png.new", bundle + "/b.png"), 0)
+        XCTAssertTrue(try shows(orange), "the edited image; livery-demo: \(demo.stderr)")
+        XCTAssertEqual(try display.screenshot().count(of: blue, tolerance: 2, in: button), 0)
+    }
+
     func testWithoutLiverydItSaysSoAndExits() throws {
         let r = try run(Locations.liveryDemo, ["--address", address])
         XCTAssertEqual(r.status, 1, "\(r)")
