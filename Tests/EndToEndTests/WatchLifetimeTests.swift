@@ -76,6 +76,42 @@ final class WatchLifetimeTests: EndToEndTestCase {
         assertWatchEndsWhenTheBusGoesAway(watch)
     }
 
+    /// A value the replacement reads differently is printed as a change at its serial, though no
+    /// `Changed` carried it (a newcomer's find: text mode printed only "watching again").
+    func testPathWatchPrintsWhatAReplacementReadsDifferently() throws {
+        let themes = try makeDirectory("themes")
+        let sheet = { (tint: String) in
+            "@theme { name: \"Tabs\"; inherits: \"default\"; }\nTabBar { tint-color: \(tint); }\n"
+        }
+        try writeBundle("tabs", in: themes, sheet: sheet("#00ff00"))
+        // The first daemon does not watch its files, so that only the replacement sees the edit.
+        try startDaemon(extraThemesDirectories: [themes], arguments: ["--no-watch"])
+        try setTheme("tabs")
+        let watch = try background(
+            Locations.livery, ["--address", address, "watch", "Window/TabBar", "--property", "tint-color"])
+        // Text mode prints no first values: switch until a change shows the watch is in place.
+        var switches = 0
+        XCTAssertTrue(
+            try waitUntil {
+                switches += 1
+                try setTheme(switches % 2 == 1 ? "forest" : "tabs")
+                return !watch.isRunning
+                    || waitUntil(timeout: 0.5) { watch.stdout.contains("Window/TabBar tint-color #008000ff") }
+            } && watch.isRunning, "\(watch.stdout)\n\(watch.stderr)")
+        try setTheme("tabs")
+        XCTAssertTrue(waitUntil { watch.stdout.contains("Window/TabBar tint-color #00ff00ff") }, watch.stdout)
+        try writeBundle("tabs", in: themes, sheet: sheet("#ff00ff"))
+        let first = daemon!
+        let dirs = (standardThemesDirectories + [themes]).flatMap { ["--themes-dir", $0] }
+        _ = try background(Locations.liveryd, dirs + ["--address", address, "--replace"])
+        XCTAssertTrue(first.waitForExit(timeout: 10), first.stderr)
+        XCTAssertTrue(waitUntil { watch.stderr.contains("watching again") }, watch.stderr)
+        // The replacement's serials start again: its `Watch` reads serial 0, the value at it.
+        XCTAssertTrue(
+            waitUntil { watch.stdout.hasSuffix("0 Window/TabBar tint-color #ff00ffff\n") }, watch.stdout)
+        watch.stop()
+    }
+
     func testWatchHelpNamesWhatItPrints() throws {
         let help = try run(Locations.livery, ["watch", "--help"])
         XCTAssertEqual(help.status, 0, "\(help)")

@@ -101,7 +101,9 @@ extension Client {
                     "values": WatchCommand.json(reply.values, properties: inv.properties),
                 ]))
         }
-        output.out(session.start(at: reply.serial, json: inv.json, terminal: output.isTerminal))
+        output.out(
+            session.start(at: reply.serial, values: reply.values, json: inv.json, terminal: output.isTerminal)
+        )
     }
 }
 
@@ -114,6 +116,9 @@ final class WatchSession: Sendable {
     private struct State {
         var serial: UInt32?
         var early: [ChangedSignal] = []
+        /// The values printed or read so far, path → property → value: after the daemon is
+        /// replaced, what its `Watch` reads differently is printed as a change.
+        var known: [String: [String: DBusValue]] = [:]
     }
     private let state = Mutex(State())
     /// The session of this process's watch, for a re-watch after the daemon was replaced.
@@ -126,19 +131,41 @@ final class WatchSession: Sendable {
     }
 
     /// Forgets the serial before a new `Watch` (a replaced daemon's serials start again).
-    func reset() { state.withLock { $0 = State() } }
+    func reset() {
+        state.withLock { s in
+            s.serial = nil
+            s.early = []
+        }
+    }
 
-    /// Records the serial `Watch` returned; returns what to print of the signals that came first.
-    func start(at serial: UInt32, json: Bool, terminal: Bool) -> String {
-        let early = state.withLock { s in
+    /// Records the serial and values `Watch` returned; returns what to print: after a replaced
+    /// daemon's `Watch`, the values it reads differently from those known (as changes at its
+    /// serial; `--json` prints the whole reply instead), then the signals that came first.
+    func start(at serial: UInt32, values: ComponentValues, json: Bool, terminal: Bool) -> String {
+        let (early, differing) = state.withLock { s -> ([ChangedSignal], [ChangedSignal]) in
             s.serial = serial
             defer { s.early = [] }
-            return s.early
+            var differing: [ChangedSignal] = []
+            if !s.known.isEmpty {
+                for c in values.components {
+                    let changed = c.values.values.filter { s.known[c.path]?[$0.property] != $0.value }
+                    if !changed.isEmpty {
+                        differing.append(
+                            ChangedSignal(
+                                path: c.path, app: app, serial: serial, values: PropertyValues(changed)))
+                    }
+                }
+            }
+            for c in values.components {
+                for v in c.values.values { s.known[c.path, default: [:]][v.property] = v.value }
+            }
+            for e in s.early where e.serial > serial {
+                for v in e.values.values { s.known[e.path, default: [:]][v.property] = v.value }
+            }
+            return (s.early, differing)
         }
-        return early.filter { $0.serial > serial }.map {
-            WatchCommand.text($0, properties, json: json, terminal: terminal)
-        }
-        .joined()
+        let shown = (json ? [] : differing) + early.filter { $0.serial > serial }
+        return shown.map { WatchCommand.text($0, properties, json: json, terminal: terminal) }.joined()
     }
 
     /// What to print for a received `Changed`: nothing for another path or application (a
@@ -151,6 +178,9 @@ final class WatchSession: Sendable {
             return s.serial
         }
         guard let serial, signal.serial > serial else { return "" }
+        state.withLock { s in
+            for v in signal.values.values { s.known[signal.path, default: [:]][v.property] = v.value }
+        }
         return WatchCommand.text(signal, properties, json: json, terminal: terminal)
     }
 }
