@@ -127,13 +127,13 @@ public func runDemo(arguments: [String]) -> Int32 {
         return 1
     }
     window.build { run.quit(0) }
-    // SIGTERM and SIGINT end the loop as closing the window does, so that what the window made
+    // SIGTERM, SIGINT and SIGHUP (its terminal closed) end the loop as closing the window does, so that what the window made
     // (its images' names) is removed.
     let stop: GSourceFunc = { data in
         MainActor.assumeIsolated { Unmanaged<DemoRun>.fromOpaque(data!).takeUnretainedValue().quit(0) }
         return 1  // G_SOURCE_CONTINUE
     }
-    for signal in [SIGTERM, SIGINT] {
+    for signal in [SIGTERM, SIGINT, SIGHUP] {
         g_unix_signal_add(signal, stop, Unmanaged.passUnretained(run).toOpaque())
     }
     connection.startThread()
