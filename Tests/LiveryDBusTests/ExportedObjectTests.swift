@@ -237,18 +237,15 @@ final class ExportedObjectTests: BusTestCase {
         // it; all four must reach their handler while none is answered, and a call after them
         // must be answered meanwhile.
         let payload = DBusValue.string(String(repeating: "x", count: 24 << 20))
-        // With its own loop thread, which writes the calls queued by the four threads below
-        // (a thread blocked for its reply only reads).
-        let other = try Connection(address: bus.address)
-        other.startThread()
-        defer {
-            other.stop()
-            other.close()
-        }
+        // One connection per call: a thread blocked for its reply holds its connection's I/O
+        // path and only reads (libdbus), so calls queued on one shared connection by other
+        // threads would wait unwritten behind the first one, which is held unanswered.
+        let senders = try (0..<4).map { _ in try Connection(address: bus.address) }
+        defer { for c in senders { c.close() } }
         let answered = Box(0)
-        for _ in 0..<4 {
+        for sender in senders {
             Thread.detachNewThread {
-                if (try? other.call(
+                if (try? sender.call(
                     destination: Test.name, path: Test.path, interface: Test.interface,
                     member: MemberName("Hold"), arguments: [payload], timeout: 120)) != nil
                 {
