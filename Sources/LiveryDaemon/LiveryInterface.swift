@@ -501,7 +501,7 @@ public final class LiveryInterface: Sendable {
             for key in keys {
                 values[key] = try? ThemeService.values(of: key.path, app: key.app, in: cascade)
             }
-            steps?.mark("\(keys.count) keys resolved")
+            steps?.mark("resolve")
             for (key, changes) in watches.commit(values, serial: serial, editedImages: edited, keys: keys) {
                 do {
                     try connection.emitSignal(
@@ -514,8 +514,9 @@ public final class LiveryInterface: Sendable {
                     service.log(.warning, "cannot send Changed for \(key.path): \(error)")
                 }
             }
-            if let sent = steps?.mark("sent") {
-                service.log(.debug, "serial \(serial)'s first batch: \(sent)")
+            if var first = steps, .debug <= service.log.threshold {
+                first.mark("send")
+                service.log(.debug, "serial \(serial)'s first batch of \(keys.count) keys: \(first.summary)")
             }
             steps = nil
         }

@@ -690,7 +690,10 @@ public final class ThemeService: Sendable {
         // here, or by `savePending()` after the change is published.
         let saveFailure = configuration.savesAfterPublishing ? nil : save(id)
         steps.mark("save")
-        defer { log(.debug, "switch to '\(id)': \(steps.mark("commit"))") }
+        defer {
+            steps.mark("commit")
+            if .debug <= log.threshold { log(.debug, "switch to '\(id)': \(steps.summary)") }
+        }
         return state.withLock { s -> Change? in
             s.catalog.adopt(catalog)
             s.catalog.forget(keepingChainOf: id)
