@@ -485,6 +485,7 @@ public final class LiveryInterface: Sendable {
         // One scan for the keys to recompute, then batches of them; keys watched meanwhile are
         // found by the scan after the last batch.
         var pending: [WatchRegistry.Key] = []
+        var steps: SwitchSteps? = SwitchSteps()
         while true {
             if service.serial != serial { return }  // superseded: the newer change's run is queued
             if pending.isEmpty {
@@ -500,6 +501,7 @@ public final class LiveryInterface: Sendable {
             for key in keys {
                 values[key] = try? ThemeService.values(of: key.path, app: key.app, in: cascade)
             }
+            steps?.mark("resolve")
             for (key, changes) in watches.commit(values, serial: serial, editedImages: edited, keys: keys) {
                 do {
                     try connection.emitSignal(
@@ -512,6 +514,11 @@ public final class LiveryInterface: Sendable {
                     service.log(.warning, "cannot send Changed for \(key.path): \(error)")
                 }
             }
+            if var first = steps, .debug <= service.log.threshold {
+                first.mark("send")
+                service.log(.debug, "serial \(serial)'s first batch of \(keys.count) keys: \(first.summary)")
+            }
+            steps = nil
         }
         pendingEditedImages.withLock { $0.subtract(edited) }
     }
@@ -519,7 +526,7 @@ public final class LiveryInterface: Sendable {
     /// Gives memory back to the system after many watches went: the active theme's resolved
     /// styles when nobody watches anything any more, then what malloc keeps (`malloc_trim`).
     func releaseFreedMemory() {
-        if watches.watchedCount == 0 { service.activeCascade.forgetResolvedStyles() }
+        if watches.watchedCount == 0 { service.forgetResolvedStyles() }
         ThemeService.returnFreedMemory()
     }
 

@@ -92,6 +92,8 @@ public final class ThemeService: Sendable {
         var activeID: String
         var cascade: Cascade
         var fingerprint: String
+        /// The indexes of the last few themes made active, the active one's included.
+        var prepared = PreparedCascades()
         /// The active theme's images with the identity of their files (`imageIdentities`).
         var images: [String: String]
         var serialNumber: UInt32 = 0
@@ -161,11 +163,14 @@ public final class ThemeService: Sendable {
                 "no valid theme on the search path (\(configuration.searchPath.joined(separator: ":")))")
         }
         catalog.forget(keepingChainOf: id)
-        state = Mutex(
-            State(
-                catalog: catalog, activeID: id, cascade: Cascade(theme: theme),
-                fingerprint: ThemeService.fingerprint(theme), images: ThemeService.imageIdentities(theme),
-                currentProblems: problems, loggedNotes: Set(catalog.notes)))
+        let cascade = Cascade(theme: theme)
+        let print = ThemeService.fingerprint(theme)
+        var initial = State(
+            catalog: catalog, activeID: id, cascade: cascade, fingerprint: print,
+            images: ThemeService.imageIdentities(theme), currentProblems: problems,
+            loggedNotes: Set(catalog.notes))
+        initial.prepared.keep(cascade, for: ThemeService.preparedKey(print, theme))
+        state = Mutex(initial)
         log(.info, "active theme '\(id)' (\(catalog.installedIDs.count) themes installed)")
         startChecking()
     }
@@ -641,16 +646,19 @@ public final class ThemeService: Sendable {
     /// Reads and compiles theme `id` with `lock` not held, then makes it active; called with
     /// `switching` held, so the active theme cannot change in between.
     private func switchTo(_ requested: String) throws(ServiceError) -> Change? {
+        var steps = SwitchSteps()
         var catalog = state.withLock { $0.catalog }
         // An alias (`base16-nord`) activates the scheme it names, listed under its own id.
         let id = catalog.canonicalID(requested)
         catalog.read(id)
+        steps.mark("read")
         guard catalog.sources[id] != nil else {
             let hint =
                 suggestion(for: id, among: catalog.installedIDs).map { " (did you mean '\($0)'?)" } ?? ""
             throw ServiceError(.unknownTheme, "no theme '\(id)' is installed\(hint)")
         }
         let overrides = ThemeService.readOverrides(configuration.overridesFile, log: log)
+        steps.mark("overrides")
         let withOverrides: CompiledTheme
         let problems: [String]
         switch ThemeService.compile(id, catalog: catalog, schema: schema, overrides: overrides, log: log) {
@@ -662,17 +670,30 @@ public final class ThemeService: Sendable {
                     + errors.prefix(5).map(\.description).joined(separator: "; "))
         case .success(let built): (withOverrides, problems) = built
         }
+        steps.mark("compile")
         let print = ThemeService.fingerprint(withOverrides)
+        steps.mark("fingerprint")
         let pictures = ThemeService.imageIdentities(withOverrides)
+        steps.mark("images")
         let (active, activePrint, activeImages) = state.withLock { s in (s.activeID, s.fingerprint, s.images)
         }
         let edited = ThemeService.editedImages(from: activeImages, to: pictures)
         let changed = id != active || print != activePrint || !edited.isEmpty
-        // The index is built before the commit too, so that `Resolve` is answered meanwhile.
-        let prepared = changed ? Cascade(theme: withOverrides) : nil
+        // The index is built before the commit too, so that `Resolve` is answered meanwhile; a
+        // theme compiled to the same rules, palette and schema as one kept reuses its index.
+        let key = ThemeService.preparedKey(print, withOverrides)
+        let prepared =
+            changed
+            ? (state.withLock { $0.prepared.cascade(for: key) } ?? Cascade(theme: withOverrides)) : nil
+        steps.mark("index")
         // Saved before the reply, so that a crash right after `SetTheme` returns keeps the choice:
         // here, or by `savePending()` after the change is published.
         let saveFailure = configuration.savesAfterPublishing ? nil : save(id)
+        steps.mark("save")
+        defer {
+            steps.mark("commit")
+            if .debug <= log.threshold { log(.debug, "switch to '\(id)': \(steps.summary)") }
+        }
         return state.withLock { s -> Change? in
             s.catalog.adopt(catalog)
             s.catalog.forget(keepingChainOf: id)
@@ -683,6 +704,7 @@ public final class ThemeService: Sendable {
                 s.saveProblem = saveFailure
             }
             guard let prepared else { return nil }
+            s.prepared.keep(prepared, for: key)
             s.activeID = id
             s.cascade = prepared
             s.fingerprint = print
@@ -753,6 +775,8 @@ public final class ThemeService: Sendable {
         }
         let change = state.withLock { s -> Change? in
             s.catalog = newCatalog
+            // A reload keeps only the active theme's index (the others are built again when needed).
+            s.prepared.keepOnly(s.cascade, for: ThemeService.preparedKey(s.fingerprint, s.cascade.theme))
             guard id == s.activeID, let compiled else {
                 if compiled == nil {
                     let p = "active theme '\(s.activeID)' was removed from disk; keeping the loaded version"
@@ -784,6 +808,7 @@ public final class ThemeService: Sendable {
             let edited = ThemeService.editedImages(from: s.images, to: pictures ?? [:])
             guard print != s.fingerprint || !edited.isEmpty else { return nil }
             s.cascade = prepared ?? Cascade(theme: withOverrides)
+            s.prepared.keepOnly(s.cascade, for: ThemeService.preparedKey(print ?? "", s.cascade.theme))
             s.fingerprint = print ?? ""
             s.images = pictures ?? [:]
             s.serialNumber &+= 1
@@ -793,6 +818,18 @@ public final class ThemeService: Sendable {
         startChecking()
         return change
     }
+
+    /// Forgets the resolved styles of the active theme and of the other indexes kept (for when
+    /// the clients that asked for many paths have gone).
+    public func forgetResolvedStyles() {
+        state.withLock { s in
+            s.cascade.forgetResolvedStyles()
+            s.prepared.forgetResolvedStyles()
+        }
+    }
+
+    /// How many themes' indexes are kept for switching back (`PreparedCascades`).
+    var preparedCount: Int { state.withLock { $0.prepared.count } }
 
     // MARK: Helpers
 
@@ -924,6 +961,14 @@ public final class ThemeService: Sendable {
             for part in type.parts { s += ",\(part.name)=\(part.type)" }
         }
         return s
+    }
+
+    /// The key of a compiled theme's index in `PreparedCascades`: its `fingerprint` (`print`)
+    /// and its palette, which plugins' templates read though no rule may name it.
+    static func preparedKey(_ print: String, _ theme: CompiledTheme) -> String {
+        var key = print + "|palette"
+        for name in theme.palette.keys.sorted() { key += ";\(name)=\(theme.palette[name]!.hex)" }
+        return key
     }
 
     /// Every image a theme's declarations name (absolute paths), each with the identity of its

@@ -16,12 +16,13 @@ public struct Cascade: Sendable {
     /// The rules indexed for matching; built once per compiled theme.
     let map: SelectorMap
     /// Styles of resolved paths: one cache per compiled theme (a theme generation), so a switch
-    /// or reload, which makes a new `Cascade`, invalidates it.
+    /// or reload that makes a new `Cascade` starts afresh (the daemon keeps a few for switching
+    /// back to a theme compiled to the same rules).
     let cache: StyleCache
 
     /// Identifies this compiled theme (a theme generation): caches keyed by it (compared with
     /// `===`, holding it so that its identity cannot be reused) are invalidated by a switch or
-    /// reload, which make a new `Cascade`.
+    /// reload that makes a new `Cascade`, and are valid again when a kept one is made active.
     public var generation: AnyObject & Sendable { cache }
 
     /// Indexes the theme's rules for matching, with an empty cache.
