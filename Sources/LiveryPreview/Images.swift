@@ -24,15 +24,16 @@ final class LoadedImage {
     /// - Throws: `PreviewError.image` naming the file and what is wrong: unreadable, not an image
     ///   gdk-pixbuf or librsvg can decode, or larger than `maximumSide` per side.
     init(path: String) throws(PreviewError) {
-        // By its first bytes, as the theme compiler checked it (`BundleFiles.imageKind`).
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw .image(path, "cannot read the file")
+        // Read once, bounded as the theme compiler bounds it, and told apart by its first bytes
+        // as the compiler checked it (`BundleFiles.imageKind`).
+        let data: Data
+        switch BundleFiles.contents(of: path, limit: BundleFiles.maximumImageSize) {
+        case .failure(let refusal): throw .image(path, refusal.message)
+        case .success(let d): data = d
         }
-        let head = [UInt8]((try? handle.read(upToCount: 4096)) ?? Data())
-        try? handle.close()
-        switch BundleFiles.imageKind(head) {
-        case "svg": content = .vector(try Self.loadSVG(path))
-        case let kind?: content = .raster(try Self.loadRaster(path, kind: kind))
+        switch BundleFiles.imageKind([UInt8](data.prefix(4096))) {
+        case "svg": content = .vector(try Self.loadSVG(data, path: path))
+        case let kind?: content = .raster(try Self.loadRaster(data, kind: kind, path: path))
         case nil: throw .image(path, "not a PNG, JPEG, WebP or SVG image")
         }
     }
@@ -114,10 +115,9 @@ final class LoadedImage {
             in: .whitespaces)
     }
 
-    private static func loadSVG(_ path: String) throws(PreviewError) -> UnsafeMutablePointer<RsvgHandle> {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .image(path, "cannot read the file")
-        }
+    private static func loadSVG(_ data: Data, path: String) throws(PreviewError) -> UnsafeMutablePointer<
+        RsvgHandle
+    > {
         guard data.count <= maximumSVGBytes else {
             throw .image(path, "the SVG file is larger than \(maximumSVGBytes >> 20) MiB")
         }
@@ -134,10 +134,9 @@ final class LoadedImage {
     /// sniffing, which needs shared-mime-info on `XDG_DATA_DIRS`, a variable Livery's users set
     /// for their themes. Images larger than `maximumSide` are refused when their header is read
     /// (`size-prepared`), before their pixels are decoded.
-    private static func loadRaster(_ path: String, kind: String) throws(PreviewError) -> OpaquePointer {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .image(path, "cannot read the file")
-        }
+    private static func loadRaster(_ data: Data, kind: String, path: String) throws(PreviewError)
+        -> OpaquePointer
+    {
         var error: UnsafeMutablePointer<GError>?
         guard let loader = gdk_pixbuf_loader_new_with_type(kind, &error) else {
             let hint = kind == "webp" ? " (Debian's webp-pixbuf-loader reads WebP)" : ""

@@ -74,18 +74,6 @@ public final class Picture: @unchecked Sendable {
 
     deinit { cairo_surface_destroy(surface) }
 
-    /// The pixel at (`x`, `y`) as opaque 8-bit RGB (the picture is opaque: the window fills it).
-    public func pixel(_ x: Int, _ y: Int) -> (red: UInt8, green: UInt8, blue: UInt8) {
-        cairo_surface_flush(surface)
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        let data = cairo_image_surface_get_data(surface)!
-        let word = UnsafeRawPointer(data + y * stride).load(fromByteOffset: x * 4, as: UInt32.self)
-        return (
-            UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8),
-            UInt8(truncatingIfNeeded: word)
-        )
-    }
-
     /// The picture encoded as PNG: 8-bit RGB when every pixel is opaque (the window's colour
     /// fills the picture, so unless that colour is translucent), else RGBA, written by libpng's
     /// simplified API with `PNG_IMAGE_FLAG_FAST` (no row filters, light zlib compression). Cairo's
@@ -184,6 +172,16 @@ public final class Picture: @unchecked Sendable {
 /// Draws `SampleScreen` with a theme's values through Cairo: what `livery preview` writes and
 /// `livery gallery` shows. The drawing follows the roles' documentation in `SampleScreen`.
 public enum Preview {
+    /// Draws the screen with `theme`'s values: its paths resolved (`SampleScreen.resolve`), then
+    /// drawn as `draw(_:size:)` draws them.
+    /// - Throws: `Cascade.Failure` when the theme's schema lacks a type or property of the
+    ///   screen; `PreviewError.cairo` as `draw(_:size:)`.
+    public static func draw(_ theme: CompiledTheme, app: String? = nil, size: PreviewSize = .standard) throws
+        -> Picture
+    {
+        try draw(SampleScreen.resolve(Cascade(theme: theme), app: app), size: size)
+    }
+
     /// Draws the screen.
     /// - Parameters:
     ///   - styles: The values of each path of `SampleScreen.paths` (`SampleScreen.resolve`); a

@@ -39,9 +39,15 @@ struct PixelImage {
     /// Decodes a PNG file through `pngtopnm` (with `alpha`, its alpha channel as a grey image's
     /// three equal channels).
     static func png(_ path: String, alpha: Bool = false) throws -> PixelImage {
+        try ppm(netpbm("pngtopnm", alpha ? ["-alpha", path] : [path]))
+    }
+
+    /// The standard output of netpbm's `tool` (in /usr/bin) run with `arguments`.
+    /// - Throws: when it cannot start or exits with a status other than 0.
+    static func netpbm(_ tool: String, _ arguments: [String]) throws -> Data {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/pngtopnm")
-        p.arguments = alpha ? ["-alpha", path] : [path]
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/" + tool)
+        p.arguments = arguments
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
@@ -49,7 +55,7 @@ struct PixelImage {
         let data = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         guard p.terminationStatus == 0 else { throw CocoaError(.fileReadCorruptFile) }
-        return try ppm(data)
+        return data
     }
 
     /// Parses a binary PPM (P6, maxval 255).
@@ -185,16 +191,7 @@ final class PreviewPictureTests: XCTestCase {
         var pixels = Data("P6\n16 16\n255\n".utf8)
         for _ in 0..<256 { pixels.append(contentsOf: [0xc0, 0x40, 0x00]) }
         try pixels.write(to: URL(fileURLWithPath: ppm))
-        let jpeg = Process()
-        jpeg.executableURL = URL(fileURLWithPath: "/usr/bin/pnmtojpeg")
-        jpeg.arguments = [ppm]
-        let out = Pipe()
-        jpeg.standardOutput = out
-        try jpeg.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        jpeg.waitUntilExit()
-        XCTAssertEqual(jpeg.terminationStatus, 0)
-        try data.write(to: bundle.appendingPathComponent("bar.jpg"))
+        try PixelImage.netpbm("pnmtojpeg", [ppm]).write(to: bundle.appendingPathComponent("bar.jpg"))
         try Data(
             """
             @theme { name: "Pictures"; inherits: "default"; }
@@ -273,16 +270,7 @@ final class PreviewPictureTests: XCTestCase {
         var pixels = Data("P6\n4097 2\n255\n".utf8)
         pixels.append(Data(repeating: 0x40, count: 4097 * 2 * 3))
         try pixels.write(to: ppm)
-        let png = Process()
-        png.executableURL = URL(fileURLWithPath: "/usr/bin/pnmtopng")
-        png.arguments = [ppm.path]
-        let out = Pipe()
-        png.standardOutput = out
-        png.standardError = FileHandle.nullDevice
-        try png.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        png.waitUntilExit()
-        try data.write(to: bundle.appendingPathComponent("wide.png"))
+        try PixelImage.netpbm("pnmtopng", [ppm.path]).write(to: bundle.appendingPathComponent("wide.png"))
         try Data(
             """
             @theme { name: "Huge image"; inherits: "default"; }

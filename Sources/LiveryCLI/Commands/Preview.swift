@@ -67,8 +67,7 @@ private func drawTheme(_ id: String, catalog: ThemeCatalog, schema: Schema, app:
             DrawProblem(text: errors + "livery: theme '\(id)' has errors; run 'livery check' on it\n"))
     }
     do {
-        let styles = try SampleScreen.resolve(Cascade(theme: theme), app: app)
-        return .success(try Preview.draw(styles, size: size))
+        return .success(try Preview.draw(theme, app: app, size: size))
     } catch let e as Cascade.Failure {
         return .failure(DrawProblem(text: "livery: theme '\(id)': \(e)\n"))
     } catch {
@@ -116,7 +115,7 @@ func gallery(_ inv: Invocation, output: Output) -> Int32 {
             entry.format = theme.metadata.format
             entry.swatches = swatches(theme.palette)
             do {
-                let picture = try Preview.draw(SampleScreen.resolve(Cascade(theme: theme)), size: size)
+                let picture = try Preview.draw(theme, size: size)
                 entry.warnings = picture.warnings.map(\.description)
                 try picture.writePNG(to: directory + "/" + id + ".png", durable: false)
                 entry.picture = id + ".png"

@@ -311,10 +311,20 @@ extension SampleScreen {
             let path = try parse(text)
             let own = Set(schema.properties(of: path.nodes.last!.type))
             let textPath = try sources.textPath(of: text).map { t throws(Cascade.Failure) in try parse(t) }
+            // The path's own properties in one resolve, the rest in one of its text's path.
+            let fromText = textPath == nil ? [] : properties.filter { !own.contains($0) }
+            let fromPath = properties.filter { !fromText.contains($0) }
             var values: [String: Value] = [:]
-            for name in properties {
-                let from = own.contains(name) ? path : (textPath ?? path)
-                values[name] = try cascade.resolve(from, properties: [name], app: app)[0].value
+            // (An empty list would ask for every property of the type.)
+            if !fromPath.isEmpty {
+                for (name, value) in try cascade.resolve(path, properties: fromPath, app: app) {
+                    values[name] = value
+                }
+            }
+            if let textPath, !fromText.isEmpty {
+                for (name, value) in try cascade.resolve(textPath, properties: fromText, app: app) {
+                    values[name] = value
+                }
             }
             styles[text] = SampleStyle(values)
         }

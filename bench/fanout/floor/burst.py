@@ -2,6 +2,7 @@
 """The benchmark's burst (PROCS processes x 4 pipelined Watch calls of 1,024 ~983-byte paths), with a
 pinger, for each BIN in turn on its own fresh bus. usage: burst.py PROCS ROUNDS BIN..."""
 import os, sys, subprocess, tempfile, time, select, math
+import privatebus
 PROCS = int(sys.argv[1]); ROUNDS = int(sys.argv[2]); BINS = sys.argv[3:]
 TCK = os.sysconf("SC_CLK_TCK"); HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -12,18 +13,7 @@ def cpu(pid, tid=None):
 
 def one(b, r):
     work = tempfile.mkdtemp(prefix="burst.")
-    conf = os.path.join(work, "bus.conf"); sock = os.path.join(work, "bus")
-    open(conf, "w").write("""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig><type>session</type><listen>unix:path=%s</listen><auth>EXTERNAL</auth>
-<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
-<limit name="max_incoming_bytes">1000000000</limit><limit name="max_outgoing_bytes">1000000000</limit>
-<limit name="max_message_size">1000000000</limit><limit name="max_replies_per_connection">50000</limit>
-<limit name="max_completed_connections">100000</limit><limit name="max_connections_per_user">100000</limit>
-</busconfig>""" % sock)
-    bus = subprocess.Popen(["dbus-daemon", "--nofork", "--config-file=" + conf], stderr=subprocess.DEVNULL)
-    addr = "unix:path=" + sock
-    while not os.path.exists(sock): time.sleep(0.05)
+    bus, addr = privatebus.start(work, stderr=subprocess.DEVNULL)
     if b == "floor":
         d = subprocess.Popen([os.path.join(HERE, "floor"), addr, "org.livery.Livery1"], stdout=subprocess.PIPE); d.stdout.readline()
     else:

@@ -2,21 +2,12 @@
 """Loop-thread CPU per 1 MB Watch call: liveryd builds vs the libdbus floor, side by side.
 usage: permsg.py N ROUNDS BIN... (each BIN a liveryd; 'floor' for the C floor)"""
 import os, sys, subprocess, tempfile, time, re
+import privatebus
 N = int(sys.argv[1]); ROUNDS = int(sys.argv[2]); BINS = sys.argv[3:]
 TCK = os.sysconf("SC_CLK_TCK")
 HERE = os.path.dirname(os.path.abspath(__file__))
 work = tempfile.mkdtemp(prefix="permsg.")
-conf = os.path.join(work, "bus.conf"); sock = os.path.join(work, "bus")
-open(conf, "w").write("""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig><type>session</type><listen>unix:path=%s</listen><auth>EXTERNAL</auth>
-<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
-<limit name="max_incoming_bytes">1000000000</limit><limit name="max_outgoing_bytes">1000000000</limit>
-<limit name="max_message_size">1000000000</limit><limit name="max_replies_per_connection">50000</limit>
-</busconfig>""" % sock)
-bus = subprocess.Popen(["dbus-daemon", "--nofork", "--config-file=" + conf])
-addr = "unix:path=" + sock
-while not os.path.exists(sock): time.sleep(0.05)
+bus, addr = privatebus.start(work)
 
 def thread_stat(pid, tid):
     s = open("/proc/%d/task/%d/stat" % (pid, tid)).read()
