@@ -86,6 +86,7 @@ public func bundleTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
         (theme, diagnostics) = ThemeCompiler.compile(chain: chain, schema: fuzzSchema)
     }
     guard let theme else { return 0 }
+    assertPlainText(theme.metadata)
     let c = Cascade(theme: theme)
 
     // Paths from the input's own selectors (its sheet, imports and overrides), and the

@@ -245,3 +245,15 @@ func checkYAMLDiagnostics(_ diagnostics: [Diagnostic], in text: String, what: St
         }
     }
 }
+
+/// Crashes when a text field of `metadata` that templates and clients get holds a control
+/// character or a line separator (the rule of `TemplateText`).
+func assertPlainText(_ metadata: ThemeMetadata) {
+    for (field, text) in [
+        ("name", metadata.name), ("description", metadata.description),
+        ("gtk-theme", metadata.gtkTheme ?? ""),
+    ]
+    where text.unicodeScalars.contains(where: TemplateText.isLineBreaking) {
+        fatalError("fuzz: the theme's \(field) holds a control character")
+    }
+}

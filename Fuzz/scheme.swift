@@ -17,6 +17,14 @@ public func schemeTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
     _ = schemeBase.ids
     FileManager.default.createFile(atPath: schemeFile.path, contents: Data(bytes: data, count: size))
     let source = Base16Format().read(schemeFile, id: "fuzz-scheme")
+    // What templates get of the scheme: no text field holds a control character.
+    if case .success(let tinted) = TintedScheme.read(path: schemeFile.path) {
+        TemplateVariables.each(tinted) { key, value in
+            if value.unicodeScalars.contains(where: TemplateText.isLineBreaking) {
+                fatalError("fuzz: template variable \(key) holds a control character")
+            }
+        }
+    }
     for d in source.sheet.diagnostics { _ = d.rendered }
     var catalog = schemeBase
     catalog.add(source)
@@ -24,6 +32,7 @@ public func schemeTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
     for d in diagnostics { _ = d.rendered }
     if case .success(let chain) = catalog.chain(for: "fuzz-scheme") { _ = Lint.warnings(chain: chain) }
     guard let theme else { return 0 }
+    assertPlainText(theme.metadata)
     if source.sheet.diagnostics.contains(where: { $0.severity == .error }) {
         fatalError("fuzz: a scheme with read errors compiled")
     }

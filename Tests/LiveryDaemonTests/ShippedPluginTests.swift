@@ -86,8 +86,12 @@ final class ShippedPluginTests: XCTestCase {
                 let template = try XCTUnwrap(
                     templates.template(named: export.template, system: "base16"), name)
                 let text = try template.render(snapshot.variables)
-                if !["pywal", "shell"].contains(name) {
+                if !["pywal", "shell", "gtk"].contains(name) {
                     XCTAssertTrue(text.contains("Nord"), "\(name): \(text.prefix(200))")
+                }
+                if name == "gtk" {
+                    // CSS has only block comments, which a name could end: the id is named.
+                    XCTAssertTrue(text.hasPrefix("/* Written by Livery for the theme nord (dark)"), text)
                 }
                 if name == "pywal" {
                     // pywal's own colors.json: JSON with special and colors.

@@ -85,9 +85,9 @@ final class ComponentLookup: Sendable {
             var properties: [String: MustacheValue] = [:]
             for (name, value) in values {
                 if case .string(let s) = value {
-                    properties[name] = .string(s)
+                    properties[name] = .string(TemplateText.clean(s))
                 } else {
-                    properties[name] = .string(value.description)
+                    properties[name] = .string(TemplateText.clean(value.description))
                 }
             }
             let known = properties

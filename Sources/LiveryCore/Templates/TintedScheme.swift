@@ -10,13 +10,13 @@ import Foundation
 public struct TintedScheme: Sendable, Equatable {
     /// `base16` or `base24`.
     public var system: String
-    /// The scheme's name as written.
+    /// The scheme's name as written, control characters as spaces (``TemplateText``).
     public var name: String
     /// `slugify(slug ?? name)`.
     public var slug: String
-    /// As written; empty when absent.
+    /// As written, control characters as spaces; empty when absent.
     public var author: String
-    /// As written; empty when absent.
+    /// As written, control characters as spaces; empty when absent.
     public var description: String
     /// `light` or `dark`.
     public var variant: String
@@ -46,16 +46,17 @@ public struct TintedScheme: Sendable, Equatable {
         }
     }
 
-    /// A scheme from its fields; the slug is `slug`, or else `name`, slugified.
+    /// A scheme from its fields; the slug is `slug`, or else `name`, slugified; the name, author
+    /// and description lose their control characters (``TemplateText/clean(_:)``).
     public init(
         system: String, name: String, slug: String? = nil, author: String, description: String = "",
         variant: String, palette: [String: RGB8]
     ) {
         self.system = system
-        self.name = name
+        self.name = TemplateText.clean(name)
         self.slug = TintedScheme.slugify(slug ?? name)
-        self.author = author
-        self.description = description
+        self.author = TemplateText.clean(author)
+        self.description = TemplateText.clean(description)
         self.variant = variant
         self.palette = palette
     }

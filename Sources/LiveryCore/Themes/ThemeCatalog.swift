@@ -40,8 +40,8 @@ public struct ThemeCatalog: Sendable {
     ) {
         let scan = ThemeCatalog.scan(searchPath, formats: formats)
         for (url, why) in scan.unreadable { notes.append("\(url.path): skipped: \(why)") }
-        // Aliases (`base16-ID`, `base24-ID`) are given first, each to the first entry claiming
-        // it, so that they stay reachable whatever plain ids other entries have.
+        // Aliases (`base16-ID`, `base24-ID`) go each to the first entry claiming it; a theme
+        // whose own id is an alias keeps it (an own id always beats an alias).
         var reserved: [String: Entry] = [:]
         for entry in scan.entries where ThemeSource.isValidID(entry.id) {
             for alias in entry.aliases where ThemeSource.isValidID(alias) && reserved[alias] == nil {
@@ -52,10 +52,6 @@ public struct ThemeCatalog: Sendable {
             if !ThemeSource.isValidID(entry.id) {
                 notes.append(
                     "\(entry.url.path): skipped: '\(entry.id)' is not a theme id (\(ThemeSource.idRule))"
-                )
-            } else if let owner = reserved[entry.id], owner.url != entry.url {
-                notes.append(
-                    "\(entry.url.path): skipped: '\(entry.id)' is the id of the scheme \(owner.url.path) (ids of the form base16-ID and base24-ID belong to base16 and base24 schemes)"
                 )
             } else if let first = pending[entry.id]?.url,
                 first.deletingLastPathComponent().path == entry.url.deletingLastPathComponent().path
@@ -72,8 +68,15 @@ public struct ThemeCatalog: Sendable {
             }
         }
         // An alias of a scheme listed under its plain id names that id; the alias of a scheme
-        // whose plain id another entry has is the scheme's id.
+        // whose plain id another entry has is the scheme's id. Neither when a theme has the
+        // alias as its own id.
         for (alias, entry) in reserved {
+            if let owner = pending[alias], owner.url != entry.url {
+                notes.append(
+                    "\(entry.url.path): '\(alias)' is the own id of \(owner.url.path), which a theme's own id keeps; this scheme is '\(entry.plainID)' only"
+                )
+                continue
+            }
             let plain = entry.plainID
             if pending[plain]?.url == entry.url {
                 aliasTargets[alias] = plain

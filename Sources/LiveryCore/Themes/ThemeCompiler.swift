@@ -317,14 +317,15 @@ public enum ThemeCompiler {
             }
         }
 
-        /// The one string or identifier `d` takes, or an error.
+        /// The one string or identifier `d` takes, control characters as spaces
+        /// (``TemplateText``: a name reaches templates and terminals), or an error.
         private static func text(_ d: Declaration, _ typer: inout ValueTyper) -> String? {
             guard d.value.count == 1 else {
                 typer.error("'\(d.property)' takes one value", at: d.value[0])
                 return nil
             }
             switch d.value[0].kind {
-            case .string(let s), .ident(let s): return s
+            case .string(let s), .ident(let s): return TemplateText.clean(s)
             default:
                 typer.error("'\(d.property)' takes a string", at: d.value[0])
                 return nil

@@ -108,7 +108,8 @@ struct ValueTyper {
                 error("'\(name)' takes a quoted string", at: n)
                 return nil
             }
-            return .string(s)
+            // A string value reaches templates and clients: no control characters (TemplateText).
+            return .string(TemplateText.clean(s))
         case .size:
             guard nodes.count == 2 else {
                 error("'\(name)' takes two lengths (width height)", at: nodes[0])

@@ -60,7 +60,9 @@ final class SchemeAliasTests: XCTestCase {
         XCTAssertEqual(catalog.canonicalID("base24-dracula"), "base24-dracula")
     }
 
-    func testAPrefixedIDBelongsToTheSchemeEvenWhenAnotherThemeIsNamedSo() throws {
+    /// pywal's collection has `base16-monokai.json` and others of that form: a theme whose own
+    /// id is a prefixed id keeps it, and the scheme stays reachable by its plain id.
+    func testAThemesOwnIDBeatsAPrefixedAlias() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
             "livery-alias-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -68,12 +70,17 @@ final class SchemeAliasTests: XCTestCase {
         try FileManager.default.copyItem(
             at: collection.appendingPathComponent("base16/nord.yaml"),
             to: dir.appendingPathComponent("nord.yaml"))
-        try Data(#"{"special": {}, "colors": {}}"#.utf8).write(
+        try FileManager.default.copyItem(
+            at: fixturesDirectory.appendingPathComponent("schemes/pywal/dark/base16-nord.json"),
             to: dir.appendingPathComponent("base16-nord.json"))
-        let catalog = ThemeCatalog(searchPath: [dir.path], readingOnly: [])
-        XCTAssertEqual(catalog.installedIDs, ["nord"])
-        XCTAssertEqual(catalog.canonicalID("base16-nord"), "nord")
-        XCTAssertTrue(catalog.notes.contains { $0.contains("base16-nord.json: skipped") }, "\(catalog.notes)")
+        var catalog = ThemeCatalog(searchPath: [dir.path], readingOnly: [])
+        XCTAssertEqual(catalog.installedIDs, ["base16-nord", "nord"])
+        XCTAssertEqual(catalog.canonicalID("base16-nord"), "base16-nord")
+        catalog.read("base16-nord")
+        catalog.read("nord")
+        XCTAssertEqual(
+            catalog.sources["base16-nord"]?.path, dir.appendingPathComponent("base16-nord.json").path)
+        XCTAssertEqual(catalog.sources["nord"]?.format, "base16")
     }
 
     func testTheSystemIsJudgedFromTheFilesHead() {
