@@ -40,8 +40,16 @@ func json(_ v: DBusValue) -> Any {
     case .string(let s): return s
     case .double(let d): return d
     case .boolean(let b): return b
+    case .byte(let u): return Int(u)
+    case .int16(let i): return Int(i)
+    case .uint16(let u): return Int(u)
     case .uint32(let u): return Int(u)
     case .int32(let i): return Int(i)
+    case .int64(let i): return i
+    // JSON numbers past 2^63 are still numbers; JSONSerialization writes UInt64 exactly.
+    case .uint64(let u): return u
+    case .objectPath(let p): return p.description
+    case .signature(let g): return g.description
     case .variant(let inner): return json(inner)
     case .structure(let fields): return fields.map(json)
     case .array(_, let items): return items.map(json)
@@ -49,6 +57,6 @@ func json(_ v: DBusValue) -> Any {
         var o: [String: Any] = [:]
         for e in entries { o[e.key.string ?? "\(e.key)"] = json(e.value) }
         return o
-    default: return "\(v)"
+    case .unixFD(let fd): return Int(fd)
     }
 }

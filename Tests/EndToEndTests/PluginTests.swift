@@ -272,6 +272,27 @@ final class PluginTests: EndToEndTestCase {
         XCTAssertTrue(gone, shown)
     }
 
+    /// A shipped plugin enabled by a link, as the README says, then unlinked: it is listed again
+    /// as shipped and not enabled, and its last failure leaves `Problems` at the next switch.
+    func testAnUnlinkedShippedPluginsFailuresGoWithIt() throws {
+        environment["HOME"] = root
+        try FileManager.default.createDirectory(atPath: pluginsDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: pluginsDirectory + "/kitty", withDestinationPath: Locations.repo + "/plugins/kitty")
+        try startDaemon()
+        try setTheme("forest")
+        // No kitty listens on @livery-kitty here: its remote control fails.
+        let failed = try waitUntil { try status().contains("plugin 'kitty'") }
+        let shownFirst = try status()
+        XCTAssertTrue(failed, shownFirst)
+        try FileManager.default.removeItem(atPath: pluginsDirectory + "/kitty")
+        try setTheme("crimson")
+        XCTAssertTrue(try waitUntil { try pluginRow("kitty")?["enabled"] as? Bool == false })
+        let gone = try waitUntil { try !status().contains("plugin 'kitty'") }
+        let shown = try status()
+        XCTAssertTrue(gone, shown)
+    }
+
     /// A hook reaches the daemon's own bus, even a private one (`--address`): `livery get` in a
     /// hook prints the theme just switched to.
     func testAHookCanCallTheDaemonOnItsBus() throws {

@@ -106,3 +106,26 @@ final class OutputFormattingTests: XCTestCase {
             #"{"serial":3,"signal":"ThemeChanged","theme":"crimson"}"# + "\n")
     }
 }
+
+/// `--json` output: every D-Bus number is a JSON number.
+final class JSONOutputTests: XCTestCase {
+    func testPluginsLastRunAndSerialAreJSONNumbers() throws {
+        let plugin = PluginListing(
+            name: "kitty", kind: "exporter", origin: "user", path: "/p/kitty", enabled: true, errors: [],
+            lastRun: 1_796_169_335, serial: 7, result: "ok")
+        let line = jsonLine(PluginsCommand.json([plugin]))
+        let rows = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [[String: Any]])
+        XCTAssertEqual(rows.first?["last-run"] as? Int, 1_796_169_335, line)
+        XCTAssertEqual(rows.first?["serial"] as? Int, 7, line)
+        XCTAssertTrue(line.contains("\"last-run\":1796169335"), line)
+    }
+
+    func testEveryIntegerTypeIsANumber() throws {
+        let values: [DBusValue] = [
+            .byte(200), .int16(-3), .uint16(60_000), .int32(-70_000), .uint32(4_000_000_000),
+            .int64(-5_000_000_000), .uint64(18_000_000_000_000_000_000),
+        ]
+        let line = jsonLine(values.map(LiveryCLI.json))
+        XCTAssertEqual(line, "[200,-3,60000,-70000,4000000000,-5000000000,18000000000000000000]\n")
+    }
+}

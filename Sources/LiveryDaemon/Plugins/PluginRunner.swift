@@ -102,7 +102,9 @@ public final class PluginRunner: Sendable {
         let snap = ThemeSnapshot(cascade: latest.cascade, serial: latest.serial)
         let plugins = PluginCatalog.load(paths, cache: files)
         var changedVariant = false
-        let present = Set(plugins.map(\.name)).union(
+        // A shipped plugin unlinked from the user's directory is still listed, but no longer
+        // enabled: its results go as a removed plugin's do.
+        let present = Set(plugins.filter(\.enabled).map(\.name)).union(
             ["dark", "light"].flatMap { PluginCatalog.darkmanScripts(paths, variant: $0).map(\.name) })
         state.withLock { s in
             s.manifestErrors = PluginRunner.errors(of: plugins)
