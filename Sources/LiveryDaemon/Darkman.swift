@@ -11,9 +11,10 @@ import Synchronization
 ///
 /// - property `Mode` (`s`, read-write): the active variant, `dark` or `light`; setting it
 ///   switches Livery's variant as `SetVariant` does (anything else is `InvalidArgs`). The
-///   switch runs on Livery's switch queue and `Set` is answered when it is queued; until the
-///   switch is done `Mode` reads as the mode set, as darkman's does (a `Get` right after a
-///   `Set` sees the new mode).
+///   switch runs on Livery's switch queue and `Set` is answered when it is done: an error
+///   reply (`UnknownTheme`, `InvalidTheme`, with what was tried) when no usable theme of that
+///   variant is found, which also stays in `Problems` until a switch succeeds. Until the switch
+///   is done `Mode` reads as the mode set, as darkman's does.
 /// - signal `ModeChanged(s NewMode)`: after each published change of the variant, with
 ///   `PropertiesChanged` for `Mode`.
 public final class DarkmanCompatibility: Sendable {
@@ -59,15 +60,18 @@ public final class DarkmanCompatibility: Sendable {
             signals: [SignalDescription("ModeChanged", arguments: [Argument("NewMode", "s")])],
             properties: [
                 Property(
-                    "Mode", "s", access: .readWrite, emitsChangedSignal: false,
+                    "Mode", "s", emitsChangedSignal: false,
                     get: { .string(requested.newest ?? livery.service.activeVariant) },
-                    set: { value in
+                    deferredSet: { value, reply in
                         let mode = value.string ?? ""
                         guard mode == "dark" || mode == "light" else {
                             throw DBusError(.invalidArgs, "Mode '\(mode)': expected 'dark' or 'light'")
                         }
                         requested.push(mode)
-                        livery.switchVariantLater(mode) { requested.pop() }
+                        livery.switchVariantLater(mode) { failure in
+                            requested.pop()
+                            if let failure { reply.fail(failure) } else { reply.succeed([]) }
+                        }
                     })
             ])
         let connection = livery.connection

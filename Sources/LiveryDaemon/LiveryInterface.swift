@@ -46,20 +46,23 @@ public final class LiveryInterface: Sendable {
     /// Publishes darkman's `ModeChanged` too from now on.
     public func attach(_ compatibility: DarkmanCompatibility) { darkman.withLock { $0 = compatibility } }
 
-    /// Queues a switch to `variant` (as `SetVariant`) and returns at once; a failure is logged.
-    /// `done` runs on the switch queue when the switch is published or has failed.
-    func switchVariantLater(_ variant: String, done: (@Sendable () -> Void)? = nil) {
+    /// Queues a switch to `variant` (as `SetVariant`) and returns at once; a failure is logged
+    /// and stays in `Problems` until a switch succeeds. `done` runs on the switch queue when the
+    /// switch is published and saved, or has failed, with the failure.
+    func switchVariantLater(_ variant: String, done: (@Sendable (ServiceError?) -> Void)? = nil) {
         switches.async { [weak self] in
             guard let self else { return }
+            var failure: ServiceError?
             defer {
                 self.announceProblems()
-                done?()
+                done?(failure)
             }
-            do {
+            do throws(ServiceError) {
                 if let change = try self.service.setVariant(variant).change { self.publish(change) }
                 self.service.savePending()
             } catch {
-                self.service.log(.warning, "cannot switch to the \(variant) variant: \(error)")
+                failure = error
+                self.service.log(.warning, "cannot switch to the \(variant) variant: \(error.message)")
             }
         }
     }

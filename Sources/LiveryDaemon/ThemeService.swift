@@ -98,6 +98,9 @@ public final class ThemeService: Sendable {
         var images: [String: String]
         var serialNumber: UInt32 = 0
         var currentProblems: [String] = []
+        /// Why the last switch to a variant (`setVariant`, `toggle`) failed, until a switch
+        /// succeeds: a schedule or darkman's `Mode` asks for it with nobody to read the error.
+        var variantSwitchFailure: String?
         /// Why the active theme could not be saved, until a save succeeds.
         var saveProblem: String?
         /// The theme a switch made active and `savePending()` has not saved yet.
@@ -328,11 +331,13 @@ public final class ThemeService: Sendable {
     public var serial: UInt32 { state.withLock { $0.serialNumber } }
     /// Problems the user should see: a broken overrides file, an active theme whose newer version
     /// on disk does not validate.
-    /// Also two bundles of one id in one directory, and a declared `dark-variant` /
-    /// `light-variant` of the active theme that is not installed.
+    /// Also two bundles of one id in one directory, a declared `dark-variant` /
+    /// `light-variant` of the active theme that is not installed, and why the last switch to a
+    /// variant failed (until a switch succeeds).
     public var problems: [String] {
         state.withLock { s in
-            s.currentProblems + s.catalog.conflicts + s.variantProblems + (s.saveProblem.map { [$0] } ?? [])
+            let failures = [s.variantSwitchFailure, s.saveProblem].compactMap { $0 }
+            return s.currentProblems + s.catalog.conflicts + s.variantProblems + failures
         } + configProblem
     }
 
@@ -544,7 +549,11 @@ public final class ThemeService: Sendable {
         guard id.utf8.count <= Limits.identifierBytes else {
             throw ServiceError(.limitExceeded, "theme id is longer than \(Limits.identifierBytes) bytes")
         }
-        return try switching.withLock { _ throws(ServiceError) in try switchTo(id) }
+        return try switching.withLock { _ throws(ServiceError) in
+            let change = try switchTo(id)
+            state.withLock { $0.variantSwitchFailure = nil }
+            return change
+        }
     }
 
     /// Switches to the active theme's sibling of the other variant, atomically (no get-then-set
@@ -554,7 +563,7 @@ public final class ThemeService: Sendable {
     public func toggle() throws(ServiceError) -> (theme: String, change: Change?) {
         try switching.withLock { _ throws(ServiceError) in
             let variant = state.withLock { $0.cascade.theme.metadata.variant }
-            return try switchVariant(to: variant == "dark" ? "light" : "dark")
+            return try switchRecordingProblem(to: variant == "dark" ? "light" : "dark")
         }
     }
 
@@ -565,9 +574,27 @@ public final class ThemeService: Sendable {
     /// - Parameter variant: `dark` or `light`.
     /// - Returns: the active theme's id afterwards and the change to publish (nil for none).
     /// - Throws: `UnknownTheme` when no theme of that variant is found (the message says what was
-    ///   tried); `InvalidTheme` when the one found has errors or is of the same variant.
+    ///   tried); `InvalidTheme` when the one found has errors or is of the same variant. The
+    ///   failure stays in `problems` until a switch succeeds.
     public func setVariant(_ variant: String) throws(ServiceError) -> (theme: String, change: Change?) {
-        try switching.withLock { _ throws(ServiceError) in try switchVariant(to: variant) }
+        try switching.withLock { _ throws(ServiceError) in try switchRecordingProblem(to: variant) }
+    }
+
+    /// `switchVariant`, keeping its failure in `problems` until a switch succeeds; called with
+    /// `switching` held.
+    private func switchRecordingProblem(to variant: String) throws(ServiceError) -> (
+        theme: String, change: Change?
+    ) {
+        do {
+            let done = try switchVariant(to: variant)
+            state.withLock { $0.variantSwitchFailure = nil }
+            return done
+        } catch {
+            state.withLock {
+                $0.variantSwitchFailure = "cannot switch to the \(variant) variant: \(error.message)"
+            }
+            throw error
+        }
     }
 
     /// The problems of `config.yaml`, shown in `Problems` until they are fixed: its errors (its
