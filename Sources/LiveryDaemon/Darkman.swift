@@ -5,9 +5,10 @@ import Synchronization
 
 /// darkman's D-Bus interface, so that tools written for darkman work with Livery (DESIGN §10):
 /// `nl.whynothugo.darkman` at `/nl/whynothugo/darkman` under the bus name
-/// `nl.whynothugo.darkman`, taken only when nobody owns it: a running darkman keeps it, Livery
-/// waits in the bus's queue for it (and gets it when darkman, or the Livery it replaced with
-/// `--replace`, leaves), and a darkman started later may take it over (`AllowReplacement`).
+/// `nl.whynothugo.darkman` (taken by `Daemon` with its other names): a running darkman keeps
+/// it, Livery waits in the bus's queue for it (and gets it when darkman leaves), `liveryd
+/// --replace` takes it from the Livery it replaces at once, and a darkman started later may
+/// take it over (`AllowReplacement`).
 ///
 /// - property `Mode` (`s`, read-write): the active variant, `dark` or `light`; setting it
 ///   switches Livery's variant as `SetVariant` does (anything else is `InvalidArgs`). The
@@ -49,10 +50,9 @@ public final class DarkmanCompatibility: Sendable {
         self.last = Mutex(interface.service.activeVariant)
     }
 
-    /// Exports the object and asks for the name; a name already owned is logged, not fatal.
-    /// - Returns: Whether Livery owns the name now.
-    @discardableResult
-    public func start() throws(DBusError) -> Bool {
+    /// Exports the object; the daemon asks for the name (`Daemon`, with its other names).
+    /// - Throws: `DBusError` when the object cannot be exported.
+    public func start() throws(DBusError) {
         let livery = interfaceObject
         let requested = self.requested
         let iface = Interface(
@@ -76,16 +76,6 @@ public final class DarkmanCompatibility: Sendable {
             ])
         let connection = livery.connection
         try connection.export([iface], at: objectPath)
-        let reply = try connection.requestName(
-            try BusName(DarkmanCompatibility.busName), flags: [.allowReplacement])
-        if reply != .primaryOwner && reply != .alreadyOwner {
-            livery.service.log(
-                .notice,
-                "\(DarkmanCompatibility.busName) is owned already (darkman runs?); Livery takes it when it is free"
-            )
-            return false
-        }
-        return true
     }
 
     /// Emits `ModeChanged` and `PropertiesChanged` for `Mode` when the variant changed since

@@ -89,7 +89,8 @@ public final class PluginRunner: Sendable {
         queue.async { [weak self] in self?.work() }
     }
 
-    /// Waits until everything queued so far is rendered (not for the commands), for tests.
+    /// Waits until everything queued so far is rendered (not for the commands): before the
+    /// daemon leaves the bus, and in tests.
     func drain() { queue.sync {} }
 
     private var superseded: Bool { state.withLock { $0.latest != nil } }
