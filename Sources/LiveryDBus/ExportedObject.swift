@@ -242,6 +242,13 @@ public struct Property: Sendable {
     /// The setter's type; a thrown error becomes the reply to `Set`, as for methods.
     public typealias Setter = @Sendable (DBusValue) throws -> Void
 
+    /// The type of a setter that answers `Set` later, as a deferred method does
+    /// (``Method/deferred(_:inputs:outputs:handler:)``): it runs on the loop thread, hands the
+    /// value and the ``PendingReply`` to another thread and returns; the reply it sends (no
+    /// values, or an error) is the reply to `Set`. An error it throws before answering is the
+    /// reply. Nothing emits `PropertiesChanged` for it: the setter does, when it should.
+    public typealias DeferredSetter = @Sendable (DBusValue, PendingReply) throws -> Void
+
     /// The property name, a valid member name.
     public var name: String
     /// The property's single complete type.
@@ -255,6 +262,9 @@ public struct Property: Sendable {
     public var get: @Sendable () -> DBusValue
     /// Stores a new value of type ``signature``; runs on the loop thread.
     public var set: Setter?
+    /// Stores a new value of type ``signature`` and answers `Set` later; when given, it is used
+    /// instead of ``set``.
+    public var deferredSet: DeferredSetter?
 
     /// Creates a property.
     ///
@@ -277,6 +287,25 @@ public struct Property: Sendable {
         self.emitsChangedSignal = emitsChangedSignal
         self.get = get
         self.set = set
+    }
+
+    /// Creates a read-write property whose `Set` is answered later, by `set` through the
+    /// ``PendingReply`` it is given.
+    ///
+    /// - Parameters:
+    ///   - name: the member name, for example `Mode`.
+    ///   - signature: the value's single complete type.
+    ///   - emitsChangedSignal: what introspection advertises; the setter emits
+    ///     `PropertiesChanged` itself when it is true.
+    ///   - get: returns the current value, of type `signature`.
+    ///   - set: takes a value already checked to be of type `signature`, and the reply to send
+    ///     (no values, or an error) once it is stored.
+    public init(
+        _ name: String, _ signature: Signature, emitsChangedSignal: Bool = true,
+        get: @escaping @Sendable () -> DBusValue, deferredSet set: @escaping DeferredSetter
+    ) {
+        self.init(name, signature, access: .readWrite, emitsChangedSignal: emitsChangedSignal, get: get)
+        self.deferredSet = set
     }
 }
 
@@ -333,7 +362,7 @@ public struct Interface: Sendable {
             if !p.signature.isSingleCompleteType {
                 throw .invalidArgs("property \(p.name) has signature '\(p.signature)', not one complete type")
             }
-            if p.access == .readWrite && p.set == nil {
+            if p.access == .readWrite && p.set == nil && p.deferredSet == nil {
                 throw .invalidArgs("read-write property \(p.name) has no setter")
             }
         }

@@ -276,31 +276,39 @@ extension Connection {
                     }
                     return [.dictionary(key: .string, value: .variant, entries)]
                 },
-                Method(
+                Method.deferred(
                     "Set",
                     inputs: [
                         Argument("interface_name", .string), Argument("property_name", .string),
                         Argument("value", .variant),
                     ], outputs: []
-                ) { [weak self] call in
+                ) { [weak self] call, reply in
                     let (interface, property) = try Connection.findProperty(
                         call.arguments[0].string!, call.arguments[1].string!, in: own, path: path)
-                    guard property.access == .readWrite, let set = property.set else {
+                    guard property.access == .readWrite, property.set != nil || property.deferredSet != nil
+                    else {
                         throw DBusError(.propertyReadOnly, "Property '\(property.name)' is read-only")
                     }
-                    guard case .variant(let value) = call.arguments[2] else { return [] }
+                    guard case .variant(let value) = call.arguments[2] else {
+                        reply.succeed([])
+                        return
+                    }
                     if value.signature != property.signature {
                         throw DBusError.invalidArgs(
                             "Property '\(property.name)' has type '\(property.signature)', not '\(value.signature)'"
                         )
                     }
-                    try set(value)
+                    if let later = property.deferredSet {
+                        try later(value, reply)
+                        return
+                    }
+                    try property.set?(value)
                     if property.emitsChangedSignal {
                         try self?.emitPropertiesChanged(
                             path: path, interface: interface.name,
                             changed: [property.name: try Connection.read(property)])
                     }
-                    return []
+                    reply.succeed([])
                 },
             ],
             signals: Connection.standardInterfaceDescriptions[1].signals)

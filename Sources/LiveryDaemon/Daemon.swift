@@ -115,9 +115,13 @@ public final class Daemon: Sendable {
     let watcher: ThemeWatcher?
     let log: Log
 
-    /// Loads themes, connects, exports the object and takes the bus name (objects are registered
-    /// first, then `RequestName` with `DO_NOT_QUEUE`, so that no call can reach the name before
-    /// the object answers it).
+    /// Loads themes, connects, takes the bus names, exports the objects and prepares to serve.
+    ///
+    /// Every name is taken before any object is exported: a call that comes meanwhile waits in
+    /// the connection until `run()` dispatches it, when the objects are there to answer (nothing
+    /// is dispatched before). The names come first so that `--replace` can start from what the
+    /// instance it replaces saved last (`Handover`); the themes are read before, so that a
+    /// replacement that cannot start leaves the running instance alone.
     /// - Parameters:
     ///   - options: The parsed command line.
     ///   - environment: The variables that locate the XDG directories (`HOME`, `XDG_*`).
@@ -139,29 +143,21 @@ public final class Daemon: Sendable {
         configuration.configFile = paths.configFile
         configuration.savesAfterPublishing = true
         service = try ThemeService(configuration: configuration, log: log)
+        let bus = Bus(address: options.address, system: options.system)
         do {
-            connection = try Connection.open(Bus(address: options.address, system: options.system))
+            connection = try Connection.open(bus)
         } catch {
             throw ServiceError(.accessDenied, "cannot connect to the bus: \(error.message)")
         }
+        let handover = options.replace ? try Handover(bus: bus, log: log) : nil
+        defer { handover?.close() }
+        try Daemon.takeNames(connection, options: options, log: log)
+        if let handover {
+            handover.waitForPredecessor(of: connection.uniqueName)
+            service.restoreSavedTheme()
+        }
         interface = try LiveryInterface(service: service, connection: connection)
         try interface.export()
-        var flags: RequestNameFlags = [.doNotQueue, .allowReplacement]
-        if options.replace { flags.insert(.replaceExisting) }
-        let reply = try connection.requestName(LiveryBus.busName, flags: flags)
-        switch reply {
-        case .primaryOwner, .alreadyOwner:
-            break
-        default:
-            var owner = "another process"
-            if let o = try? connection.nameOwner(LiveryBus.name) {
-                owner = "another process (\(o))"
-            }
-            connection.close()
-            throw ServiceError(
-                .accessDenied, "\(LiveryBus.name) is already owned by \(owner); use --replace to take it over"
-            )
-        }
         // Plugin commands reach the daemon's own bus (`livery` in a hook works under
         // `--address` too, as under `make run`'s private bus).
         var pluginEnvironment = environment
@@ -178,7 +174,7 @@ public final class Daemon: Sendable {
         }
         if options.portal {
             let backend = try PortalBackend(service: service, connection: connection)
-            try backend.start(replace: options.replace)
+            try backend.start()
             interface.attach(backend)
         }
         if options.watch {
@@ -201,13 +197,13 @@ public final class Daemon: Sendable {
             watcher = nil
         }
         log(.notice, "serving \(LiveryBus.name) as \(connection.uniqueName)")
-        connection.onNameLost = { [log, connection] name in
+        connection.onNameLost = { [log, connection, interface] name in
             guard name == LiveryBus.name else {
                 log(.notice, "lost the bus name \(name) to another instance")
                 return
             }
-            log(.notice, "lost the bus name \(name) (replaced by another instance); exiting")
-            connection.stop()
+            log(.notice, "replaced by another instance: finishing the switch under way, then exiting")
+            interface.retire { connection.stop() }
         }
         connection.onDisconnect = { [log, connection] in
             log(.error, "disconnected from the bus; exiting")
@@ -215,9 +211,50 @@ public final class Daemon: Sendable {
         }
     }
 
-    /// Runs the event loop on this thread until the name is lost or the bus goes away.
+    /// Takes `org.livery.Livery1`, then the portal backend's and darkman's names when they are
+    /// served, each from a running Livery with `--replace` (all at once: a replaced instance
+    /// that does not answer, stopped say, keeps none of them).
+    /// - Throws: `ServiceError` `AccessDenied` naming the owner when `org.livery.Livery1` is
+    ///   taken and `--replace` was not given.
+    static func takeNames(_ connection: Connection, options: DaemonOptions, log: Log) throws {
+        let replace: RequestNameFlags = options.replace ? [.replaceExisting] : []
+        let reply = try connection.requestName(
+            LiveryBus.busName, flags: replace.union([.doNotQueue, .allowReplacement]))
+        guard reply == .primaryOwner || reply == .alreadyOwner else {
+            var owner = "another process"
+            if let o = try? connection.nameOwner(LiveryBus.name) {
+                owner = "another process (\(o))"
+            }
+            connection.close()
+            throw ServiceError(
+                .accessDenied, "\(LiveryBus.name) is already owned by \(owner); use --replace to take it over"
+            )
+        }
+        if options.portal {
+            let reply = try connection.requestName(
+                try BusName(PortalBackend.busName), flags: replace.union([.doNotQueue, .allowReplacement]))
+            if reply != .primaryOwner && reply != .alreadyOwner {
+                log(.warning, "\(PortalBackend.busName) is taken; the desktop portal backend is off")
+            }
+        }
+        if options.darkman {
+            // Queued behind a darkman that runs (it does not allow replacement), taken when it leaves.
+            let reply = try connection.requestName(
+                try BusName(DarkmanCompatibility.busName), flags: replace.union([.allowReplacement]))
+            if reply != .primaryOwner && reply != .alreadyOwner {
+                log(
+                    .notice,
+                    "\(DarkmanCompatibility.busName) is owned already (darkman runs?); Livery takes it when it is free"
+                )
+            }
+        }
+    }
+
+    /// Runs the event loop on this thread until the name is lost or the bus goes away, then
+    /// writes out the replies and signals still queued.
     public func run() {
         connection.run()
+        connection.flush()
     }
 }
 

@@ -5,15 +5,17 @@ import Synchronization
 
 /// darkman's D-Bus interface, so that tools written for darkman work with Livery (DESIGN §10):
 /// `nl.whynothugo.darkman` at `/nl/whynothugo/darkman` under the bus name
-/// `nl.whynothugo.darkman`, taken only when nobody owns it: a running darkman keeps it, Livery
-/// waits in the bus's queue for it (and gets it when darkman, or the Livery it replaced with
-/// `--replace`, leaves), and a darkman started later may take it over (`AllowReplacement`).
+/// `nl.whynothugo.darkman` (taken by `Daemon` with its other names): a running darkman keeps
+/// it, Livery waits in the bus's queue for it (and gets it when darkman leaves), `liveryd
+/// --replace` takes it from the Livery it replaces at once, and a darkman started later may
+/// take it over (`AllowReplacement`).
 ///
 /// - property `Mode` (`s`, read-write): the active variant, `dark` or `light`; setting it
 ///   switches Livery's variant as `SetVariant` does (anything else is `InvalidArgs`). The
-///   switch runs on Livery's switch queue and `Set` is answered when it is queued; until the
-///   switch is done `Mode` reads as the mode set, as darkman's does (a `Get` right after a
-///   `Set` sees the new mode).
+///   switch runs on Livery's switch queue and `Set` is answered when it is done: an error
+///   reply (`UnknownTheme`, `InvalidTheme`, with what was tried) when no usable theme of that
+///   variant is found, which also stays in `Problems` until a switch succeeds. Until the switch
+///   is done `Mode` reads as the mode set, as darkman's does.
 /// - signal `ModeChanged(s NewMode)`: after each published change of the variant, with
 ///   `PropertiesChanged` for `Mode`.
 public final class DarkmanCompatibility: Sendable {
@@ -48,10 +50,9 @@ public final class DarkmanCompatibility: Sendable {
         self.last = Mutex(interface.service.activeVariant)
     }
 
-    /// Exports the object and asks for the name; a name already owned is logged, not fatal.
-    /// - Returns: Whether Livery owns the name now.
-    @discardableResult
-    public func start() throws(DBusError) -> Bool {
+    /// Exports the object; the daemon asks for the name (`Daemon`, with its other names).
+    /// - Throws: `DBusError` when the object cannot be exported.
+    public func start() throws(DBusError) {
         let livery = interfaceObject
         let requested = self.requested
         let iface = Interface(
@@ -59,29 +60,22 @@ public final class DarkmanCompatibility: Sendable {
             signals: [SignalDescription("ModeChanged", arguments: [Argument("NewMode", "s")])],
             properties: [
                 Property(
-                    "Mode", "s", access: .readWrite, emitsChangedSignal: false,
+                    "Mode", "s", emitsChangedSignal: false,
                     get: { .string(requested.newest ?? livery.service.activeVariant) },
-                    set: { value in
+                    deferredSet: { value, reply in
                         let mode = value.string ?? ""
                         guard mode == "dark" || mode == "light" else {
                             throw DBusError(.invalidArgs, "Mode '\(mode)': expected 'dark' or 'light'")
                         }
                         requested.push(mode)
-                        livery.switchVariantLater(mode) { requested.pop() }
+                        livery.switchVariantLater(mode) { failure in
+                            requested.pop()
+                            if let failure { reply.fail(failure) } else { reply.succeed([]) }
+                        }
                     })
             ])
         let connection = livery.connection
         try connection.export([iface], at: objectPath)
-        let reply = try connection.requestName(
-            try BusName(DarkmanCompatibility.busName), flags: [.allowReplacement])
-        if reply != .primaryOwner && reply != .alreadyOwner {
-            livery.service.log(
-                .notice,
-                "\(DarkmanCompatibility.busName) is owned already (darkman runs?); Livery takes it when it is free"
-            )
-            return false
-        }
-        return true
     }
 
     /// Emits `ModeChanged` and `PropertiesChanged` for `Mode` when the variant changed since

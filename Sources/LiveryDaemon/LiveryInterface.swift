@@ -34,6 +34,8 @@ public final class LiveryInterface: Sendable {
     let switches = DispatchQueue(label: "org.livery.switch")
     /// The desktop portal backend, told of every published change.
     let portal = Mutex<PortalBackend?>(nil)
+    /// Set by `retire`: switches that have not started are refused from then on.
+    let retired = Atomic<Bool>(false)
 
     /// Publishes to the portal backend too from now on.
     /// - Parameter backend: The started portal backend; it replaces any attached before.
@@ -46,20 +48,27 @@ public final class LiveryInterface: Sendable {
     /// Publishes darkman's `ModeChanged` too from now on.
     public func attach(_ compatibility: DarkmanCompatibility) { darkman.withLock { $0 = compatibility } }
 
-    /// Queues a switch to `variant` (as `SetVariant`) and returns at once; a failure is logged.
-    /// `done` runs on the switch queue when the switch is published or has failed.
-    func switchVariantLater(_ variant: String, done: (@Sendable () -> Void)? = nil) {
+    /// Queues a switch to `variant` (as `SetVariant`) and returns at once; a failure is logged
+    /// and stays in `Problems` until a switch succeeds. `done` runs on the switch queue when the
+    /// switch is published and saved, or has failed, with the failure.
+    func switchVariantLater(_ variant: String, done: (@Sendable (ServiceError?) -> Void)? = nil) {
         switches.async { [weak self] in
             guard let self else { return }
+            if let refusal = self.refusal {
+                done?(refusal)
+                return
+            }
+            var failure: ServiceError?
             defer {
                 self.announceProblems()
-                done?()
+                done?(failure)
             }
-            do {
+            do throws(ServiceError) {
                 if let change = try self.service.setVariant(variant).change { self.publish(change) }
                 self.service.savePending()
             } catch {
-                self.service.log(.warning, "cannot switch to the \(variant) variant: \(error)")
+                failure = error
+                self.service.log(.warning, "cannot switch to the \(variant) variant: \(error.message)")
             }
         }
     }
@@ -331,7 +340,12 @@ public final class LiveryInterface: Sendable {
         return Method.deferred("Reload") { [weak self] _, reply in
             guard let self else { return }
             self.switches.async { [weak self] in
-                self?.reloadNow()
+                guard let self else { return }
+                if let refusal = self.refusal {
+                    reply.fail(refusal)
+                    return
+                }
+                self.reloadNow()
                 reply.succeed([])
             }
         }
@@ -391,14 +405,19 @@ public final class LiveryInterface: Sendable {
         _ work: @escaping @Sendable () throws(ServiceError) -> (ThemeService.Change?, [DBusValue])
     ) {
         switches.async { [weak self] in
+            guard let self else { return }
+            if let refusal = self.refusal {
+                reply.fail(refusal)
+                return
+            }
             defer {
-                self?.announceProblems()
+                self.announceProblems()
                 ThemeService.returnFreedMemory()
             }
             do {
                 let (change, values) = try work()
-                if let change { self?.publish(change) }
-                self?.service.savePending()
+                if let change { self.publish(change) }
+                self.service.savePending()
                 reply.succeed(values)
             } catch {
                 reply.fail(error)
@@ -407,14 +426,43 @@ public final class LiveryInterface: Sendable {
     }
 
     /// Rescans themes and overrides and publishes what changed (the `Reload` method and live
-    /// reload), after any switch queued before; returns when it is published.
+    /// reload), after any switch queued before; returns when it is published (or refused after
+    /// `retire`).
     public func reload() {
-        switches.sync { reloadNow() }
+        switches.sync { if refusal == nil { reloadNow() } }
     }
 
     /// Queues a reload after the switches already queued and returns at once (live reload).
     public func reloadLater() {
-        switches.async { [weak self] in self?.reloadNow() }
+        switches.async { [weak self] in
+            guard let self, self.refusal == nil else { return }
+            self.reloadNow()
+        }
+    }
+
+    /// Stops taking switches, because another instance took `org.livery.Livery1` over
+    /// (`liveryd --replace`; the README's "Replacing a running liveryd" and `Handover` give
+    /// the protocol): every switch, variant change and reload that has not started yet is
+    /// refused (`AccessDenied`, nothing changed); the one under way finishes, saved before it
+    /// is answered; then `done` runs on the switch queue, once the plugins have rendered the
+    /// last change. Call it on the loop thread, where `NameLost` arrives after every call the
+    /// bus routed here before the name moved.
+    /// - Parameter done: What to do then: leave the bus.
+    public func retire(then done: @escaping @Sendable () -> Void) {
+        retired.store(true, ordering: .sequentiallyConsistent)
+        switches.async { [weak self] in
+            self?.plugins.withLock { $0 }?.drain()
+            done()
+        }
+    }
+
+    /// The error a switch gets after `retire`; nil before.
+    var refusal: ServiceError? {
+        guard retired.load(ordering: .sequentiallyConsistent) else { return nil }
+        return ServiceError(
+            .accessDenied,
+            "this liveryd (\(connection.uniqueName)) was replaced by another instance and starts no more switches; "
+                + "call \(LiveryBus.name) again")
     }
 
     /// A reload, on the switch queue.

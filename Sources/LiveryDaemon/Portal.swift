@@ -64,10 +64,9 @@ public final class PortalBackend: Sendable {
             }
     }
 
-    /// Exports the object and takes the bus name; a name already taken is logged, not fatal.
-    /// - Parameter replace: take the name over from a running instance (`liveryd --replace`).
-    /// - Throws: `DBusError` when the object cannot be exported or `RequestName` fails.
-    public func start(replace: Bool = false) throws(DBusError) {
+    /// Exports the object; the daemon takes the bus name (`Daemon`, with its other names).
+    /// - Throws: `DBusError` when the object cannot be exported.
+    public func start() throws(DBusError) {
         let service = self.service
         let iface = Interface(
             interfaceName,
@@ -107,12 +106,6 @@ public final class PortalBackend: Sendable {
                 Property("version", "u", emitsChangedSignal: false) { .uint32(PortalBackend.version) }
             ])
         try connection.export([iface], at: objectPath)
-        var flags: RequestNameFlags = [.doNotQueue, .allowReplacement]
-        if replace { flags.insert(.replaceExisting) }
-        let reply = try connection.requestName(try BusName(PortalBackend.busName), flags: flags)
-        if reply != .primaryOwner && reply != .alreadyOwner {
-            service.log(.warning, "\(PortalBackend.busName) is taken; the desktop portal backend is off")
-        }
     }
 
     /// Emits `SettingChanged(s namespace, s key, v value)` for every key whose value changed

@@ -98,6 +98,9 @@ public final class ThemeService: Sendable {
         var images: [String: String]
         var serialNumber: UInt32 = 0
         var currentProblems: [String] = []
+        /// Why the last switch to a variant (`setVariant`, `toggle`) failed, until a switch
+        /// succeeds: a schedule or darkman's `Mode` asks for it with nobody to read the error.
+        var variantSwitchFailure: String?
         /// Why the active theme could not be saved, until a save succeeds.
         var saveProblem: String?
         /// The theme a switch made active and `savePending()` has not saved yet.
@@ -142,37 +145,98 @@ public final class ThemeService: Sendable {
         do { schema = try Schema.load(from: URL(fileURLWithPath: schemaPath)) } catch {
             throw ServiceError(.invalidTheme, "\(error)")
         }
+        let start: Start
+        do {
+            start = try ThemeService.startingTheme(configuration, store: store, schema: schema, log: log)
+        } catch {
+            if schema.types.isEmpty {
+                throw ServiceError(
+                    .invalidTheme,
+                    "\(schemaPath): the schema has no component types, so no theme can be valid")
+            }
+            throw error
+        }
+        let cascade = Cascade(theme: start.theme)
+        let print = ThemeService.fingerprint(start.theme)
+        var initial = State(
+            catalog: start.catalog, activeID: start.id, cascade: cascade, fingerprint: print,
+            images: ThemeService.imageIdentities(start.theme), currentProblems: start.problems,
+            loggedNotes: Set(start.catalog.notes))
+        initial.prepared.keep(cascade, for: ThemeService.preparedKey(print, start.theme))
+        state = Mutex(initial)
+        log(.info, "active theme '\(start.id)' (\(start.catalog.installedIDs.count) themes installed)")
+        startChecking()
+    }
+
+    /// The theme a service starts with, read and compiled, with the catalog it was read into.
+    private struct Start {
+        var catalog: ThemeCatalog
+        var id: String
+        var theme: CompiledTheme
+        /// The overrides' problems.
+        var problems: [String]
+    }
+
+    /// Chooses the theme to start with: the one `state.json` names, else the fallback, else the
+    /// first valid installed theme in id order. The catalog's notes are logged unless
+    /// `logged` has them.
+    /// - Throws: `ServiceError` `InvalidTheme` when no theme is valid.
+    private static func startingTheme(
+        _ configuration: Configuration, store: StateStore, schema: Schema, log: Log, logged: Set<String> = []
+    ) throws(ServiceError) -> Start {
         let overrides = ThemeService.readOverrides(configuration.overridesFile, log: log)
         // Only the themes tried are read and compiled here; the rest are read and checked away
         // from the bus thread once the daemon serves (`startChecking`).
         let candidates = ThemeService.savedThenFallback(configuration, store: store, log: log)
         var catalog = ThemeCatalog(
             searchPath: configuration.searchPath, formats: configuration.formats(), readingOnly: candidates)
-        for note in catalog.notes { log(.notice, note) }
+        for note in catalog.notes where !logged.contains(note) { log(.notice, note) }
         let chosen = ThemeService.firstValid(
             of: candidates, in: &catalog, schema: schema, overrides: overrides, configuration: configuration,
             log: log)
         guard let (id, theme, problems) = chosen else {
-            if schema.types.isEmpty {
-                throw ServiceError(
-                    .invalidTheme,
-                    "\(schemaPath): the schema has no component types, so no theme can be valid")
-            }
             throw ServiceError(
                 .invalidTheme,
                 "no valid theme on the search path (\(configuration.searchPath.joined(separator: ":")))")
         }
         catalog.forget(keepingChainOf: id)
-        let cascade = Cascade(theme: theme)
-        let print = ThemeService.fingerprint(theme)
-        var initial = State(
-            catalog: catalog, activeID: id, cascade: cascade, fingerprint: print,
-            images: ThemeService.imageIdentities(theme), currentProblems: problems,
-            loggedNotes: Set(catalog.notes))
-        initial.prepared.keep(cascade, for: ThemeService.preparedKey(print, theme))
-        state = Mutex(initial)
-        log(.info, "active theme '\(id)' (\(catalog.installedIDs.count) themes installed)")
-        startChecking()
+        return Start(catalog: catalog, id: id, theme: theme, problems: problems)
+    }
+
+    /// Starts again from the theme `state.json` names now, chosen as at start-up, when it is not
+    /// the active one: another instance may have saved switches since this service read the
+    /// file (`liveryd --replace`, the README's "Replacing a running liveryd"). Nothing is
+    /// published and the serial stays: call it before the service is served.
+    public func restoreSavedTheme() {
+        switching.withLock { _ in
+            let active = state.withLock { $0.activeID }
+            guard let saved = try? store.load().theme, saved != active else { return }
+            let logged = state.withLock { $0.loggedNotes }
+            let start: Start
+            do throws(ServiceError) {
+                start = try ThemeService.startingTheme(
+                    configuration, store: store, schema: schema, log: log, logged: logged)
+            } catch {
+                log(
+                    .error,
+                    "cannot start from the saved theme '\(saved)': \(error.message); keeping '\(active)'")
+                return
+            }
+            let cascade = Cascade(theme: start.theme)
+            let print = ThemeService.fingerprint(start.theme)
+            let images = ThemeService.imageIdentities(start.theme)
+            state.withLock { s in
+                s.catalog = start.catalog
+                s.activeID = start.id
+                s.cascade = cascade
+                s.fingerprint = print
+                s.images = images
+                s.currentProblems = start.problems
+                s.loggedNotes.formUnion(start.catalog.notes)
+                s.prepared.keep(cascade, for: ThemeService.preparedKey(print, start.theme))
+            }
+            log(.info, "active theme '\(start.id)', as the replaced instance saved it")
+        }
     }
 
     /// The themes to try at start-up, in order: the saved one (a warning in `log` when the
@@ -328,11 +392,13 @@ public final class ThemeService: Sendable {
     public var serial: UInt32 { state.withLock { $0.serialNumber } }
     /// Problems the user should see: a broken overrides file, an active theme whose newer version
     /// on disk does not validate.
-    /// Also two bundles of one id in one directory, and a declared `dark-variant` /
-    /// `light-variant` of the active theme that is not installed.
+    /// Also two bundles of one id in one directory, a declared `dark-variant` /
+    /// `light-variant` of the active theme that is not installed, and why the last switch to a
+    /// variant failed (until a switch succeeds).
     public var problems: [String] {
         state.withLock { s in
-            s.currentProblems + s.catalog.conflicts + s.variantProblems + (s.saveProblem.map { [$0] } ?? [])
+            let failures = [s.variantSwitchFailure, s.saveProblem].compactMap { $0 }
+            return s.currentProblems + s.catalog.conflicts + s.variantProblems + failures
         } + configProblem
     }
 
@@ -544,7 +610,11 @@ public final class ThemeService: Sendable {
         guard id.utf8.count <= Limits.identifierBytes else {
             throw ServiceError(.limitExceeded, "theme id is longer than \(Limits.identifierBytes) bytes")
         }
-        return try switching.withLock { _ throws(ServiceError) in try switchTo(id) }
+        return try switching.withLock { _ throws(ServiceError) in
+            let change = try switchTo(id)
+            state.withLock { $0.variantSwitchFailure = nil }
+            return change
+        }
     }
 
     /// Switches to the active theme's sibling of the other variant, atomically (no get-then-set
@@ -554,7 +624,7 @@ public final class ThemeService: Sendable {
     public func toggle() throws(ServiceError) -> (theme: String, change: Change?) {
         try switching.withLock { _ throws(ServiceError) in
             let variant = state.withLock { $0.cascade.theme.metadata.variant }
-            return try switchVariant(to: variant == "dark" ? "light" : "dark")
+            return try switchRecordingProblem(to: variant == "dark" ? "light" : "dark")
         }
     }
 
@@ -565,9 +635,27 @@ public final class ThemeService: Sendable {
     /// - Parameter variant: `dark` or `light`.
     /// - Returns: the active theme's id afterwards and the change to publish (nil for none).
     /// - Throws: `UnknownTheme` when no theme of that variant is found (the message says what was
-    ///   tried); `InvalidTheme` when the one found has errors or is of the same variant.
+    ///   tried); `InvalidTheme` when the one found has errors or is of the same variant. The
+    ///   failure stays in `problems` until a switch succeeds.
     public func setVariant(_ variant: String) throws(ServiceError) -> (theme: String, change: Change?) {
-        try switching.withLock { _ throws(ServiceError) in try switchVariant(to: variant) }
+        try switching.withLock { _ throws(ServiceError) in try switchRecordingProblem(to: variant) }
+    }
+
+    /// `switchVariant`, keeping its failure in `problems` until a switch succeeds; called with
+    /// `switching` held.
+    private func switchRecordingProblem(to variant: String) throws(ServiceError) -> (
+        theme: String, change: Change?
+    ) {
+        do {
+            let done = try switchVariant(to: variant)
+            state.withLock { $0.variantSwitchFailure = nil }
+            return done
+        } catch {
+            state.withLock {
+                $0.variantSwitchFailure = "cannot switch to the \(variant) variant: \(error.message)"
+            }
+            throw error
+        }
     }
 
     /// The problems of `config.yaml`, shown in `Problems` until they are fixed: its errors (its

@@ -35,6 +35,25 @@ final class DarkmanTests: EndToEndTestCase {
         XCTAssertEqual(try livery("get").stdout, "forest\n")
     }
 
+    /// Setting `Mode` to a variant no theme is found for is an error reply that names what was
+    /// tried, changes nothing, and stays in `Problems` until a switch succeeds.
+    func testModeWithNoThemeOfThatVariantIsAnErrorAndAProblem() throws {
+        try startDaemon()
+        try setTheme("forest")  // light; no forest-dark or other dark sibling is installed
+        let set = try busctl(["set-property", darkmanName, path, darkmanName, "Mode", "s", "dark"])
+        XCTAssertNotEqual(set.status, 0, "\(set)")
+        XCTAssertTrue(set.stderr.contains("no dark theme for 'forest'"), "\(set)")
+        XCTAssertEqual(try mode(), "s \"light\"\n")
+        XCTAssertEqual(try livery("get").stdout, "forest\n")
+        let status = try livery("status")
+        XCTAssertTrue(status.stdout.contains("no dark theme for 'forest'"), "\(status)")
+
+        try setTheme("default-dark")
+        XCTAssertEqual(try mode(), "s \"dark\"\n")
+        let after = try livery("status")
+        XCTAssertFalse(after.stdout.contains("no dark theme"), "\(after)")
+    }
+
     /// A darkman already on the bus keeps its name: Livery does not take it.
     func testARunningDarkmanKeepsItsName() throws {
         let owner = try background(

@@ -517,6 +517,52 @@ final class PluginTests: EndToEndTestCase {
         XCTAssertEqual(row["origin"] as? String, "user")
     }
 
+    /// A switch superseded before its scripts start does not swallow the change of variant:
+    /// from a light theme, two switches to dark themes one right after the other run
+    /// `dark-mode.d/*` once, and `livery plugins` reports that run. An exporter of many outputs
+    /// keeps the first switch rendering when the second is published.
+    func testDarkmanScriptsRunOnceWhenASwitchToTheirVariantIsSuperseded() throws {
+        var exports = "exports:\n"
+        for i in 0..<50 { exports += "  - template: t.mustache\n    output: \(root)/out/\(i).txt\n" }
+        try writePlugin("many", manifest: exports, files: ["t.mustache": "{{scheme-slug}}\n"])
+        for variant in ["dark", "light"] {
+            let dir = try makeDirectory("data/\(variant)-mode.d")
+            let script = dir + "/mark"
+            try "#!/bin/sh\necho \"$LIVERY_THEME $LIVERY_SERIAL\" >> \(root)/\(variant).log\n".write(
+                toFile: script, atomically: true, encoding: .utf8)
+            chmod(script, 0o755)
+        }
+        try startDaemon()
+        func lines(_ variant: String) -> [String] {
+            (read(root + "/\(variant).log") ?? "").split(separator: "\n").map(String.init)
+        }
+        for round in 1...3 {
+            let both = try python(
+                """
+                import sys, dbus
+                bus = dbus.bus.BusConnection(sys.argv[1])
+                for theme in ("default-dark", "dracula"):
+                    bus.call_blocking("org.livery.Livery1", "/org/livery/Livery1", "org.livery.Livery1", "SetTheme", "s", (theme,))
+                """)
+            XCTAssertEqual(both.status, 0, "\(both)")
+            let serial = try serial()
+            XCTAssertTrue(
+                waitUntil { lines("dark").count == round }, "round \(round): dark.log \(lines("dark"))")
+            // For the first switch when its run was not superseded, else for the second.
+            let ran = lines("dark").last ?? ""
+            XCTAssertTrue(
+                ["default-dark \(serial - 1)", "dracula \(serial)"].contains(ran), "round \(round): \(ran)")
+            let row = try XCTUnwrap(try pluginRow("dark-mode.d/mark"))
+            XCTAssertEqual(
+                row["serial"] as? Int, Int(ran.split(separator: " ").last ?? ""), "round \(round): \(row)")
+            // Back to light: its script's run shows the dark one ran only once.
+            try setTheme("default")
+            XCTAssertTrue(
+                waitUntil { lines("light").count == round }, "round \(round): light.log \(lines("light"))")
+            XCTAssertEqual(lines("dark").count, round, "round \(round): \(lines("dark"))")
+        }
+    }
+
     func testPluginsListsBuiltInFormatsAndShippedPluginsNotEnabled() throws {
         try startDaemon()
         let r = try livery("plugins", "--json")

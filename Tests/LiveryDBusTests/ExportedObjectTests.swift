@@ -461,6 +461,51 @@ final class ExportedObjectTests: BusTestCase {
         XCTAssertEqual(setterCalls.value, 2)
     }
 
+    /// A property with a deferred setter answers `Set` when its setter does, from another
+    /// thread: its error, or success; the getter sees what was stored meanwhile.
+    func testADeferredSetterAnswersSetWhenItIsDone() throws {
+        let stored = Box("dark")
+        let path = try ObjectPath("/org/livery/Deferred")
+        let interface = try InterfaceName("org.livery.Deferred1")
+        try service.export(
+            [
+                Interface(
+                    interface,
+                    properties: [
+                        Property(
+                            "Mode", .string, emitsChangedSignal: false, get: { .string(stored.value) },
+                            deferredSet: { value, reply in
+                                let mode = value.string ?? ""
+                                if mode.isEmpty { throw DBusError(.invalidArgs, "empty") }
+                                DispatchQueue.global().async {
+                                    guard mode != "dim" else {
+                                        reply.fail(DBusError(.failed, "no theme is dim"))
+                                        return
+                                    }
+                                    stored.value = mode
+                                    reply.succeed([])
+                                }
+                            })
+                    ])
+            ], at: path)
+        func set(_ mode: String) throws {
+            _ = try client.call(
+                destination: Test.name, path: path, interface: .properties, member: MemberName("Set"),
+                arguments: [.string(interface.rawValue), .string("Mode"), .variant(.string(mode))], timeout: 5
+            )
+        }
+        try set("light")
+        XCTAssertEqual(stored.value, "light")
+        let failed = assertDBusError(.failed) { try set("dim") }
+        XCTAssertEqual(failed?.message, "no theme is dim")
+        assertDBusError(.invalidArgs) { try set("") }
+        XCTAssertEqual(
+            try client.call(
+                destination: Test.name, path: path, interface: .properties, member: MemberName("Get"),
+                arguments: [.string(interface.rawValue), .string("Mode")], timeout: 5),
+            [.variant(.string("light"))])
+    }
+
     func testPropertiesChangedReachesAPythonListener() throws {
         let result = try runPython(
             """

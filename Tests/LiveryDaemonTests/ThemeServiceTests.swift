@@ -132,6 +132,29 @@ final class ThemeServiceTests: XCTestCase {
         XCTAssertTrue(lines.all.contains { $0.hasPrefix("<4>saved theme 'mine' has errors") }, "\(lines.all)")
     }
 
+    /// A replacement reads `state.json` again once its predecessor has left: it starts from
+    /// what was saved since it was made, with nothing published.
+    func testRestoreSavedThemeStartsFromWhatAnotherInstanceSavedSince() throws {
+        let scratch = try Scratch()
+        let replacement = try scratch.service()
+        XCTAssertEqual(replacement.activeTheme, "default")
+        _ = try scratch.service().setTheme("crimson")  // the instance being replaced
+        replacement.restoreSavedTheme()
+        XCTAssertEqual(replacement.activeTheme, "crimson")
+        XCTAssertEqual(replacement.serial, 0)
+        XCTAssertEqual(
+            try replacement.resolve("Window/TabBar", properties: ["tint-color"], app: nil)[0].value
+                .description,
+            "#800000ff")
+        // A saved theme that no longer validates falls back as at start-up.
+        try scratch.write("mine/theme.css", "Button { tint-color: #010203; }\n")
+        _ = try scratch.service().setTheme("mine")
+        try scratch.write("mine/theme.css", "Button { tint-color: nope; }\n")
+        replacement.restoreSavedTheme()
+        XCTAssertEqual(replacement.activeTheme, "default")
+        XCTAssertEqual(replacement.serial, 0)
+    }
+
     func testReloadPicksUpGoodEditKeepsLastGoodOnBadEdit() throws {
         let scratch = try Scratch()
         try scratch.write("mine/theme.css", "Button { tint-color: #010203; }\n")

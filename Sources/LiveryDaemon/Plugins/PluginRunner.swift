@@ -31,6 +31,8 @@ public final class PluginRunner: Sendable {
 
     private struct State {
         var latest: (cascade: Cascade, serial: UInt32)?
+        /// The variant darkman's scripts last ran for (at start-up, the active theme's): they
+        /// run when a change that is not superseded ends at another one.
         var variant: String?
         var statuses: [String: Status] = [:]
         var manifestErrors: [String: [String]] = [:]
@@ -87,7 +89,8 @@ public final class PluginRunner: Sendable {
         queue.async { [weak self] in self?.work() }
     }
 
-    /// Waits until everything queued so far is rendered (not for the commands), for tests.
+    /// Waits until everything queued so far is rendered (not for the commands): before the
+    /// daemon leaves the bus, and in tests.
     func drain() { queue.sync {} }
 
     private var superseded: Bool { state.withLock { $0.latest != nil } }
@@ -111,9 +114,10 @@ public final class PluginRunner: Sendable {
             // A plugin that was removed takes its last results with it.
             s.statuses = s.statuses.filter { present.contains($0.key) }
             changedVariant = s.variant != nil && s.variant != snap.variant
-            s.variant = snap.variant
         }
         var jobs: [(owner: String, label: String, argv: [String], directory: String, timeout: Double)] = []
+        // What each plugin and script runs for this change, recorded only when it does run.
+        var runs: [(owner: String, pending: Int, failures: [String])] = []
         for plugin in plugins where plugin.runnable {
             var failures: [String] = []
             var commands = 0
@@ -156,19 +160,24 @@ public final class PluginRunner: Sendable {
                     ))
                 commands += 1
             }
-            begin(plugin.name, serial: snap.serial, pending: commands, failures: failures)
+            runs.append((plugin.name, commands, failures))
         }
         if changedVariant {
             for script in PluginCatalog.darkmanScripts(paths, variant: snap.variant) {
                 jobs.append((script.name, "script", [script.path], paths.home, PluginManifest.defaultTimeout))
-                begin(script.name, serial: snap.serial, pending: 1, failures: [])
+                runs.append((script.name, 1, []))
             }
         }
         if superseded {
             // A newer change is queued: it renders everything again; older commands would only
-            // apply a theme that is no longer the active one.
-            for job in jobs { finish(job.owner, serial: snap.serial, failure: nil) }
+            // apply a theme that is no longer the active one. Nothing of this run is recorded:
+            // `livery plugins` shows runs that happened, and the scripts' variant stays the one
+            // they last ran for, so that the newer change runs them when it ends at another.
             return
+        }
+        state.withLock { $0.variant = snap.variant }
+        for run in runs {
+            begin(run.owner, serial: snap.serial, pending: run.pending, failures: run.failures)
         }
         let env = commandEnvironment(snap)
         let input = jobs.isEmpty ? [] : snap.json
