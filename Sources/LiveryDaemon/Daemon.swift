@@ -162,10 +162,11 @@ public final class Daemon: Sendable {
         // `--address` too, as under `make run`'s private bus).
         var pluginEnvironment = environment
         if let address = options.address { pluginEnvironment["DBUS_SESSION_BUS_ADDRESS"] = address }
-        interface.attach(
-            PluginRunner(
-                environment: pluginEnvironment, variant: service.activeCascade.theme.metadata.variant,
-                log: log))
+        let runner = PluginRunner(
+            environment: pluginEnvironment, variant: service.activeCascade.theme.metadata.variant, log: log)
+        interface.attach(runner)
+        // Outputs a crash left at another theme are put right (`PluginRunner.resume`).
+        runner.resume(service.activeCascade, serial: service.serial)
         Scheduler(interface: interface, configFile: paths.configFile).start()
         if options.darkman {
             let compatibility = try DarkmanCompatibility(interface)

@@ -461,8 +461,53 @@ final class PluginTests: EndToEndTestCase {
                 (0..<10).allSatisfy { read("\(root)/out/\($0).txt") == want }
                     && (try? pluginRow("many"))??["serial"] as? Int == Int(last)
             }, (0..<10).map { read("\(root)/out/\($0).txt") ?? "none" }.joined())
-        usleep(300_000)
-        XCTAssertTrue((0..<10).allSatisfy { read("\(root)/out/\($0).txt") == want })
+        // The runner renders one change at a time, in order: with the last serial recorded, no
+        // older rendering is left to come after it.
+    }
+
+    /// A daemon killed in the middle of a switch leaves outputs of two themes: at the next
+    /// start every export whose file is not the active theme's is written again and its command
+    /// run, and one that already is the active theme's is left alone, its command not run.
+    func testStartUpPutsRightTheOutputsACrashLeftAtAnotherTheme() throws {
+        for name in ["fresh", "stale"] {
+            try writePlugin(
+                name,
+                manifest: """
+                    exports:
+                      - template: t.mustache
+                        output: \(root)/out/\(name).txt
+                        run: ["sh", "-c", "echo ran >> \(root)/\(name).log"]
+                    """, files: ["t.mustache": "{{scheme-slug}} {{base00-hex}}\n"])
+        }
+        try startDaemon()
+        try setTheme("nord")
+        let nord = "nord \(try XCTUnwrap(readBase00("nord")))\n"
+        let serial = try serial()
+        // Both ran for nord (and maybe for the theme the daemon started with before it).
+        func ranForNord(_ name: String) -> Bool {
+            guard let row = try? pluginRow(name) else { return false }
+            return read(root + "/out/\(name).txt") == nord && row["serial"] as? Int == Int(serial)
+                && row["result"] as? String == "ok"
+        }
+        XCTAssertTrue(waitUntil { ranForNord("fresh") && ranForNord("stale") })
+        let freshRuns = read(root + "/fresh.log") ?? ""
+        let staleRuns = read(root + "/stale.log") ?? ""
+        daemon.kill9()
+        // What a kill between the two exports of a switch away from dracula leaves.
+        let dracula = "dracula \(try XCTUnwrap(readBase00("dracula")))\n"
+        try dracula.write(toFile: root + "/out/stale.txt", atomically: true, encoding: .utf8)
+        try startDaemon()
+        XCTAssertEqual(try activeTheme(), "nord\n")
+        XCTAssertTrue(
+            waitUntil {
+                read(root + "/out/stale.txt") == nord && read(root + "/stale.log") == staleRuns + "ran\n"
+            },
+            "\(read(root + "/out/stale.txt") ?? "none") \(read(root + "/stale.log") ?? "none")")
+        // The pass records every plugin it ran at once: 'stale' is recorded, 'fresh' is not.
+        XCTAssertEqual(try pluginRow("stale")?["result"] as? String, "ok")
+        XCTAssertEqual(try pluginRow("fresh")?["result"] as? String, "not run yet")
+        XCTAssertEqual(read(root + "/fresh.log"), freshRuns)
+        XCTAssertEqual(read(root + "/out/fresh.txt"), nord)
     }
 
     /// base00 of a fixture scheme, read from its YAML by hand (lower-case).

@@ -30,7 +30,8 @@ public final class PluginRunner: Sendable {
     }
 
     private struct State {
-        var latest: (cascade: Cascade, serial: UInt32)?
+        /// The change to render next; `startUp` when it is the start-up pass (`resume`).
+        var latest: (cascade: Cascade, serial: UInt32, startUp: Bool)?
         /// The variant darkman's scripts last ran for (at start-up, the active theme's): they
         /// run when a change that is not superseded ends at another one.
         var variant: String?
@@ -85,7 +86,22 @@ public final class PluginRunner: Sendable {
 
     /// Queues a published change; returns at once.
     public func published(_ cascade: Cascade, serial: UInt32) {
-        state.withLock { $0.latest = (cascade, serial) }
+        state.withLock { $0.latest = (cascade, serial, false) }
+        queue.async { [weak self] in self?.work() }
+    }
+
+    /// Queues the start-up pass over the active theme, `cascade`; returns at once.
+    ///
+    /// A daemon killed in the middle of a switch leaves some outputs at the old theme and some
+    /// at the new one, and the theme it starts with may be neither. So at start-up every export
+    /// is rendered for the active theme: an output whose file already holds exactly those bytes
+    /// was written for it, and is left alone with its command not run; any other is written and
+    /// its command run, as a switch would. Hooks and darkman's scripts, which leave no file to
+    /// compare, run on the next change only. A change published meanwhile replaces this pass.
+    public func resume(_ cascade: Cascade, serial: UInt32) {
+        state.withLock { s in
+            if s.latest == nil { s.latest = (cascade, serial, true) }
+        }
         queue.async { [weak self] in self?.work() }
     }
 
@@ -121,6 +137,7 @@ public final class PluginRunner: Sendable {
         for plugin in plugins where plugin.runnable {
             var failures: [String] = []
             var commands = 0
+            var wrote = false
             for (export, templates) in zip(plugin.manifest.exports, plugin.templates) {
                 if superseded { break }
                 let output = expand(export.output)
@@ -132,10 +149,12 @@ public final class PluginRunner: Sendable {
                 }
                 do {
                     let bytes = try template.renderBytes(snap.variables)
-                    if try OutputFile.write(bytes, to: output) {
+                    let changed = try OutputFile.write(bytes, to: output)
+                    if changed {
                         log(.info, "plugin '\(plugin.name)': wrote \(output)")
+                        wrote = true
                     }
-                    if !export.run.isEmpty {
+                    if !export.run.isEmpty && (changed || !latest.startUp) {
                         jobs.append(
                             (
                                 plugin.name, "export '\(export.template)'",
@@ -152,7 +171,7 @@ public final class PluginRunner: Sendable {
                     failures.append("plugin '\(plugin.name)': cannot write \(output): \(error)")
                 }
             }
-            for hook in plugin.manifest.hooks {
+            for hook in plugin.manifest.hooks where !latest.startUp {
                 jobs.append(
                     (
                         plugin.name, "hook", arguments(hook.run, plugin.directory), plugin.directory,
@@ -160,7 +179,9 @@ public final class PluginRunner: Sendable {
                     ))
                 commands += 1
             }
-            runs.append((plugin.name, commands, failures))
+            if !latest.startUp || wrote || !failures.isEmpty {
+                runs.append((plugin.name, commands, failures))
+            }
         }
         if changedVariant {
             for script in PluginCatalog.darkmanScripts(paths, variant: snap.variant) {
