@@ -182,11 +182,8 @@ public final class Daemon: Sendable {
             let configuration = service.configuration
             let (interface, service) = (self.interface, self.service)
             watcher = try? ThemeWatcher(
-                directories: {
-                    configuration.searchPath + [
-                        (configuration.overridesFile as NSString).deletingLastPathComponent
-                    ]
-                },
+                directories: { configuration.searchPath }, files: { [configuration.overridesFile] },
+                notice: { line in service.log(.notice, line) },
                 onChange: {
                     // On the switch queue, in order with SetTheme and Toggle; the loop thread
                     // goes on answering meanwhile.

@@ -32,6 +32,8 @@ public final class LiveryInterface: Sendable {
     /// (`Resolve` gets the old theme until the new one is in place). Publishing from this one
     /// queue keeps the signals in serial order.
     let switches = DispatchQueue(label: "org.livery.switch")
+    /// Whether a live reload is queued on `switches` and has not begun.
+    let liveReloadQueued = Mutex(false)
     /// The desktop portal backend, told of every published change.
     let portal = Mutex<PortalBackend?>(nil)
     /// Set by `retire`: switches that have not started are refused from then on.
@@ -433,8 +435,16 @@ public final class LiveryInterface: Sendable {
     }
 
     /// Queues a reload after the switches already queued and returns at once (live reload).
+    /// While one is queued and not begun, another is not queued: the one waiting reads every
+    /// file when it begins, so however often files change, reloads never pile up.
     public func reloadLater() {
+        let queue = liveReloadQueued.withLock { queued in
+            defer { queued = true }
+            return !queued
+        }
+        guard queue else { return }
         switches.async { [weak self] in
+            self?.liveReloadQueued.withLock { $0 = false }
             guard let self, self.refusal == nil else { return }
             self.reloadNow()
         }

@@ -135,4 +135,118 @@ final class LiveReloadTests: EndToEndTestCase {
         XCTAssertEqual(
             monitor.stdout.components(separatedBy: "member=ThemeChanged").count - 1, 1, monitor.stdout)
     }
+
+    // MARK: Links to schemes elsewhere, and busy writers
+
+    /// The README's pywal set-up: `wal.json` in a theme directory is a link to pywal's
+    /// `colors.json` in another directory. pywal rewriting its file (as `wal --theme` does) is
+    /// published without `livery reload`.
+    func testAThemeLinkedToPywalsColorsFollowsEachNewScheme() throws {
+        let cache = try makeDirectory("cache")
+        environment["XDG_CACHE_HOME"] = cache
+        try pywalExport("monokai")
+        let themes = try makeDirectory("themes")
+        try FileManager.default.createSymbolicLink(
+            atPath: themes + "/wal.json", withDestinationPath: cache + "/wal/colors.json")
+        try startDaemon(extraThemesDirectories: [themes])
+        try setTheme("wal")
+        XCTAssertEqual(try resolve("Window", "background-color"), try pywalBackground("monokai"))
+        let before = try serial()
+        let monitor = try startMonitor("type='signal',interface='org.livery.Livery1',member='ThemeChanged'")
+
+        try pywalExport("sexy-gotham")
+        XCTAssertTrue(
+            waitUntil { monitor.stdout.contains("uint32 \(before + 1)\n") },
+            "no ThemeChanged after pywal wrote its colors.json: \(daemon.stderr)")
+        XCTAssertEqual(try resolve("Window", "background-color"), try pywalBackground("sexy-gotham"))
+    }
+
+    /// A link to a link, the middle one pointed (by rename, as `ln -s` then `mv -T` does) at a
+    /// scheme that does not exist yet, not even its directory: the theme is kept as it was
+    /// (reported in `Problems`) until the scheme is written, then the scheme is published.
+    func testALinkChainRelinkedToASchemeWrittenLaterFollowsIt() throws {
+        let cache = root + "/cache"
+        environment["XDG_CACHE_HOME"] = cache
+        let themes = try makeDirectory("themes")
+        let middle = root + "/current.json"
+        try FileManager.default.createSymbolicLink(atPath: themes + "/wal.json", withDestinationPath: middle)
+        try FileManager.default.createSymbolicLink(
+            atPath: middle, withDestinationPath: pywalScheme("monokai"))
+        try startDaemon(extraThemesDirectories: [themes])
+        try setTheme("wal")
+        XCTAssertEqual(try resolve("Window", "background-color"), try pywalBackground("monokai"))
+        let before = try serial()
+        let monitor = try startMonitor(
+            "type='signal',interface='org.livery.Livery1',member='ThemeChanged'",
+            "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'")
+
+        try FileManager.default.createSymbolicLink(
+            atPath: middle + ".new", withDestinationPath: cache + "/wal/colors.json")
+        XCTAssertEqual(rename(middle + ".new", middle), 0, String(cString: strerror(errno)))
+        XCTAssertTrue(
+            waitUntil { monitor.stdout.contains("active theme 'wal' was removed from disk") },
+            "the middle link's move was not seen: \(monitor.stdout)\n\(daemon.stderr)")
+        try pywalExport("sexy-gotham")
+        XCTAssertTrue(
+            waitUntil { monitor.stdout.contains("uint32 \(before + 1)\n") },
+            "no ThemeChanged after pywal wrote the scheme the link points to: \(daemon.stderr)")
+        XCTAssertEqual(try resolve("Window", "background-color"), try pywalBackground("sexy-gotham"))
+    }
+
+    /// A program that writes another file of the themes tree every 100 ms, and keeps writing,
+    /// does not hold back an edit of the active theme: the edit is published while it writes.
+    func testAnEditIsPublishedWhileAnotherFileIsWrittenEvery100ms() throws {
+        let themes = try makeDirectory("themes")
+        let bundle = try writeBundle("live", in: themes, sheet: "NavigationBar { tint-color: #123456; }\n")
+        try startDaemon(extraThemesDirectories: [themes])
+        try setTheme("live")
+        let before = try serial()
+        let monitor = try startMonitor("type='signal',interface='org.livery.Livery1',member='ThemeChanged'")
+        // Writes its count to render.log every 100 ms until tearDown stops it.
+        let log = themes + "/render.log"
+        let writer = try background(
+            Locations.tool("sh"),
+            ["-c", "i=0; while :; do i=$((i+1)); echo $i > \"$1\"; sleep 0.1; done", "sh", log])
+        func count() -> Int { Int(read(log)?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0 }
+        XCTAssertTrue(waitUntil { count() >= 3 }, "the writer never wrote: \(writer.stderr)")
+
+        try "NavigationBar { tint-color: #654321; }\n".write(
+            toFile: bundle + "/theme.css", atomically: true, encoding: .utf8)
+        XCTAssertTrue(
+            waitUntil { monitor.stdout.contains("uint32 \(before + 1)\n") },
+            "the edit was not published while another file was written: \(daemon.stderr)")
+        XCTAssertEqual(try resolve("Window/NavigationBar", "tint-color"), "#654321ff\n")
+        // Still writing after the publication.
+        let published = count()
+        XCTAssertTrue(waitUntil { count() > published }, "the writer had stopped: \(writer.stderr)")
+        XCTAssertTrue(writer.isRunning)
+    }
+
+    /// Writes a pywal scheme of the fixtures as `wal --theme` does: pywal's own `export.every`
+    /// (pywal from PyPI, `make test` installs it), which rewrites `$XDG_CACHE_HOME/wal/colors.json`
+    /// in place (`open(path, "w")`), beside its other exports.
+    private func pywalExport(_ scheme: String) throws {
+        let r = try run(
+            Locations.repo + "/.build/test-venv/bin/python",
+            [
+                "-c", "import sys, pywal; pywal.export.every(pywal.theme.file(sys.argv[1]))",
+                pywalScheme(scheme),
+            ])
+        XCTAssertEqual(r.status, 0, "\(r)")
+    }
+
+    private func pywalScheme(_ name: String) -> String {
+        Locations.schemes + "/pywal/dark/" + name + ".json"
+    }
+
+    /// The scheme's `special.background` as `livery resolve` prints a colour (`Window`'s
+    /// `background-color` is the terminal background, themes/terminal).
+    private func pywalBackground(_ scheme: String) throws -> String {
+        let json = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: pywalScheme(scheme))))
+        let special = try XCTUnwrap((json as? [String: Any])?["special"] as? [String: String])
+        return try XCTUnwrap(special["background"]).lowercased() + "ff\n"
+    }
+
+    private func read(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
 }
