@@ -122,7 +122,8 @@ public struct VariantSchedule: Sendable {
 /// (DESIGN §10): at start-up (the first look) it applies the variant the schedule says; after
 /// that only when a transition lies between the last look and this one, forwards or backwards
 /// (a timer that fired, a resume after suspend, a clock or time-zone change), so that a manual
-/// switch holds until the next transition.
+/// switch holds until the next transition. A look with no valid schedule (`config.yaml` absent,
+/// invalid, or without `schedule:`) changes nothing, its memory included.
 public struct SchedulePlanner: Sendable {
     /// The last instant looked at.
     public private(set) var lastLook: Date?
@@ -137,12 +138,15 @@ public struct SchedulePlanner: Sendable {
     /// - Parameters:
     ///   - now: The time now.
     ///   - timeZone: The local time zone now.
-    ///   - schedule: The schedule now.
+    ///   - schedule: The schedule now; nil when there is no valid one.
     /// - Returns: The variant to switch to (nil: leave the active one), and the next
-    ///   transition to wake at.
-    public mutating func look(at now: Date, timeZone: TimeZone, schedule: VariantSchedule)
+    ///   transition to wake at (nil with no schedule).
+    public mutating func look(at now: Date, timeZone: TimeZone, schedule: VariantSchedule?)
         -> (apply: String?, next: VariantSchedule.Transition?)
     {
+        // An invalid or absent schedule is not a start-up when it comes back: the last look
+        // stays the last, so a manual switch still holds until the next transition.
+        guard let schedule else { return (nil, nil) }
         let scheduled = schedule.variant(at: now, timeZone: timeZone)
         defer {
             lastLook = now

@@ -48,6 +48,47 @@ final class SchedulePlannerTests: XCTestCase {
             planner.look(at: sunset.addingTimeInterval(5), timeZone: utc, schedule: amsterdam).apply, "dark")
     }
 
+    /// A `config.yaml` that is invalid or has no schedule for a while (a typo saved, then fixed)
+    /// leaves the planner's memory alone: the look after it is not a start-up, so a manual
+    /// switch made before still holds, and the next transition still applies.
+    func testAManualSwitchHoldsAcrossAnInvalidOrAbsentSchedule() throws {
+        var planner = SchedulePlanner()
+        let sunset = try sunset()
+        let evening = sunset.addingTimeInterval(3600)
+        XCTAssertEqual(planner.look(at: evening, timeZone: utc, schedule: amsterdam).apply, "dark")
+        // (the user switches to light by hand here, then saves config.yaml with a typo)
+        let broken = planner.look(at: evening.addingTimeInterval(60), timeZone: utc, schedule: nil)
+        XCTAssertNil(broken.apply)
+        XCTAssertNil(broken.next, "no schedule: nothing to wake for")
+        XCTAssertNil(
+            planner.look(at: evening.addingTimeInterval(120), timeZone: utc, schedule: amsterdam).apply,
+            "the schedule is valid again: the manual light holds")
+        // The same with the schedule taken out of the file and put back.
+        _ = planner.look(at: evening.addingTimeInterval(180), timeZone: utc, schedule: nil)
+        _ = planner.look(at: evening.addingTimeInterval(240), timeZone: utc, schedule: nil)
+        XCTAssertNil(
+            planner.look(at: evening.addingTimeInterval(300), timeZone: utc, schedule: amsterdam).apply)
+        guard
+            case .crossing(let sunrise, _) = try SolarTimes.day(
+                latitude: 52.37, longitude: 4.89, date: CalendarDate(year: 2026, month: 6, day: 22)!)
+        else { return XCTFail("Amsterdam at midsummer has a sunrise") }
+        XCTAssertEqual(
+            planner.look(at: sunrise.addingTimeInterval(5), timeZone: utc, schedule: amsterdam).apply, "light"
+        )
+    }
+
+    /// A transition that passes while the file is invalid applies at the first valid look after.
+    func testATransitionWhileTheScheduleIsInvalidAppliesWhenItIsValidAgain() throws {
+        var planner = SchedulePlanner()
+        let sunset = try sunset()
+        XCTAssertEqual(
+            planner.look(at: sunset.addingTimeInterval(-600), timeZone: utc, schedule: amsterdam).apply,
+            "light")
+        _ = planner.look(at: sunset.addingTimeInterval(-60), timeZone: utc, schedule: nil)
+        XCTAssertEqual(
+            planner.look(at: sunset.addingTimeInterval(60), timeZone: utc, schedule: amsterdam).apply, "dark")
+    }
+
     func testClockJumpsForwardPastATransitionAndBack() throws {
         var planner = SchedulePlanner()
         _ = planner.look(at: at("2026-06-21T12:00:00Z"), timeZone: utc, schedule: amsterdam)
