@@ -19,7 +19,8 @@ private let timerCancelOnSet: Int32 = 2
 /// transition, however long `config.yaml` was invalid or without a schedule in between. The wake-up is a `timerfd` on `CLOCK_REALTIME` armed at the next transition with
 /// `TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET`: an absolute wall-clock deadline fires at once
 /// after a resume that passed it, and setting the clock cancels it (`ECANCELED`), after which
-/// the clock is looked at again. The time zone is read again (`tzset`) at every look.
+/// the clock is looked at again. Local time is libc's (`SystemTimeZone`: `TZ` in any of its forms,
+/// or `/etc/localtime`), read again (`tzset`) at every look.
 public final class Scheduler: Sendable {
     let interface: LiveryInterface
     let configFile: String
@@ -49,21 +50,21 @@ public final class Scheduler: Sendable {
         var planner = SchedulePlanner()
         var announced: String?
         while true {
-            tzset()
-            NSTimeZone.resetSystemTimeZone()
             var wake = Date().addingTimeInterval(Scheduler.period)
             var schedule: VariantSchedule?
             if case .success(let config)? = VariantConfig.load(configFile) {
                 schedule = config.schedule.map(VariantSchedule.init)
             }
-            let (apply, next) = planner.look(at: Date(), timeZone: TimeZone.current, schedule: schedule)
+            // Read again at every look (`tzset`): TZ's rule, or /etc/localtime when TZ is unset.
+            let zone = SystemTimeZone()
+            let (apply, next) = planner.look(at: Date(), timeZone: zone, schedule: schedule)
             if let apply {
                 interface.service.log(.info, "schedule: \(apply) now")
                 interface.switchVariantLater(apply)
             }
             if let next {
                 wake = min(wake, next.date)
-                let line = "schedule: next \(next.variant) at \(next.date)"
+                let line = "schedule: next \(next.variant) at \(zone.timestamp(next.date))"
                 if announced != line {
                     interface.service.log(.debug, line)
                     announced = line

@@ -3,10 +3,15 @@ import XCTest
 
 @testable import LiveryCore
 
-/// The schedule through an injected clock: the planner is given each instant and zone.
+/// The schedule through an injected clock: the planner is given each instant and zone (libc's,
+/// with `TZ` set for the test).
 final class SchedulePlannerTests: XCTestCase {
     let amsterdam = VariantSchedule(.sun(latitude: 52.37, longitude: 4.89))
-    let utc = TimeZone(identifier: "UTC")!
+    let tz = ProcessTZ()
+    var utc = SystemTimeZone()
+
+    override func setUp() { utc = tz.set("UTC0") }
+    override func tearDown() { tz.restore() }
 
     func at(_ iso: String) -> Date { ISO8601DateFormatter().date(from: iso)! }
 
@@ -119,7 +124,7 @@ final class SchedulePlannerTests: XCTestCase {
         var planner = SchedulePlanner()
         let now = at("2026-12-01T18:30:00Z")
         XCTAssertEqual(planner.look(at: now, timeZone: utc, schedule: times).apply, "light")
-        let plusOne = TimeZone(secondsFromGMT: 3600)!
+        let plusOne = tz.set("<+01>-1")
         XCTAssertEqual(planner.look(at: now, timeZone: plusOne, schedule: times).apply, "dark")
         XCTAssertEqual(
             planner.look(at: now, timeZone: plusOne, schedule: times).next,
@@ -139,7 +144,7 @@ final class SchedulePlannerTests: XCTestCase {
 
     /// A local time that a spring-forward gap skips comes right after the gap.
     func testATimeInTheSpringForwardGap() {
-        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        let berlin = tz.set("Europe/Berlin")
         let times = VariantSchedule(.times(light: 2 * 3600 + 30 * 60, dark: 20 * 3600))
         let t = times.next(after: at("2026-03-28T23:00:00Z"), timeZone: berlin)
         XCTAssertEqual(t, VariantSchedule.Transition(date: at("2026-03-29T01:00:00Z"), variant: "light"))
