@@ -16,10 +16,11 @@ private let timerCancelOnSet: Int32 = 2
 /// It looks at the clock (`SchedulePlanner`) at start-up, at each transition, and at least once
 /// a minute (when the config file or the time zone may have changed), and switches as the
 /// planner says through the switch queue, so that a manual switch holds until the next
-/// transition. The wake-up is a `timerfd` on `CLOCK_REALTIME` armed at the next transition with
+/// transition, however long `config.yaml` was invalid or without a schedule in between. The wake-up is a `timerfd` on `CLOCK_REALTIME` armed at the next transition with
 /// `TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET`: an absolute wall-clock deadline fires at once
 /// after a resume that passed it, and setting the clock cancels it (`ECANCELED`), after which
-/// the clock is looked at again. The time zone is read again (`tzset`) at every look.
+/// the clock is looked at again. Local time is libc's (`SystemTimeZone`: `TZ` in any of its forms,
+/// or `/etc/localtime`), read again (`tzset`) at every look.
 public final class Scheduler: Sendable {
     let interface: LiveryInterface
     let configFile: String
@@ -49,26 +50,25 @@ public final class Scheduler: Sendable {
         var planner = SchedulePlanner()
         var announced: String?
         while true {
-            tzset()
-            NSTimeZone.resetSystemTimeZone()
             var wake = Date().addingTimeInterval(Scheduler.period)
-            if case .success(let config)? = VariantConfig.load(configFile), let schedule = config.schedule {
-                let (apply, next) = planner.look(
-                    at: Date(), timeZone: TimeZone.current, schedule: VariantSchedule(schedule))
-                if let apply {
-                    interface.service.log(.info, "schedule: \(apply) now")
-                    interface.switchVariantLater(apply)
+            var schedule: VariantSchedule?
+            if case .success(let config)? = VariantConfig.load(configFile) {
+                schedule = config.schedule.map(VariantSchedule.init)
+            }
+            // Read again at every look (`tzset`): TZ's rule, or /etc/localtime when TZ is unset.
+            let zone = SystemTimeZone()
+            let (apply, next) = planner.look(at: Date(), timeZone: zone, schedule: schedule)
+            if let apply {
+                interface.service.log(.info, "schedule: \(apply) now")
+                interface.switchVariantLater(apply)
+            }
+            if let next {
+                wake = min(wake, next.date)
+                let line = "schedule: next \(next.variant) at \(zone.timestamp(next.date))"
+                if announced != line {
+                    interface.service.log(.debug, line)
+                    announced = line
                 }
-                if let next {
-                    wake = min(wake, next.date)
-                    let line = "schedule: next \(next.variant) at \(next.date)"
-                    if announced != line {
-                        interface.service.log(.debug, line)
-                        announced = line
-                    }
-                }
-            } else {
-                planner = SchedulePlanner()
             }
             var spec = itimerspec()
             let t = wake.timeIntervalSince1970

@@ -80,4 +80,27 @@ final class VariantTests: EndToEndTestCase {
         XCTAssertEqual(try livery("get", "--variant").stdout, "dark\n")
         XCTAssertTrue(Date() >= now.addingTimeInterval(7), "not before its time")
     }
+
+    /// The daemon reads local time as libc does: under `TZ=<+14>-14` (a POSIX rule, 14 hours
+    /// east of UTC all year) a dark time a few seconds ahead in that local time switches at it.
+    func testTheScheduleFollowsAPosixTZRule() throws {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss"
+        formatter.timeZone = TimeZone(secondsFromGMT: 14 * 3600)  // the rule's offset, by hand
+        let now = Date()
+        let light = formatter.string(from: now.addingTimeInterval(-3600))
+        let dark = formatter.string(from: now.addingTimeInterval(8))
+        try FileManager.default.createDirectory(
+            atPath: configHome + "/livery", withIntermediateDirectories: true)
+        try "light: forest\ndark: default-dark\nschedule:\n  light: \"\(light)\"\n  dark: \"\(dark)\"\n"
+            .write(toFile: configHome + "/livery/config.yaml", atomically: true, encoding: .utf8)
+        environment["TZ"] = "<+14>-14"
+        let monitor = try startMonitor("type='signal',interface='org.livery.Livery1',member='ThemeChanged'")
+        try startDaemon()
+        XCTAssertTrue(
+            waitUntil(timeout: 30) { monitor.stdout.contains("string \"default-dark\"") },
+            "no ThemeChanged at \(dark) (UTC+14): \(monitor.stdout)\n\(daemon.stderr)")
+        XCTAssertEqual(try livery("get", "--variant").stdout, "dark\n")
+        XCTAssertTrue(Date() >= now.addingTimeInterval(7), "not before its time")
+    }
 }

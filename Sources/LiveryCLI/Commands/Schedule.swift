@@ -3,8 +3,8 @@ import LiveryAPI
 import LiveryCore
 
 /// `livery schedule [--json]`: the schedule of `config.yaml`, the variant it says now and its
-/// next two transitions, in local time, with no daemon (the daemon follows the same file and
-/// rule). Exit 0; 1 when the file has errors (its diagnostics on standard error).
+/// next two transitions, in local time as libc reads `TZ` (`SystemTimeZone`), with no daemon
+/// (the daemon follows the same file and rule). Exit 0; 1 when the file has errors (its diagnostics on standard error).
 func schedule(_ inv: Invocation, output: Output) -> Int32 {
     let file = Paths().configFile
     var config = VariantConfig()
@@ -25,7 +25,7 @@ func schedule(_ inv: Invocation, output: Output) -> Int32 {
         }
         return 0
     }
-    let zone = TimeZone.current
+    let zone = SystemTimeZone()
     let plan = VariantSchedule(schedule)
     let now = Date()
     var transitions: [VariantSchedule.Transition] = []
@@ -34,9 +34,6 @@ func schedule(_ inv: Invocation, output: Output) -> Int32 {
         transitions.append(t)
         from = t.date
     }
-    let iso = ISO8601DateFormatter()
-    iso.timeZone = zone
-    iso.formatOptions = [.withInternetDateTime]
     let described: String
     var object: [String: Any] = [:]
     switch schedule {
@@ -53,13 +50,13 @@ func schedule(_ inv: Invocation, output: Output) -> Int32 {
         output.out(
             jsonLine([
                 "schedule": object, "now": variant,
-                "transitions": transitions.map { ["variant": $0.variant, "at": iso.string(from: $0.date)] },
+                "transitions": transitions.map { ["variant": $0.variant, "at": zone.timestamp($0.date)] },
             ]))
         return 0
     }
     output.out("schedule: \(described)\nnow: \(variant)\n")
     for (i, t) in transitions.enumerated() {
-        output.out("\(i == 0 ? "next" : "then"): \(t.variant) at \(iso.string(from: t.date))\n")
+        output.out("\(i == 0 ? "next" : "then"): \(t.variant) at \(zone.timestamp(t.date))\n")
     }
     if transitions.isEmpty { output.out("next: none within a year\n") }
     return 0

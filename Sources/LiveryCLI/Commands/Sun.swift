@@ -34,11 +34,9 @@ func sun(_ inv: Invocation, output: Output) -> Int32 {
     return 0
 }
 
-/// Today's date in the local time zone.
+/// Today's date in the local time zone, as libc reads `TZ` (`SystemTimeZone`).
 private func today() -> CalendarDate {
-    let c = Calendar(identifier: .gregorian).dateComponents(in: .current, from: Date())
-    return CalendarDate(year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1)
-        ?? CalendarDate(year: 1970, month: 1, day: 1)!
+    SystemTimeZone().localDate(of: Date()) ?? CalendarDate(year: 1970, month: 1, day: 1)!
 }
 
 /// `instant` as `YYYY-MM-DDTHH:MM:SSZ`, rounded to the nearest second.

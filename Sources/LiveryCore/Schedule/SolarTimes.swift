@@ -27,9 +27,10 @@ public enum SolarTimesError: Error, Equatable, Sendable, CustomStringConvertible
 }
 
 /// Sunrise and sunset by the NOAA solar position algorithm (the equations of the NOAA Solar
-/// Calculator and its spreadsheet, in `SolarPosition`), evaluated for a day as the calculator's
-/// `calcSunriseSet` does: the hour angle and the equation of time first at 0h UTC of the date,
-/// then once more at the instant that first answer gave.
+/// Calculator and its spreadsheet, in `SolarPosition`), with the sun's position taken at the
+/// event itself, as the calculator's `calcSunriseSet` intends by evaluating it again at the
+/// instant its first answer gave: here again and again from mean solar noon, until the instant
+/// no longer moves (`crossing`).
 ///
 /// The horizon is NOAA's: the sun's centre at a zenith of 90.833° (34′ of refraction and the
 /// sun's 16′ radius), for a sea-level observer. NOAA states its results accurate to about a
@@ -80,25 +81,55 @@ public enum SolarTimes {
         var day: SolarDay { self == .alwaysAbove ? .polarDay : .polarNight }
     }
 
-    /// The minutes after `midnight` (a Julian Day at 0h UTC) of the sunrise (`rising`) or sunset:
-    /// NOAA's two evaluations, the second at the instant the first gave.
+    /// How close an estimate of a crossing must come to the time it gives to be taken, in
+    /// minutes (6 ms).
+    static let tolerance = 0.000_1
+
+    /// The most estimates of one crossing made: a bound well above the handful the secant
+    /// method needs.
+    static let maximumEstimates = 30
+
+    /// The minutes after `midnight` (a Julian Day at 0h UTC) of the sunrise (`rising`) or sunset,
+    /// with the sun's declination and the equation of time taken at that instant itself.
+    ///
+    /// `estimate(m)` is the crossing for the sun where it stands at minute `m`; the crossing is
+    /// the `m` that gives itself. NOAA's calculator takes two steps of `m ← estimate(m)`, which
+    /// is seconds to minutes off on a day of an hour or two of sun, where a small change of
+    /// declination moves the crossing a lot. Here the first estimate takes the sun at the day's
+    /// mean solar noon (its highest point tells whether it reaches the horizon at all), the
+    /// second at the instant the first gave, and each next one where the line through the last
+    /// two values of `estimate(m) − m` meets zero (the secant method), until an estimate gives
+    /// itself within `tolerance`.
     static func crossing(rising: Bool, latitude: Double, longitude: Double, midnight: Double)
         -> Result<Double, NoCrossing>
     {
-        var minutes = 0.0
-        for _ in 0..<2 {
+        func estimate(_ minutes: Double) throws(NoCrossing) -> Double {
             let sun = SolarPosition(julianDay: midnight + minutes / 1440)
             let phi = radians(latitude)
             let delta = radians(sun.declination)
             let cosH = (cos(radians(zenith)) - sin(phi) * sin(delta)) / (cos(phi) * cos(delta))
-            guard cosH <= 1 else { return .failure(.alwaysBelow) }
-            guard cosH >= -1 else { return .failure(.alwaysAbove) }
+            guard cosH <= 1 else { throw .alwaysBelow }
+            guard cosH >= -1 else { throw .alwaysAbove }
             let hourAngle = degrees(acos(cosH)) * (rising ? 1 : -1)
-            // Solar noon is 720 minutes after 0h UTC, less 4 minutes a degree east and the
-            // equation of time; the hour angle turns at 4 minutes a degree.
-            minutes = 720 - 4 * (longitude + hourAngle) - sun.equationOfTime
+            // Apparent solar noon is 720 minutes after 0h UTC, less 4 minutes a degree east and
+            // the equation of time; the hour angle turns at 4 minutes a degree.
+            return 720 - 4 * (longitude + hourAngle) - sun.equationOfTime
         }
-        return .success(minutes)
+        do {
+            var before = 720 - 4 * longitude  // mean solar noon
+            var now = try estimate(before)
+            var gapBefore = now - before
+            for _ in 0..<maximumEstimates {
+                let next = try estimate(now)
+                let gap = next - now
+                if abs(gap) < tolerance { return .success(next) }
+                let secant = gap == gapBefore ? next : now - gap * (now - before) / (gap - gapBefore)
+                (before, gapBefore, now) = (now, gap, secant)
+            }
+            return .success(now)
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// The instant `minutes` after the Julian Day `midnight`.

@@ -4,7 +4,7 @@ import Foundation
 /// sunset of each day at a place (`SolarTimes`), or at two local times of day. Pure: every
 /// answer is computed from the instant and the time zone given, so that tests can move the
 /// clock and the zone as they like.
-public struct VariantSchedule: Sendable {
+public struct VariantSchedule: Sendable, Equatable {
     /// One change of variant.
     public struct Transition: Sendable, Equatable {
         /// When.
@@ -25,27 +25,20 @@ public struct VariantSchedule: Sendable {
 
     /// The transitions from `start` (included) to `end` (excluded), in order.
     /// - Parameter timeZone: The zone local times are in (a `times` schedule).
-    public func transitions(from start: Date, to end: Date, timeZone: TimeZone) -> [Transition] {
+    public func transitions(from start: Date, to end: Date, timeZone: some LocalTimeZone) -> [Transition] {
         guard start < end else { return [] }
         var out: [Transition] = []
         switch schedule {
         case .times(let light, let dark):
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = timeZone
-            var day = calendar.startOfDay(for: start.addingTimeInterval(-86_400))
-            while day < end.addingTimeInterval(86_400) {
+            // A time that a spring-forward gap skips comes at the first moment after it, a
+            // repeated one at its first occurrence (`LocalTimeZone.instant`).
+            let first = timeZone.localDay(of: start.addingTimeInterval(-86_400))
+            let last = timeZone.localDay(of: end.addingTimeInterval(86_400))
+            for day in first...last {
                 for (seconds, variant) in [(light, "light"), (dark, "dark")] {
-                    // A time that a spring-forward gap skips comes at the first moment after it.
-                    if let at = calendar.date(
-                        bySettingHour: seconds / 3600, minute: seconds / 60 % 60, second: seconds % 60,
-                        of: day,
-                        matchingPolicy: .nextTime, repeatedTimePolicy: .first, direction: .forward)
-                    {
-                        out.append(Transition(date: at, variant: variant))
-                    }
+                    out.append(
+                        Transition(date: timeZone.instant(day: day, seconds: seconds), variant: variant))
                 }
-                guard let next = calendar.date(byAdding: .day, value: 1, to: day) else { break }
-                day = next
             }
         case .sun(let latitude, let longitude):
             // Each solar day gives its sunrise and sunset; a polar day turns light, and a polar
@@ -88,7 +81,7 @@ public struct VariantSchedule: Sendable {
     /// The variant the schedule says at `now`: light on a polar day and dark in a polar night
     /// (the sun does not cross the horizon today, whatever it did before), else that of the
     /// last transition before `now` (dark when there is none within a year).
-    public func variant(at now: Date, timeZone: TimeZone) -> String {
+    public func variant(at now: Date, timeZone: some LocalTimeZone) -> String {
         if case .sun(let latitude, let longitude) = schedule,
             let date = CalendarDate(daysSinceEpoch: VariantSchedule.solarDay(of: now, longitude: longitude)),
             let day = try? SolarTimes.day(latitude: latitude, longitude: longitude, date: date)
@@ -106,7 +99,7 @@ public struct VariantSchedule: Sendable {
     }
 
     /// The first transition after `now`, within a year; nil when there is none.
-    public func next(after now: Date, timeZone: TimeZone) -> Transition? {
+    public func next(after now: Date, timeZone: some LocalTimeZone) -> Transition? {
         var from = now.addingTimeInterval(0.000_001)
         // A day at a time first, which is what almost every call needs.
         for span in [2.0, Double(VariantSchedule.horizonDays)] {
@@ -122,12 +115,13 @@ public struct VariantSchedule: Sendable {
 /// (DESIGN §10): at start-up (the first look) it applies the variant the schedule says; after
 /// that only when a transition lies between the last look and this one, forwards or backwards
 /// (a timer that fired, a resume after suspend, a clock or time-zone change), so that a manual
-/// switch holds until the next transition.
+/// switch holds until the next transition. A look with no valid schedule (`config.yaml` absent,
+/// invalid, or without `schedule:`) changes nothing, its memory included.
 public struct SchedulePlanner: Sendable {
     /// The last instant looked at.
     public private(set) var lastLook: Date?
-    /// The time zone and the scheduled variant at the last look.
-    var lastZone: TimeZone?
+    /// The schedule at the last look, and the variant it said then.
+    var lastSchedule: VariantSchedule?
     var lastScheduled: String?
 
     /// A planner that has not looked yet.
@@ -137,16 +131,19 @@ public struct SchedulePlanner: Sendable {
     /// - Parameters:
     ///   - now: The time now.
     ///   - timeZone: The local time zone now.
-    ///   - schedule: The schedule now.
+    ///   - schedule: The schedule now; nil when there is no valid one.
     /// - Returns: The variant to switch to (nil: leave the active one), and the next
-    ///   transition to wake at.
-    public mutating func look(at now: Date, timeZone: TimeZone, schedule: VariantSchedule)
+    ///   transition to wake at (nil with no schedule).
+    public mutating func look(at now: Date, timeZone: some LocalTimeZone, schedule: VariantSchedule?)
         -> (apply: String?, next: VariantSchedule.Transition?)
     {
+        // An invalid or absent schedule is not a start-up when it comes back: the last look
+        // stays the last, so a manual switch still holds until the next transition.
+        guard let schedule else { return (nil, nil) }
         let scheduled = schedule.variant(at: now, timeZone: timeZone)
         defer {
             lastLook = now
-            lastZone = timeZone
+            lastSchedule = schedule
             lastScheduled = scheduled
         }
         let next = schedule.next(after: now, timeZone: timeZone)
@@ -155,8 +152,12 @@ public struct SchedulePlanner: Sendable {
         let crossed = !schedule.transitions(
             from: a.addingTimeInterval(0.000_001), to: b.addingTimeInterval(0.000_001), timeZone: timeZone
         ).isEmpty
-        // A new zone moves local times: a variant it changes is a transition too.
-        let moved = timeZone != lastZone && scheduled != lastScheduled
+        // A new zone moves local times: when the same schedule, read in the zone of now, says
+        // another variant at the last look than it said then, the zone changed it, and that is
+        // a transition too. (An edited schedule is not: it holds a manual switch.)
+        let moved =
+            !crossed && schedule == lastSchedule
+            && schedule.variant(at: last, timeZone: timeZone) != lastScheduled
         return (crossed || moved ? scheduled : nil, next)
     }
 }

@@ -9,14 +9,21 @@ Made once with astral 3.2 (PyPI) on Python 3.11:
 Like with like, as Livery's `SolarTimes` computes (DESIGN §10):
 
 - The horizon is NOAA's: the sun's centre at a zenith of 90.833° (refraction and the sun's
-  radius), so astral's `time_of_transit(..., 90.833, ..., with_refraction=False)`. astral's own
-  `sunrise()` puts the horizon at 90° + 16' with its refraction model on top (about 90.79°),
-  which differs from NOAA's by seconds at the equator and by minutes near the polar circles.
-- The date is a calendar day in the place's mean solar time (UTC + longitude/15 hours), so the
-  time zone given to astral is that fixed offset; when the first answer falls on another day,
-  the adjacent day is tried as astral's `sunrise()` does for its `tzinfo`.
-- No sunrise or sunset (astral's "math domain error") is polar day when the sun at noon stands
-  above the horizon, polar night otherwise.
+  radius), so astral's elevation without refraction (`elevation(..., with_refraction=False)`)
+  against -0.833°. astral's own `sunrise()` puts the horizon at 90° + 16' with its refraction
+  model on top (about 90.79°), which differs from NOAA's by seconds at the equator and by
+  minutes near the polar circles.
+- Sunrise and sunset are the instants at which that elevation, with the sun's position taken
+  at the instant itself, crosses the horizon: found by sampling it every 5 minutes, bisecting
+  to the second and interpolating within it. astral's `time_of_transit()` takes the position
+  at 0h UTC and once more at its first answer, which is seconds to minutes off on days of an
+  hour or two of sun (high latitudes near the polar night), and on some of them finds no
+  sunrise at all.
+- The date is a calendar day in the place's mean solar time (UTC + longitude/15 hours): the
+  sun rises between the apparent midnight before that day's apparent noon and the noon, and
+  sets between the noon and the apparent midnight after.
+- A half day with no crossing is a polar day when the sun is above the horizon in it, a polar
+  night when it is below.
 
 The dates of the clock changes of 2026 are found with zoneinfo, not typed in.
 """
@@ -29,7 +36,7 @@ from zoneinfo import ZoneInfo
 
 import astral
 import astral.sun
-from astral.sun import SunDirection
+from astral.julian import julianday, julianday_to_juliancentury
 
 ZENITH = 90.833
 
@@ -69,6 +76,10 @@ PLACES = {
     "Auckland": (-36.8485, 174.7633),
     "Kansas": (40.0, -100.0),
     "Turin": (45.07, 7.69),
+    "Utqiagvik": (71.2906, -156.7887),
+    "Nordkapp": (71.1685, 25.7838),
+    "Dikson": (73.5069, 80.5464),
+    "Novolazarevskaya": (-70.7667, 11.8333),
 }
 
 FIXED = [
@@ -114,6 +125,18 @@ FIXED = [
     ("South Pole", "2026-06-21"),
     ("Kansas", "2024-02-29"),
     ("Turin", "2050-06-21"),
+    # Days of an hour or two of sun, and less, next to the polar night.
+    ("Utqiagvik", "2026-11-14"),
+    ("Utqiagvik", "2026-11-17"),
+    ("Utqiagvik", "2026-01-22"),
+    ("Utqiagvik", "2026-01-23"),
+    ("Nordkapp", "2026-11-19"),
+    ("Nordkapp", "2026-11-20"),
+    ("Nordkapp", "2026-01-22"),
+    ("Tromso", "2026-11-26"),
+    ("Tromso", "2026-01-16"),
+    ("Dikson", "2026-11-09"),
+    ("Novolazarevskaya", "2026-05-20"),
 ]
 
 ZONES = {
@@ -138,16 +161,35 @@ def clock_changes(zone, year):
     return dates
 
 
-def transit(observer, date, direction, tz):
-    """The event's time on the mean-solar `date`, astral's adjacent-day retry included."""
-    t = astral.sun.time_of_transit(observer, date, ZENITH, direction, with_refraction=False)
-    local = t.astimezone(tz).date()
-    if local != date:
-        other = date + datetime.timedelta(days=1 if local < date else -1)
-        t = astral.sun.time_of_transit(observer, other, ZENITH, direction, with_refraction=False)
-        if t.astimezone(tz).date() != date:
-            raise RuntimeError(f"no {direction} on {date} at {observer}")
-    return t
+def height(observer, t):
+    """The sun's centre above NOAA's horizon at `t` (a whole second, UTC), in degrees: astral's
+    elevation without refraction, less the horizon's -0.833 degrees."""
+    return astral.sun.elevation(observer, t, with_refraction=False) - (90.0 - ZENITH)
+
+
+def crossing(observer, start, end, rising):
+    """The instant within [start, end] at which the sun's centre crosses the horizon upwards
+    (`rising`) or downwards, with the sun's position taken at that instant; None when it does
+    not. Sampled every 5 minutes, bisected to the second, interpolated within it."""
+    step = datetime.timedelta(minutes=5)
+    a = start
+    while a < end:
+        b = min(a + step, end)
+        ha, hb = height(observer, a), height(observer, b)
+        if (ha < 0 <= hb) if rising else (ha >= 0 > hb):
+            while b - a > datetime.timedelta(seconds=1):
+                m = a + (b - a) // 2
+                m -= datetime.timedelta(microseconds=m.microsecond)
+                if m <= a:
+                    m = a + datetime.timedelta(seconds=1)
+                if (height(observer, m) >= 0) == rising:
+                    b = m
+                else:
+                    a = m
+            ha, hb = height(observer, a), height(observer, b)
+            return a + (b - a) * (ha / (ha - hb))
+        a = b
+    return None
 
 
 def stamp(t):
@@ -158,18 +200,25 @@ def stamp(t):
 def case(name, date):
     lat, lon = PLACES[name]
     observer = astral.Observer(latitude=lat, longitude=lon, elevation=0.0)
-    tz = datetime.timezone(datetime.timedelta(seconds=lon * 240))
     row = {"place": name, "latitude": lat, "longitude": lon, "date": date.isoformat()}
-    try:
-        row["sunrise"] = stamp(transit(observer, date, SunDirection.RISING, tz))
-        row["sunset"] = stamp(transit(observer, date, SunDirection.SETTING, tz))
-    except ValueError as error:
-        if error.args[0] != "math domain error":
-            raise
-        row.pop("sunrise", None)
-        noon = astral.sun.noon(observer, date)
-        up = astral.sun.elevation(observer, noon, with_refraction=False) > 90.0 - ZENITH
-        row["polar"] = "day" if up else "night"
+    # Apparent solar noon of the mean-solar day; the sun rises in the half day before it
+    # (from apparent midnight) and sets in the half day after.
+    midnight = datetime.datetime(date.year, date.month, date.day, tzinfo=datetime.timezone.utc)
+    midnight -= datetime.timedelta(seconds=round(lon * 240))
+    mean_noon = midnight + datetime.timedelta(hours=12)
+    eot = astral.sun.eq_of_time(julianday_to_juliancentury(julianday(mean_noon)))
+    noon = mean_noon - datetime.timedelta(seconds=round(eot * 60))
+    half = datetime.timedelta(hours=12)
+    rise = crossing(observer, noon - half, noon, rising=True)
+    fall = crossing(observer, noon, noon + half, rising=False)
+    if rise is not None and fall is not None:
+        row["sunrise"] = stamp(rise)
+        row["sunset"] = stamp(fall)
+    else:
+        # The half day without a crossing tells which: the sun above the horizon all through
+        # it is a polar day, below it a polar night.
+        start = noon - half if rise is None else noon
+        row["polar"] = "day" if height(observer, start + half / 2) >= 0 else "night"
     return row
 
 

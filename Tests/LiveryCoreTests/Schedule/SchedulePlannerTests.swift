@@ -3,10 +3,15 @@ import XCTest
 
 @testable import LiveryCore
 
-/// The schedule through an injected clock: the planner is given each instant and zone.
+/// The schedule through an injected clock: the planner is given each instant and zone (libc's,
+/// with `TZ` set for the test).
 final class SchedulePlannerTests: XCTestCase {
     let amsterdam = VariantSchedule(.sun(latitude: 52.37, longitude: 4.89))
-    let utc = TimeZone(identifier: "UTC")!
+    let tz = ProcessTZ()
+    var utc = SystemTimeZone()
+
+    override func setUp() { utc = tz.set("UTC0") }
+    override func tearDown() { tz.restore() }
 
     func at(_ iso: String) -> Date { ISO8601DateFormatter().date(from: iso)! }
 
@@ -48,6 +53,47 @@ final class SchedulePlannerTests: XCTestCase {
             planner.look(at: sunset.addingTimeInterval(5), timeZone: utc, schedule: amsterdam).apply, "dark")
     }
 
+    /// A `config.yaml` that is invalid or has no schedule for a while (a typo saved, then fixed)
+    /// leaves the planner's memory alone: the look after it is not a start-up, so a manual
+    /// switch made before still holds, and the next transition still applies.
+    func testAManualSwitchHoldsAcrossAnInvalidOrAbsentSchedule() throws {
+        var planner = SchedulePlanner()
+        let sunset = try sunset()
+        let evening = sunset.addingTimeInterval(3600)
+        XCTAssertEqual(planner.look(at: evening, timeZone: utc, schedule: amsterdam).apply, "dark")
+        // (the user switches to light by hand here, then saves config.yaml with a typo)
+        let broken = planner.look(at: evening.addingTimeInterval(60), timeZone: utc, schedule: nil)
+        XCTAssertNil(broken.apply)
+        XCTAssertNil(broken.next, "no schedule: nothing to wake for")
+        XCTAssertNil(
+            planner.look(at: evening.addingTimeInterval(120), timeZone: utc, schedule: amsterdam).apply,
+            "the schedule is valid again: the manual light holds")
+        // The same with the schedule taken out of the file and put back.
+        _ = planner.look(at: evening.addingTimeInterval(180), timeZone: utc, schedule: nil)
+        _ = planner.look(at: evening.addingTimeInterval(240), timeZone: utc, schedule: nil)
+        XCTAssertNil(
+            planner.look(at: evening.addingTimeInterval(300), timeZone: utc, schedule: amsterdam).apply)
+        guard
+            case .crossing(let sunrise, _) = try SolarTimes.day(
+                latitude: 52.37, longitude: 4.89, date: CalendarDate(year: 2026, month: 6, day: 22)!)
+        else { return XCTFail("Amsterdam at midsummer has a sunrise") }
+        XCTAssertEqual(
+            planner.look(at: sunrise.addingTimeInterval(5), timeZone: utc, schedule: amsterdam).apply, "light"
+        )
+    }
+
+    /// A transition that passes while the file is invalid applies at the first valid look after.
+    func testATransitionWhileTheScheduleIsInvalidAppliesWhenItIsValidAgain() throws {
+        var planner = SchedulePlanner()
+        let sunset = try sunset()
+        XCTAssertEqual(
+            planner.look(at: sunset.addingTimeInterval(-600), timeZone: utc, schedule: amsterdam).apply,
+            "light")
+        _ = planner.look(at: sunset.addingTimeInterval(-60), timeZone: utc, schedule: nil)
+        XCTAssertEqual(
+            planner.look(at: sunset.addingTimeInterval(60), timeZone: utc, schedule: amsterdam).apply, "dark")
+    }
+
     func testClockJumpsForwardPastATransitionAndBack() throws {
         var planner = SchedulePlanner()
         _ = planner.look(at: at("2026-06-21T12:00:00Z"), timeZone: utc, schedule: amsterdam)
@@ -78,7 +124,7 @@ final class SchedulePlannerTests: XCTestCase {
         var planner = SchedulePlanner()
         let now = at("2026-12-01T18:30:00Z")
         XCTAssertEqual(planner.look(at: now, timeZone: utc, schedule: times).apply, "light")
-        let plusOne = TimeZone(secondsFromGMT: 3600)!
+        let plusOne = tz.set("<+01>-1")
         XCTAssertEqual(planner.look(at: now, timeZone: plusOne, schedule: times).apply, "dark")
         XCTAssertEqual(
             planner.look(at: now, timeZone: plusOne, schedule: times).next,
@@ -98,7 +144,7 @@ final class SchedulePlannerTests: XCTestCase {
 
     /// A local time that a spring-forward gap skips comes right after the gap.
     func testATimeInTheSpringForwardGap() {
-        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        let berlin = tz.set("Europe/Berlin")
         let times = VariantSchedule(.times(light: 2 * 3600 + 30 * 60, dark: 20 * 3600))
         let t = times.next(after: at("2026-03-28T23:00:00Z"), timeZone: berlin)
         XCTAssertEqual(t, VariantSchedule.Transition(date: at("2026-03-29T01:00:00Z"), variant: "light"))

@@ -4,8 +4,10 @@ import XCTest
 @testable import LiveryCore
 
 /// `SolarTimes` against the astral package's table in `Tests/Fixtures/sun/reference.json` (made
-/// by `make_reference.py` next to it, with NOAA's horizon and the mean-solar day): every time
-/// within a minute, every polar day and night as such.
+/// by `make_reference.py` next to it: the instants at which astral's elevation of the sun,
+/// taken at the instant itself, crosses NOAA's horizon, on the mean-solar day): every time
+/// within two seconds (the table's are rounded to the second), every polar day and night as
+/// such, days of an hour or two of sun next to the polar night included.
 final class SolarTimesTests: XCTestCase {
     struct Reference: Decodable {
         var cases: [Case]
@@ -29,11 +31,12 @@ final class SolarTimesTests: XCTestCase {
 
     static func instant(_ s: String) -> Date? { ISO8601DateFormatter().date(from: s) }
 
-    func testEveryReferenceCaseIsWithinAMinuteOfAstral() throws {
+    func testEveryReferenceCaseIsWithinTwoSecondsOfAstral() throws {
         let reference = try XCTUnwrap(Self.reference, "Tests/Fixtures/sun/reference.json did not load")
-        XCTAssertGreaterThanOrEqual(reference.cases.count, 40)
+        XCTAssertGreaterThanOrEqual(reference.cases.count, 60)
         var worst = 0.0
         var polar = 0
+        var short = 0
         for c in reference.cases {
             let label = "\(c.place) (\(c.latitude), \(c.longitude)) \(c.date)"
             let date = try XCTUnwrap(CalendarDate(iso: c.date), label)
@@ -43,15 +46,17 @@ final class SolarTimesTests: XCTestCase {
             case (.crossing(let sunrise, let sunset), nil):
                 let rise = try XCTUnwrap(c.sunrise.flatMap(Self.instant), label)
                 let set = try XCTUnwrap(c.sunset.flatMap(Self.instant), label)
+                if set.timeIntervalSince(rise) < 2 * 3600 { short += 1 }
                 for (mine, theirs, what) in [(sunrise, rise, "sunrise"), (sunset, set, "sunset")] {
                     let off = abs(mine.timeIntervalSince(theirs))
                     worst = max(worst, off)
-                    XCTAssertLessThanOrEqual(off, 60, "\(label) \(what): \(mine), astral \(theirs)")
+                    XCTAssertLessThanOrEqual(off, 2, "\(label) \(what): \(mine), astral \(theirs)")
                 }
             default: XCTFail("\(label): \(day), astral \(c.polar.map { "polar \($0)" } ?? "a crossing")")
             }
         }
         XCTAssertGreaterThanOrEqual(polar, 10, "the table's polar cases")
+        XCTAssertGreaterThanOrEqual(short, 8, "the table's days of under two hours of sun")
         print("SolarTimes: \(reference.cases.count) cases, worst deviation from astral \(worst) s")
     }
 
