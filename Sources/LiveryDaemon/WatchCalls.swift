@@ -6,10 +6,10 @@ import LiveryDBus
 /// A `Watch` call waiting in the ``WatchQueue``: reads its paths and checks the limits, resolves
 /// the keys nobody watches yet in the active theme a few at a time, then registers every key at
 /// one serial and answers. While a publication is under way the serials can differ: it waits
-/// for the publication (on the queue's thread, never the loop thread) and reads again.
+/// for the publication (on the queue's threads, never the loop thread) and reads again.
 ///
-/// `@unchecked Sendable`: the mutable properties are used by the queue's thread alone, one step
-/// at a time (``WatchQueueWork``).
+/// `@unchecked Sendable`: the mutable properties are used by the queue alone, one step after
+/// the other (``WatchQueueWork``).
 final class WatchCall: WatchQueueWork, @unchecked Sendable {
     let owner: String
     let reply: PendingReply
