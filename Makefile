@@ -128,6 +128,7 @@ bench: deps
 	bench/fanout/run.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	-python3 bench/hostile/run.py "$$($(SWIFT) build -c release --show-bin-path)/livery" --out bench/out
 	-/usr/bin/python3 bench/hostile/daemon.py "$$($(SWIFT) build -c release --show-bin-path)/liveryd" --out bench/out
+	-/usr/bin/python3 bench/hostile/watch_churn.py "$$($(SWIFT) build -c release --show-bin-path)/liveryd" --out bench/out
 	@/usr/bin/python3 -c 'import pystache, yaml' 2>/dev/null || { $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-pystache python3-yaml; }
 	-/usr/bin/python3 bench/tinted/run.py "$$($(SWIFT) build -c release --show-bin-path)/livery"

@@ -41,6 +41,27 @@ public struct MethodInvocation: Sendable {
     /// reading the arguments.
     public var marshalledBody: [UInt8] { call.body }
 
+    /// The number of elements of the array argument at `index` (0 for the first), counted
+    /// without reading them into values; nil when there is no such argument or it is not an
+    /// array.
+    public func count(ofArrayArgument index: Int) -> Int? { call.count(ofArrayArgument: index) }
+
+    /// The same invocation over a copy of the received call (`dbus_message_copy`), for a
+    /// deferred handler that reads the arguments on another thread after it has returned: the
+    /// received message is then freed when the handler returns, and the copy, which the
+    /// connection does not count among the messages it received, when the last copy of the
+    /// invocation goes. (Out of memory, it holds the received message, as the original does.)
+    public func detached() -> MethodInvocation {
+        MethodInvocation(sender: sender, path: path, member: member, call: call.detached())
+    }
+
+    private init(sender: String, path: ObjectPath, member: String, call: CallBody) {
+        self.sender = sender
+        self.path = path
+        self.member = member
+        self.call = call
+    }
+
     /// Creates an invocation, as tests of handlers need.
     ///
     /// - Parameters: the fields described on each property.
@@ -82,6 +103,41 @@ final class CallBody: @unchecked Sendable {
     init(arguments: [DBusValue]) {
         message = nil
         lock.withLock { $0.arguments = arguments }
+    }
+
+    /// Holds `message`, which it owns: a copy already in this machine's byte order.
+    private init(owning message: OpaquePointer) {
+        self.message = message
+    }
+
+    /// A body over its own copy of the message, or this one when there is no message or no
+    /// memory for the copy.
+    func detached() -> CallBody {
+        guard let message, let copy = dbus_message_copy(message) else { return self }
+        return CallBody(owning: copy)
+    }
+
+    /// See ``MethodInvocation/count(ofArrayArgument:)``.
+    func count(ofArrayArgument index: Int) -> Int? {
+        guard let message else { return lock.withLock { $0.arguments }.flatMap { CallBody.count($0, index) } }
+        return lock.withLock { _ in
+            var iter = DBusMessageIter()
+            guard dbus_message_iter_init(message, &iter) != 0 else { return nil }
+            for _ in 0..<index {
+                guard dbus_message_iter_next(&iter) != 0 else { return nil }
+            }
+            guard dbus_message_iter_get_arg_type(&iter) == CDBUS_TYPE_ARRAY else { return nil }
+            return Int(dbus_message_iter_get_element_count(&iter))
+        }
+    }
+
+    private static func count(_ arguments: [DBusValue], _ index: Int) -> Int? {
+        guard index < arguments.count else { return nil }
+        switch arguments[index] {
+        case .array(_, let elements): return elements.count
+        case .dictionary(_, _, let entries): return entries.count
+        default: return nil
+        }
     }
 
     deinit { if let message { dbus_message_unref(message) } }
@@ -150,9 +206,10 @@ public struct Method: Sendable {
 
     /// The type of a handler that answers later: it runs on the loop thread, hands the work
     /// and the ``PendingReply`` to another thread and returns. An error it throws before
-    /// answering is the reply. It hands on the arguments it read, not the invocation: an
-    /// invocation kept holds the received message, and libdbus stops reading the connection
-    /// while the received messages not yet freed pass its maximum received size.
+    /// answering is the reply. It hands on the arguments it read, or the invocation
+    /// ``MethodInvocation/detached()``, not the invocation itself: an invocation kept holds the
+    /// received message, and libdbus stops reading the connection while the received messages
+    /// not yet freed pass its maximum received size.
     public typealias DeferredHandler = @Sendable (MethodInvocation, PendingReply) throws -> Void
 
     /// Creates a method.

@@ -79,6 +79,15 @@ public final class PendingReply: Sendable {
         send(.failure(DBusError.from(error)))
     }
 
+    /// Sends nothing for the call, now or when the pending reply is released: its caller left
+    /// the bus, so a reply would reach nobody (the bus refuses a message to a unique name with
+    /// no owner). Later answers do nothing.
+    /// - Returns: Whether the call was still unanswered.
+    @discardableResult
+    public func abandon() -> Bool {
+        claim()
+    }
+
     /// Whether this is the first answer; marks the reply answered.
     func claim() -> Bool {
         !answered.exchange(true, ordering: .acquiringAndReleasing)

@@ -10,10 +10,14 @@ public final class LiveryInterface: Sendable {
     public let service: ThemeService
     /// The watches made with `Watch`.
     public let watches: WatchRegistry
-    /// Where `Watch` and `Unwatch` run, in the order they came, and where a client's watches are
-    /// released when it leaves: away from the loop thread (a `Watch` of many paths resolves
-    /// them all), and in one order, so that a release comes after the watches it releases.
-    let watchQueue = DispatchQueue(label: "org.livery.watch")
+    /// Where `Watch` and `Unwatch` run, and where a client's watches are released when it
+    /// leaves: away from the loop thread (a `Watch` of many paths resolves them all), a queue
+    /// per client taking turns, so that a client's calls keep their order, a release comes
+    /// after the watches it releases, and no client waits for another's backlog.
+    let calls = WatchQueue(label: "org.livery.watch")
+    /// Whether watches went since memory was last given back (`releaseFreedMemory`), which the
+    /// watch queue does when it is idle: once after a burst, not once per client that left.
+    let freedMemory = Atomic<Bool>(false)
     /// Where the `Changed` signals of each published change are computed and sent, one change
     /// at a time in serial order; a newer change supersedes an unfinished one.
     let publications = DispatchQueue(label: "org.livery.publish")
@@ -98,6 +102,10 @@ public final class LiveryInterface: Sendable {
         self.connection = connection
         self.path = LiveryBus.objectPath
         self.interfaceName = LiveryBus.interfaceName
+        calls.whenIdle { [weak self] in
+            guard let self, self.freedMemory.exchange(false, ordering: .acquiringAndReleasing) else { return }
+            self.releaseFreedMemory()
+        }
     }
 
     /// Exports the object with its interface at `/org/livery/Livery1`.
@@ -259,51 +267,39 @@ public final class LiveryInterface: Sendable {
             outputs: [Argument("reading", "(ua{sa{sv}})")]
         ) { [weak self] call, reply in
             guard let self else { return }
-            let app: String?
-            do { app = try LiveryInterface.app(call.arguments[1]) } catch {
+            do {
+                let paths = try LiveryInterface.pathCount(call)
+                let owner = call.sender
+                // Follow the client from now on, on the loop thread, so that its leaving is heard.
+                self.followOwner(owner)
+                try self.calls.enqueue(
+                    WatchCall(call: call.detached(), paths: paths, reply: reply, interface: self), from: owner
+                )
+            } catch {
                 reply.fail(error)
-                return
-            }
-            let keys = (call.arguments[0].stringArray ?? []).map { WatchRegistry.Key(path: $0, app: app) }
-            let owner = call.sender
-            // Follow the client from now on, on the loop thread, so that its leaving is heard.
-            self.followOwner(owner)
-            self.watchQueue.async { [weak self] in
-                guard let self else { return }
-                do {
-                    let reading = try self.watch(keys, owner: owner)
-                    reply.succeed(
-                        WatchReply(serial: reading.serial, values: ComponentValues(reading.values)).arguments)
-                } catch {
-                    reply.fail(error)
-                }
             }
         }
     }
 
-    /// Registers `owner`'s watches of `keys`, on the watch queue: resolves the keys nobody
-    /// watches yet in the active theme, and registers them with the values of the others, all
-    /// at one serial. While a publication is under way the serials can differ: it waits for the
-    /// publication (on this queue, never the loop thread) and reads again.
-    func watch(_ keys: [WatchRegistry.Key], owner: String) throws -> WatchRegistry.Reading {
-        try watches.admit(owner: owner, keys: keys)
-        for key in keys { try ThemeService.checkLimits(key.path, properties: [], app: key.app) }
-        var attempts = 0
-        while true {
-            let (cascade, serial) = service.published
-            var fresh: StyleSnapshot = [:]
-            for key in watches.unwatched(keys) where fresh[key.path] == nil {
-                fresh[key.path] = try ThemeService.values(of: key.path, app: key.app, in: cascade)
-            }
-            if let reading = try watches.add(owner: owner, keys: keys, fresh: fresh, serial: serial) {
-                return reading
-            }
-            attempts += 1
-            guard attempts < 10_000 else {
-                throw DBusError(.failed, "the theme kept changing while the paths were read; try again")
-            }
-            usleep(1000)
+    /// The number of paths of a `Watch` or `Unwatch` call, counted on the loop thread without
+    /// reading them: the call's first step reads them (`keys`), on the watch queue, or never
+    /// when the caller leaves first.
+    /// - Throws: `LimitExceeded` past `WatchRegistry.maximumPathsPerCall` paths.
+    static func pathCount(_ call: MethodInvocation) throws(ServiceError) -> Int {
+        let count = call.count(ofArrayArgument: 0) ?? 0
+        guard count <= WatchRegistry.maximumPathsPerCall else {
+            throw ServiceError(
+                .limitExceeded,
+                "\(count) paths; \(call.member) takes at most \(WatchRegistry.maximumPathsPerCall) a call")
         }
+        return count
+    }
+
+    /// The keys of a `Watch` or `Unwatch` call: its paths with the option `app`.
+    /// - Throws: `InvalidArgs` when `app` is not a string.
+    static func keys(_ call: MethodInvocation) throws(DBusError) -> [WatchRegistry.Key] {
+        let app = try LiveryInterface.app(call.arguments[1])
+        return (call.arguments[0].stringArray ?? []).map { WatchRegistry.Key(path: $0, app: app) }
     }
 
     /// `Unwatch(as paths, a{sv} options)`: removes one of the caller's watches of each path
@@ -313,26 +309,14 @@ public final class LiveryInterface: Sendable {
         Method.deferred("Unwatch", inputs: [Argument("paths", "as"), Argument("options", "a{sv}")]) {
             [weak self] call, reply in
             guard let self else { return }
-            let app: String?
-            do { app = try LiveryInterface.app(call.arguments[1]) } catch {
+            do {
+                let paths = try LiveryInterface.pathCount(call)
+                self.followOwner(call.sender)
+                try self.calls.enqueue(
+                    UnwatchCall(call: call.detached(), paths: paths, reply: reply, interface: self),
+                    from: call.sender)
+            } catch {
                 reply.fail(error)
-                return
-            }
-            let paths = call.arguments[0].stringArray ?? []
-            guard paths.count <= WatchRegistry.maximumPathsPerCall else {
-                reply.fail(
-                    ServiceError(
-                        .limitExceeded,
-                        "\(paths.count) paths; Unwatch takes at most \(WatchRegistry.maximumPathsPerCall) a call"
-                    ))
-                return
-            }
-            let owner = call.sender
-            self.watchQueue.async { [weak self] in
-                guard let self else { return }
-                self.watches.remove(owner: owner, keys: paths.map { WatchRegistry.Key(path: $0, app: app) })
-                if self.watches.count(of: owner) == 0 { self.releaseFreedMemory() }
-                reply.succeed([])
             }
         }
     }
@@ -588,26 +572,32 @@ public final class LiveryInterface: Sendable {
         ThemeService.returnFreedMemory()
     }
 
+    /// Notes that a client's last watches went: memory is given back when the watch queue is
+    /// idle.
+    func memoryFreed() { freedMemory.store(true, ordering: .releasing) }
+
     static let changedMember = try! MemberName(ChangedSignal.member)
     static let themeChangedMember = try! MemberName(ThemeChangedSignal.member)
 
-    /// Follows a watcher's unique name, so its watches go when it leaves the bus (the
-    /// `OwnerWatch.departures` match, added at `export`).
+    /// Follows the unique name of a client of `Watch` or `Unwatch`, so that its waiting calls
+    /// and its watches go when it leaves the bus (the `OwnerWatch.departures` match, added at
+    /// `export`).
     func followOwner(_ owner: String) {
         _ = watcher.insert(owner)
     }
 
-    /// Releases every watch of a client that left, on the watch queue: after the client's
-    /// `Watch` calls queued before (the bus routes a client's messages before its leaving).
+    /// Drops the calls a client that left has waiting, unanswered, and releases every watch
+    /// it holds once the step in progress is done (the bus routes a client's messages before
+    /// its leaving, so none of its calls comes after).
     func release(_ owner: String) {
-        watchQueue.async { [weak self] in
+        calls.depart(owner) { [weak self] dropped in
             guard let self else { return }
-            let dropped = self.watches.removeAll(of: owner)
+            let released = self.watches.removeAll(of: owner)
             _ = self.watcher.remove(owner)
-            if dropped > 0 {
-                self.service.log(.debug, "\(owner) left the bus; released \(dropped) watch(es)")
-                self.releaseFreedMemory()
-            }
+            self.service.log(
+                .debug,
+                "\(owner) left the bus; released \(released) watch(es), dropped \(dropped) waiting call(s)")
+            if released > 0 { self.memoryFreed() }
         }
     }
 

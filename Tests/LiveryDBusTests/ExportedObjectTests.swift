@@ -261,6 +261,50 @@ final class ExportedObjectTests: BusTestCase {
         XCTAssertTrue(eventually(timeout: 60) { answered.value == 4 }, "\(answered.value) of 4 answered")
     }
 
+    func testDetachedCallsAwaitingAReplyDoNotStopTheConnectionReading() throws {
+        // As above, but each handler keeps its invocation, detached, to read it later.
+        let size = 24 << 20
+        let payload = DBusValue.string(String(repeating: "x", count: size))
+        let senders = try (0..<4).map { _ in try Connection(address: bus.address) }
+        defer { for c in senders { c.close() } }
+        let answers = Box<[[DBusValue]]>([])
+        for sender in senders {
+            Thread.detachNewThread {
+                if let answer = try? sender.call(
+                    destination: Test.name, path: Test.path, interface: Test.interface,
+                    member: MemberName("HoldDetached"), arguments: [payload], timeout: 120)
+                {
+                    answers.mutate { $0.append(answer) }
+                }
+            }
+        }
+        XCTAssertTrue(
+            eventually(timeout: 60) { heldDetached.value.count == 4 }, "\(heldDetached.value.count) of 4 held"
+        )
+        XCTAssertEqual(try callTest("Add", [.int32(2), .int32(3)]), [.int32(5)])
+        XCTAssertEqual(answers.value.count, 0)
+        // The copies read as the calls were sent.
+        for (call, reply) in heldDetached.value {
+            reply.succeed([.uint32(UInt32(call.arguments[0].string?.utf8.count ?? 0))])
+        }
+        XCTAssertTrue(
+            eventually(timeout: 60) { answers.value.count == 4 }, "\(answers.value.count) of 4 answered")
+        XCTAssertEqual(answers.value.map { $0 }, Array(repeating: [.uint32(UInt32(size))], count: 4))
+    }
+
+    func testArrayArgumentsAreCountedWithoutReadingThem() throws {
+        let words = DBusValue.strings((0..<1000).map { "word \($0)" })
+        // The string, 1,000 words, an empty dictionary, no fourth argument.
+        XCTAssertEqual(
+            try callTest("Count", [.string("w"), words, .dict([:])]),
+            [.array(element: "i", [.int32(-1), .int32(1000), .int32(0), .int32(-1)])])
+        // An invocation made of values counts the same, detached or not.
+        let made = MethodInvocation(
+            sender: "", path: Test.path, member: "Count",
+            arguments: [.string("w"), words, .dict(["a": .uint32(1)])])
+        XCTAssertEqual([0, 1, 2, 3].map { made.detached().count(ofArrayArgument: $0) }, [nil, 1000, 1, nil])
+    }
+
     func testDeferredRepliesThatFailOrAreDroppedStillAnswerTheCaller() throws {
         let dropped = assertDBusError(.failed) { _ = try callTest("Dropped") }
         XCTAssertEqual(dropped?.message, "org.livery.Test1.Dropped ended without an answer")

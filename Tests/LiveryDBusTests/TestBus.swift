@@ -117,6 +117,8 @@ class BusTestCase: XCTestCase {
     let gate = DispatchSemaphore(value: 0)
     /// The replies `Hold` keeps unanswered until a test answers them.
     let held = Box<[PendingReply]>([])
+    /// The calls `HoldDetached` keeps unanswered, each with its invocation detached.
+    let heldDetached = Box<[(call: MethodInvocation, reply: PendingReply)]>([])
 
     override func setUpWithError() throws {
         bus = try TestBus()
@@ -146,6 +148,7 @@ class BusTestCase: XCTestCase {
         let setterCalls = self.setterCalls
         let gate = self.gate
         let held = self.held
+        let heldDetached = self.heldDetached
         return [
             Interface(
                 Test.interface,
@@ -199,6 +202,26 @@ class BusTestCase: XCTestCase {
                     // Kept unanswered (its argument unread) until a test answers it.
                     Method.deferred("Hold", inputs: [Argument("payload", .string)]) { _, reply in
                         held.mutate { $0.append(reply) }
+                    },
+                    // Kept unanswered with a detached copy of the call, its argument unread.
+                    Method.deferred(
+                        "HoldDetached", inputs: [Argument("payload", .string)],
+                        outputs: [Argument("bytes", "u")]
+                    ) { call, reply in
+                        heldDetached.mutate { $0.append((call.detached(), reply)) }
+                    },
+                    Method(
+                        "Count",
+                        inputs: [
+                            Argument("word", "s"), Argument("words", "as"), Argument("options", "a{sv}"),
+                        ],
+                        outputs: [Argument("counts", "ai")]
+                    ) { call in
+                        [
+                            .array(
+                                element: "i",
+                                (0..<4).map { .int32(Int32(call.count(ofArrayArgument: $0) ?? -1)) })
+                        ]
                     },
                     Method.deferred("Dropped") { _, _ in },
                     Method.deferred("LaterWrongly", outputs: [Argument("n", .uint32)]) { _, reply in
