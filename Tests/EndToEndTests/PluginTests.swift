@@ -373,6 +373,14 @@ final class PluginTests: EndToEndTestCase {
         XCTAssertEqual(base16["base0D"], "#81a1c1")
         let palette = try XCTUnwrap(object["palette"] as? [String: String])
         XCTAssertEqual(palette["base08"], "#bf616aff")
+        // The terminal colours: nord.yaml's base08 BF616A is color1 and color9, base03 4C566A
+        // color8 (the base16 mapping).
+        let terminal = try XCTUnwrap(object["terminal"] as? [String: String])
+        XCTAssertEqual(terminal["color1"], "#bf616a")
+        XCTAssertEqual(terminal["color9"], "#bf616a")
+        XCTAssertEqual(terminal["color8"], "#4c566a")
+        XCTAssertEqual(terminal["background"], "#2e3440")
+        XCTAssertEqual(terminal.count, 22)
         let lines = Set((read(env) ?? "").split(separator: "\n").map(String.init))
         XCTAssertTrue(lines.contains("LIVERY_THEME=nord"), "\(lines)")
         XCTAssertTrue(lines.contains("LIVERY_VARIANT=dark"))

@@ -9,7 +9,12 @@ import Synchronization
 ///   scheme: a base16 or base24 scheme's own, read from its file (its author, base24's
 ///   `base10`…`base17`); for every other theme, its ``Base16Slots``, its name, its id as the
 ///   slug and its variant (`light`, else `dark`);
-/// - every palette colour by name, `#rrggbbaa`, where no tinted variable has that name;
+/// - the theme's terminal colours (``TerminalPalette``): `terminal-color0-hex` …
+///   `terminal-color15-hex`, `terminal-background-hex`, `terminal-foreground-hex`,
+///   `terminal-cursor-hex`, `terminal-cursor-text-hex`, `terminal-selection-background-hex`,
+///   `terminal-selection-foreground-hex`, each lower-case `rrggbb` as the tinted `-hex`
+///   variables;
+/// - every palette colour by name, `#rrggbbaa`, where no other variable has that name;
 /// - `livery-theme` (the id);
 /// - any component's resolved values by dotted name: `{{Window/NavigationBar.tint-color}}`.
 ///   A name that starts with an upper-case letter and parses as a component path (against the
@@ -22,6 +27,8 @@ public struct ThemeTemplateData: Sendable {
     public var scheme: TintedScheme
     /// The theme's base16 slots (`Cascade.base16Slots`), for the plugins' JSON too.
     public var slots: Base16Slots
+    /// The theme's terminal colours, for the plugins' JSON too.
+    public var terminal: TerminalPalette
     /// The data a template is rendered with.
     public var value: MustacheValue
 
@@ -33,6 +40,7 @@ public struct ThemeTemplateData: Sendable {
         let theme = cascade.theme
         let meta = theme.metadata
         slots = cascade.base16Slots
+        terminal = TerminalPalette(cascade, slots: slots)
         var scheme: TintedScheme?
         if meta.format == "base16" || meta.format == "base24",
             case .success(let s) = TintedScheme.read(path: meta.path)
@@ -48,8 +56,13 @@ public struct ThemeTemplateData: Sendable {
         }
         self.scheme = scheme!
         var data: [String: MustacheValue] = [:]
-        data.reserveCapacity(TemplateVariables.count(self.scheme) + theme.palette.count + extra.count + 1)
+        let terminalCount = TerminalPalette.names.count
+        data.reserveCapacity(
+            TemplateVariables.count(self.scheme) + terminalCount + theme.palette.count + extra.count + 1)
         TemplateVariables.each(self.scheme) { data[$0] = .string($1) }
+        for (name, c) in terminal.named {
+            data["terminal-" + name + "-hex"] = .string(String(c.hex.dropFirst().prefix(6)))
+        }
         for (key, c) in theme.palette where data[key] == nil { data[key] = .string(c.hex) }
         data["livery-theme"] = .string(meta.id)
         for (key, v) in extra { data[key] = .string(v) }

@@ -17,15 +17,19 @@ struct ThemeSnapshot: Sendable {
     var palette: [String: String]
     /// Base16 slot names to `#rrggbb`.
     var base16: [String: String]
+    /// Terminal colour names (`color0`…`color15`, `background` …, ``TerminalPalette/names``)
+    /// to `#rrggbb`.
+    var terminal: [String: String]
     /// The theme's `gtk-theme`, when it names one.
     var gtkTheme: String?
 
-    /// `{"id", "name", "variant", "serial", "palette", "base16"}` and a newline: what commands
-    /// read on standard input. Made on demand, as most changes start no command.
+    /// `{"id", "name", "variant", "serial", "palette", "base16", "terminal", "gtk-theme"}` and a
+    /// newline: what commands read on standard input. Made on demand, as most changes start no
+    /// command.
     var json: [UInt8] {
         let object: [String: Any] = [
             "id": id, "name": name, "variant": variant, "serial": Int(serial), "palette": palette,
-            "base16": base16, "gtk-theme": gtkTheme ?? "",
+            "base16": base16, "terminal": terminal, "gtk-theme": gtkTheme ?? "",
         ]
         return
             ((try? JSONSerialization.data(
@@ -34,7 +38,7 @@ struct ThemeSnapshot: Sendable {
     }
 
     /// The snapshot of `cascade` at `serial`: the template data of `ThemeTemplateData` plus
-    /// `livery-serial`; the JSON of the theme's palette and base16 slots.
+    /// `livery-serial`; the JSON of the theme's palette, base16 slots and terminal colours.
     init(cascade: Cascade, serial: UInt32) {
         let theme = cascade.theme
         let meta = theme.metadata
@@ -50,5 +54,7 @@ struct ThemeSnapshot: Sendable {
         palette = theme.palette.mapValues(\.hex)
         base16 = Dictionary(
             uniqueKeysWithValues: slots.named.map { ($0.name, String($0.color.hex.prefix(7))) })
+        terminal = Dictionary(
+            uniqueKeysWithValues: data.terminal.named.map { ($0.name, String($0.color.hex.prefix(7))) })
     }
 }

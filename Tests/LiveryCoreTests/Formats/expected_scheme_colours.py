@@ -4,7 +4,10 @@ independently of Livery (plistlib, json and a hand-written INI reader; the P3 ->
 derived here from the two spaces' primaries and D65 white). Prints Swift dictionary literals
 pasted into FormatFixtureTests.swift:
 
-    python3 Tests/LiveryCoreTests/expected_scheme_colours.py
+    python3 Tests/LiveryCoreTests/Formats/expected_scheme_colours.py
+
+Imported as a module (Tests/EndToEndTests/TerminalPaletteTests.swift), it prints nothing and
+lends its readers `iterm` and `pywal`.
 """
 import json, os, plistlib, re, sys
 
@@ -99,7 +102,8 @@ def words(s): return re.sub(r"(?<!^)([A-Z])", r"-\1", s).lower()
 
 def swift(d): return "[" + ", ".join('"%s": "%s"' % (k, d[k]) for k in sorted(d)) + "]"
 
-print("// P3 -> sRGB:", [[round(x, 12) for x in row] for row in P3_TO_SRGB], file=sys.stderr)
-for sub, reader in (("iterm2", iterm), ("pywal/dark", pywal), ("pywal/light", pywal), ("kde", kde)):
-    for name in sorted(os.listdir(os.path.join(ROOT, sub))):
-        print('"%s/%s": %s,' % (sub, name, swift(reader(os.path.join(ROOT, sub, name)))))
+if __name__ == "__main__":
+    print("// P3 -> sRGB:", [[round(x, 12) for x in row] for row in P3_TO_SRGB], file=sys.stderr)
+    for sub, reader in (("iterm2", iterm), ("pywal/dark", pywal), ("pywal/light", pywal), ("kde", kde)):
+        for name in sorted(os.listdir(os.path.join(ROOT, sub))):
+            print('"%s/%s": %s,' % (sub, name, swift(reader(os.path.join(ROOT, sub, name)))))
