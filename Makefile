@@ -15,16 +15,17 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # end-to-end tests drive the daemon with (gdbus, busctl, dbus-send, dbus-monitor, python3-dbus,
 # neovim for the vim plugin, gsettings with dconf for the GNOME plugin, xdg-desktop-portal), and
 # what the on-screen tests need: an X server of their own (Xvfb), screenshots (xwd from x11-apps,
-# xwdtopnm and pngtopnm from netpbm), a libadwaita window through python3-gi (gir1.2-adw-1,
-# with GTK 4's) and Chromium to open `livery gallery`'s page. WebP images are read through
+# xwdtopnm and pngtopnm from netpbm), GTK 3, GTK 4 and libadwaita windows through python3-gi
+# (gir1.2-gtk-3.0, gir1.2-gtk-4.0, gir1.2-adw-1), an XSETTINGS manager for the gtk plugin
+# (xsettingsd) and Chromium to open `livery gallery`'s page. WebP images are read through
 # gdk-pixbuf's webp-pixbuf-loader.
 BUILD_PACKAGES := libdbus-1-dev libyaml-dev libcairo2-dev librsvg2-dev webp-pixbuf-loader pkg-config
 RUN_PACKAGES := dbus-daemon dbus-bin
 # GTK 4's headers build livery-demo (`make demo`), and `make test`, which builds every target.
 DEMO_PACKAGES := libgtk-4-dev
 TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus python3-gi python3-venv xdg-desktop-portal neovim \
-  dconf-service dconf-gsettings-backend gsettings-desktop-schemas xvfb x11-apps netpbm gir1.2-adw-1 chromium \
-  $(DEMO_PACKAGES)
+  dconf-service dconf-gsettings-backend gsettings-desktop-schemas xvfb x11-apps netpbm gir1.2-gtk-3.0 \
+  gir1.2-gtk-4.0 gir1.2-adw-1 xsettingsd chromium $(DEMO_PACKAGES)
 
 .PHONY: all build run demo test deps deps-demo deps-test install uninstall clean format lint bench bench-profile bench-profile-daemon fuzz fuzz-build
 

@@ -347,6 +347,73 @@ final class PluginTests: EndToEndTestCase {
         XCTAssertTrue(gtk, gtkStatus)
     }
 
+    /// The GNOME plugin gives `gtk-theme` back: the user's own value (set with gsettings before
+    /// Livery changed it) returns when a theme that names a GTK theme is followed by one that
+    /// names none, and a value the user chooses while a theme names none is left alone on the
+    /// next switch.
+    func testGnomePluginRestoresTheUsersOwnGtkTheme() throws {
+        let runtime = try makeDirectory("runtime")
+        chmod(runtime, 0o700)
+        environment["XDG_RUNTIME_DIR"] = runtime
+        environment["XDG_DATA_DIRS"] = dataDirs + ":/usr/local/share:/usr/share"
+        let dconf = try background("/usr/libexec/dconf-service", [])
+        XCTAssertTrue(dconf.isRunning, dconf.stderr)
+        try FileManager.default.createDirectory(atPath: pluginsDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: pluginsDirectory + "/gnome", withDestinationPath: Locations.repo + "/plugins/gnome")
+        let themes = try makeDirectory("gtk-themes")
+        try writeBundle(
+            "nocturne", in: themes,
+            sheet: "@theme { inherits: \"default-dark\"; variant: dark; gtk-theme: \"Adwaita-dark\"; }\n")
+        func gtkTheme() throws -> String {
+            try run(Locations.tool("gsettings"), ["get", "org.gnome.desktop.interface", "gtk-theme"]).stdout
+        }
+        func setGtkTheme(_ name: String) throws {
+            let r = try run(
+                Locations.tool("gsettings"), ["set", "org.gnome.desktop.interface", "gtk-theme", name])
+            XCTAssertEqual(r.status, 0, "\(r)")
+        }
+        /// Waits until gsettings shows `value` (as `gsettings get` prints it).
+        func expectGtkTheme(_ value: String, file: StaticString = #filePath, line: UInt = #line) throws {
+            let shown = try waitUntil { try gtkTheme() == value + "\n" }
+            let (last, problems) = (try gtkTheme(), try status())
+            XCTAssertTrue(shown, "gtk-theme \(last)\(problems)", file: file, line: line)
+        }
+        /// Waits until the gnome plugin's hook of the active serial has ended.
+        func waitForTheHook(file: StaticString = #filePath, line: UInt = #line) throws {
+            let serial = try serial()
+            let ended = try waitUntil {
+                let row = try pluginRow("gnome")
+                return row?["serial"] as? Int == Int(serial) && row?["result"] as? String == "ok"
+            }
+            let problems = try status()
+            XCTAssertTrue(ended, problems, file: file, line: line)
+        }
+        try setGtkTheme("Arc's own")
+        try startDaemon(extraThemesDirectories: [themes])
+        try setTheme("nocturne")
+        try expectGtkTheme("'Adwaita-dark'")
+        try setTheme("forest")
+        try expectGtkTheme("\"Arc's own\"")
+        // The user's next choice is theirs: a theme naming none leaves it.
+        try setGtkTheme("Yaru")
+        try setTheme("crimson")
+        try waitForTheHook()
+        XCTAssertEqual(try gtkTheme(), "'Yaru'\n")
+        // A choice made while a theme names one is kept when the next names none, and is the
+        // one given back after the next theme that names one.
+        try setTheme("nocturne")
+        try expectGtkTheme("'Adwaita-dark'")
+        try setGtkTheme("HighContrast")
+        try setTheme("forest")
+        try waitForTheHook()
+        XCTAssertEqual(try gtkTheme(), "'HighContrast'\n")
+        try setTheme("nocturne")
+        try expectGtkTheme("'Adwaita-dark'")
+        try setTheme("crimson")
+        try expectGtkTheme("'HighContrast'")
+    }
+
     func testHookGetsTheThemeAsJSONOnStandardInputAndTheEnvironment() throws {
         let json = root + "/hook.json"
         let env = root + "/hook.env"

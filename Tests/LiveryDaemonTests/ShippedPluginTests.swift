@@ -46,9 +46,26 @@ final class ShippedPluginTests: XCTestCase {
                 "palette = 15=#\(s["base07"]!)",
             ],
             "xresources": ["*.background: #\(s["base00"]!)", "*.color4: #\(s["base0D"]!)"],
-            "gtk": [
+            // The gtk plugin's exports, each by its template: libadwaita's named colours for
+            // gtk.css, the GTK theme's colours (GTK 3's names and libadwaita's), and its gtk.css
+            // for each GTK: the built-in theme of the scheme's variant, then the colours.
+            "gtk/libadwaita.mustache": [
                 "@define-color accent_bg_color #\(s["base0D"]!);",
                 "@define-color window_bg_color #\(s["base00"]!);",
+            ],
+            "gtk/colors.mustache": [
+                "@define-color theme_bg_color #\(s["base00"]!);",
+                "@define-color theme_fg_color #\(s["base05"]!);",
+                "@define-color theme_selected_bg_color #\(s["base0D"]!);",
+                "@define-color window_bg_color #\(s["base00"]!);",
+            ],
+            "gtk/gtk3.mustache": [
+                "@import url(\"resource:///org/gtk/libgtk/theme/Adwaita/gtk-contained-dark.css\");",
+                "@import url(\"../colors.css\");",
+            ],
+            "gtk/gtk4.mustache": [
+                "@import url(\"resource:///org/gtk/libgtk/theme/Default/Default-dark.css\");",
+                "@import url(\"../colors.css\");",
             ],
             "kitty": ["background #\(s["base00"]!)", "color1 #\(s["base08"]!)"],
         ]
@@ -105,7 +122,7 @@ final class ShippedPluginTests: XCTestCase {
                     XCTAssertTrue(text.contains("\u{1B}]4;1;#\(s["base08"]!)\u{1B}\\"), name)
                     XCTAssertTrue(text.contains("\u{1B}]11;#\(s["base00"]!)\u{1B}\\"), name)
                 }
-                for line in expected[name] ?? [] {
+                for line in expected[name] ?? expected[name + "/" + export.template] ?? [] {
                     XCTAssertTrue(
                         text.split(separator: "\n").contains(Substring(line)), "\(name) lacks '\(line)'")
                 }
