@@ -39,18 +39,19 @@ final class TerminalPaletteTests: EndToEndTestCase {
         return t
     }
 
-    /// Every shipped template but GTK's (libadwaita's named colours) is one of ``exporters``.
+    /// Every shipped template but the GTK plugin's (GTK's and libadwaita's named colours, no
+    /// terminal) is one of ``exporters``.
     func testEveryTerminalTemplateIsChecked() throws {
         var templates: [String] = []
         let plugins = Locations.repo + "/plugins"
         for plugin in try FileManager.default.contentsOfDirectory(atPath: plugins) {
             for file in try FileManager.default.contentsOfDirectory(atPath: plugins + "/" + plugin)
-            where file.hasSuffix(".mustache") {
+            where file.hasSuffix(".mustache") && plugin != "gtk" {
                 templates.append(plugin + "/" + file)
             }
         }
         XCTAssertEqual(
-            Set(templates), Set(TerminalPaletteTests.exporters.map(\.template) + ["gtk/gtk.mustache"]))
+            Set(templates), Set(TerminalPaletteTests.exporters.map(\.template)))
     }
 
     // MARK: Imported terminal schemes
