@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Writing a file Livery makes for the user (a plugin's output, a preview, a gallery page, a
 /// template repository's build) whole or not at all, and only ever a file: the one mechanism
@@ -208,9 +209,8 @@ public enum OutputFile {
         throws(Failure) -> (fd: Int32, name: [CChar])
     {
         let prefix = temporaryPrefix(Array(name.utf8))
-        var generator = SystemRandomNumberGenerator()
         for _ in 0..<100 {
-            var bits = generator.next()
+            var bits = suffixBits()
             var bytes = prefix
             for _ in 0..<6 {
                 bytes.append(suffixCharacters[Int(bits % UInt64(suffixCharacters.count))])
@@ -228,6 +228,19 @@ public enum OutputFile {
             return (fd, temp)
         }
         throw Failure(description: "cannot make a temporary file beside \(path)")
+    }
+
+    /// A process-wide counter from a random start, stepped by the golden-ratio increment.
+    private static let suffixState = Atomic<UInt64>(UInt64.random(in: .min ... .max))
+
+    /// 64 bits for a temporary's suffix, with no system call: the counter's next value through
+    /// SplitMix64's finalizer (Steele, Lea and Flood 2014), so that one process's names do not
+    /// follow one another. Unpredictability is not needed: `O_EXCL` turns away a name taken.
+    private static func suffixBits() -> UInt64 {
+        var z = suffixState.wrappingAdd(0x9E37_79B9_7F4A_7C15, ordering: .relaxed).newValue
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 
     /// `bytes` and a terminating zero.
