@@ -47,7 +47,8 @@ let package = Package(
         .target(name: "LiveryDemo", dependencies: ["CGtk", "LiveryAPI", "LiveryCore", "LiveryDBus"]),
         .executableTarget(name: "liveryd", dependencies: ["LiveryDaemon"]),
         .executableTarget(name: "livery", dependencies: ["LiveryCLI"]),
-        .executableTarget(name: "livery-svg", dependencies: ["LiveryPreview"]),
+        // One SVG image drawn per process (`SVGRenderer`): librsvg and Glibc only, no Foundation.
+        .executableTarget(name: "livery-svg", dependencies: ["CCairo"]),
         .executableTarget(name: "livery-bench", dependencies: ["LiveryCore", "LiveryDBus"]),
         .executableTarget(name: "livery-demo", dependencies: ["LiveryDemo"]),
         .testTarget(

@@ -101,8 +101,7 @@ final class LoadedImage {
         cairo_restore(cr)
     }
 
-    /// GLib's error message on one line (librsvg's may end in a newline), the error freed.
-    static func message(_ error: UnsafeMutablePointer<GError>?) -> String {
+    private static func message(_ error: UnsafeMutablePointer<GError>?) -> String {
         guard let error else { return "unknown error" }
         defer { g_error_free(error) }
         // One line: librsvg's messages may end in a newline.
