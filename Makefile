@@ -57,6 +57,7 @@ deps-test: deps
 build: deps
 	$(SWIFT) build -c $(CONFIG) --product liveryd
 	$(SWIFT) build -c $(CONFIG) --product livery
+	$(SWIFT) build -c $(CONFIG) --product livery-svg
 
 # The daemon with the shipped themes: on the session bus when there is one, otherwise on a
 # private bus whose address is printed.
@@ -84,6 +85,7 @@ install: build
 	  $(DESTDIR)$(DATADIR)/dbus-1/services $(DESTDIR)$(SYSTEMD_USER_DIR)
 	install -m 755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/liveryd" $(DESTDIR)$(BINDIR)/liveryd
 	install -m 755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/livery" $(DESTDIR)$(BINDIR)/livery
+	install -m 755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/livery-svg" $(DESTDIR)$(BINDIR)/livery-svg
 	cp -R themes/. $(DESTDIR)$(DATADIR)/livery/themes/
 	install -d $(DESTDIR)$(DATADIR)/livery/plugins
 	cp -R plugins/. $(DESTDIR)$(DATADIR)/livery/plugins/
@@ -95,7 +97,7 @@ install: build
 	@echo "installed to $(DESTDIR)$(PREFIX)"
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/liveryd $(DESTDIR)$(BINDIR)/livery \
+	rm -f $(DESTDIR)$(BINDIR)/liveryd $(DESTDIR)$(BINDIR)/livery $(DESTDIR)$(BINDIR)/livery-svg \
 	  $(DESTDIR)$(SYSTEMD_USER_DIR)/livery.service $(DESTDIR)$(PREFIX)/lib/systemd/user/livery.service \
 	  $(DESTDIR)$(DATADIR)/dbus-1/services/org.livery.Livery1.service \
 	  $(DESTDIR)$(DATADIR)/xdg-desktop-portal/portals/livery.portal
@@ -126,6 +128,7 @@ bench: deps
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
 	@set -o pipefail; /usr/bin/python3 bench/blink/blink_bench.py --out bench/out 2>&1 | tee bench/out/blink.log
 	$(SWIFT) build -c release --product livery
+	$(SWIFT) build -c release --product livery-svg
 	bench/fanout/run.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	-python3 bench/hostile/run.py "$$($(SWIFT) build -c release --show-bin-path)/livery" --out bench/out
 	-/usr/bin/python3 bench/hostile/daemon.py "$$($(SWIFT) build -c release --show-bin-path)/liveryd" --out bench/out
@@ -180,7 +183,7 @@ clean:
 # Fuzz/.build/corpus seeded from Fuzz/corpus and, for the bundle target, the shipped themes'
 # sheets (copied from themes/ at each run, not kept twice in the tree). Crashes, leaks and timeouts are written to
 # Fuzz/artifacts/ and stop the run.
-FUZZ_TARGETS ?= bundle scheme paths values itermcolors colorsjson kdecolors mustache manifest config
+FUZZ_TARGETS ?= bundle scheme paths values itermcolors colorsjson kdecolors mustache manifest config outputs
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS ?=
 SWIFTC ?= $(dir $(SWIFT))swiftc

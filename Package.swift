@@ -8,6 +8,8 @@ let package = Package(
     products: [
         .executable(name: "liveryd", targets: ["liveryd"]),
         .executable(name: "livery", targets: ["livery"]),
+        // livery's SVG renderer, run by it for each SVG image with a deadline (`SVGRenderer`).
+        .executable(name: "livery-svg", targets: ["livery-svg"]),
     ],
     targets: [
         .systemLibrary(
@@ -45,6 +47,8 @@ let package = Package(
         .target(name: "LiveryDemo", dependencies: ["CGtk", "LiveryAPI", "LiveryCore", "LiveryDBus"]),
         .executableTarget(name: "liveryd", dependencies: ["LiveryDaemon"]),
         .executableTarget(name: "livery", dependencies: ["LiveryCLI"]),
+        // One SVG image drawn per process (`SVGRenderer`): librsvg and Glibc only, no Foundation.
+        .executableTarget(name: "livery-svg", dependencies: ["CCairo"]),
         .executableTarget(name: "livery-bench", dependencies: ["LiveryCore", "LiveryDBus"]),
         .executableTarget(name: "livery-demo", dependencies: ["LiveryDemo"]),
         .testTarget(

@@ -3,15 +3,23 @@ import Foundation
 import LiveryCore
 
 /// A theme's image, loaded once per picture: PNG, JPEG and WebP through gdk-pixbuf (WebP with
-/// Debian's webp-pixbuf-loader) into a Cairo image surface, SVG through librsvg, drawn as
-/// vectors at the size it fills.
+/// Debian's webp-pixbuf-loader) into a Cairo image surface; SVG kept as its bytes and drawn by
+/// librsvg at the pixel size it fills, in a process of its own with a deadline (`SVGRenderer`).
 final class LoadedImage {
     private enum Content {
         case raster(OpaquePointer)  // cairo_surface_t
-        case vector(UnsafeMutablePointer<RsvgHandle>)
+        case vector([UInt8])
     }
 
     private let content: Content
+    /// An SVG's pictures drawn so far, by pixel size: an image named by several elements of one
+    /// size is drawn once.
+    private var drawn: [PixelSize: OpaquePointer] = [:]
+
+    private struct PixelSize: Hashable {
+        var width: Int32
+        var height: Int32
+    }
 
     /// The largest raster image read, in pixels per side: what a bundle's button background
     /// needs many times over, and a bound on the memory one image may take (64 MiB decoded).
@@ -22,7 +30,8 @@ final class LoadedImage {
 
     /// Loads the image at `path`.
     /// - Throws: `PreviewError.image` naming the file and what is wrong: unreadable, not an image
-    ///   gdk-pixbuf or librsvg can decode, or larger than `maximumSide` per side.
+    ///   gdk-pixbuf can decode, larger than `maximumSide` per side, or an SVG file over
+    ///   `maximumSVGBytes` (librsvg reads an SVG when it is drawn).
     init(path: String) throws(PreviewError) {
         // Read once, bounded as the theme compiler bounds it, and told apart by its first bytes
         // as the compiler checked it (`BundleFiles.imageKind`).
@@ -32,59 +41,45 @@ final class LoadedImage {
         case .success(let d): data = d
         }
         switch BundleFiles.imageKind([UInt8](data.prefix(4096))) {
-        case "svg": content = .vector(try Self.loadSVG(data, path: path))
+        case "svg":
+            guard data.count <= Self.maximumSVGBytes else {
+                throw .image(path, "the SVG file is larger than \(Self.maximumSVGBytes >> 20) MiB")
+            }
+            content = .vector([UInt8](data))
         case let kind?: content = .raster(try Self.loadRaster(data, kind: kind, path: path))
         case nil: throw .image(path, "not a PNG, JPEG, WebP or SVG image")
         }
     }
 
     deinit {
-        switch content {
-        case .raster(let surface): cairo_surface_destroy(surface)
-        case .vector(let handle): g_object_unref(UnsafeMutableRawPointer(handle))
-        }
+        if case .raster(let surface) = content { cairo_surface_destroy(surface) }
+        for (_, surface) in drawn { cairo_surface_destroy(surface) }
     }
 
     /// Draws the image stretched to fill `rect` (user space of `cr`), as `background-image` is
     /// drawn (schema: "stretched to fill").
-    /// - Returns: Why the image could not be drawn (librsvg's error), or nil when it was.
+    /// - Returns: Why the image could not be drawn (librsvg's error, its deadline passed), or nil
+    ///   when it was.
     func draw(_ cr: OpaquePointer, in rect: SampleScreen.Frame) -> String? {
         switch content {
         case .raster(let surface):
             paint(surface, on: cr, in: rect)
             return nil
-        case .vector(let handle):
-            // Rendered into a surface of its own at the pixel size it fills: librsvg stops at its
-            // limits (a `<use>` bomb) and leaves the context it drew on in an error state, which
-            // must not be the picture's (everything drawn after would be lost).
+        case .vector(let svg):
+            // Rendered at the pixel size it fills, into a surface of its own.
             var w = rect.width
             var h = rect.height
             cairo_user_to_device_distance(cr, &w, &h)
-            let pw = Int32(min(max(abs(w).rounded(.up), 1), 8192))
-            let ph = Int32(min(max(abs(h).rounded(.up), 1), 8192))
-            guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph) else {
-                return "no surface"
+            let size = PixelSize(
+                width: Int32(min(max(abs(w).rounded(.up), 1), Double(SVGRenderer.maximumSide))),
+                height: Int32(min(max(abs(h).rounded(.up), 1), Double(SVGRenderer.maximumSide))))
+            if drawn[size] == nil {
+                switch SVGRenderer.render(svg, width: size.width, height: size.height) {
+                case .failure(let failure): return failure.message
+                case .success(let surface): drawn[size] = surface
+                }
             }
-            defer { cairo_surface_destroy(surface) }
-            let own = cairo_create(surface)!
-            var iw = 0.0
-            var ih = 0.0
-            var viewport = RsvgRectangle(x: 0, y: 0, width: Double(pw), height: Double(ph))
-            if rsvg_handle_get_intrinsic_size_in_pixels(handle, &iw, &ih) != 0, iw > 0, ih > 0 {
-                cairo_scale(own, Double(pw) / iw, Double(ph) / ih)
-                viewport = RsvgRectangle(x: 0, y: 0, width: iw, height: ih)
-            }
-            var error: UnsafeMutablePointer<GError>?
-            let rendered = rsvg_handle_render_document(handle, own, &viewport, &error) != 0
-            let status = cairo_status(own)
-            cairo_destroy(own)
-            guard rendered, status == CAIRO_STATUS_SUCCESS else {
-                return "librsvg cannot draw the SVG image: "
-                    + (error != nil ? Self.message(error) : String(cString: cairo_status_to_string(status)))
-            }
-            if let error { g_error_free(error) }
-            cairo_surface_mark_dirty(surface)
-            paint(surface, on: cr, in: rect)
+            paint(drawn[size]!, on: cr, in: rect)
             return nil
         }
     }
@@ -113,20 +108,6 @@ final class LoadedImage {
         let text = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
         return text.split(whereSeparator: \.isNewline).joined(separator: " ").trimmingCharacters(
             in: .whitespaces)
-    }
-
-    private static func loadSVG(_ data: Data, path: String) throws(PreviewError) -> UnsafeMutablePointer<
-        RsvgHandle
-    > {
-        guard data.count <= maximumSVGBytes else {
-            throw .image(path, "the SVG file is larger than \(maximumSVGBytes >> 20) MiB")
-        }
-        var error: UnsafeMutablePointer<GError>?
-        let handle = data.withUnsafeBytes { raw in
-            rsvg_handle_new_from_data(raw.bindMemory(to: UInt8.self).baseAddress, gsize(raw.count), &error)
-        }
-        guard let handle else { throw .image(path, "not an SVG image librsvg can read: " + message(error)) }
-        return handle
     }
 
     /// Decodes a PNG, JPEG or WebP file with the gdk-pixbuf loader of its kind (`kind` as

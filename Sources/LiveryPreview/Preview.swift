@@ -154,17 +154,28 @@ public final class Picture: @unchecked Sendable {
         throw .cairo("libpng: " + (message.isEmpty ? "cannot encode the picture" : message))
     }
 
-    /// Writes the picture as a PNG at `path`, whole or not at all and only as a file
-    /// (`OutputFile.write`: a link written through, a device, pipe or directory refused).
-    /// - Parameter durable: Whether the file is fsynced before its rename (`preview`: yes; a
-    ///   gallery's hundreds of pictures: no, the rename alone keeps a crash from leaving half a file).
+    /// Writes the picture as a PNG at `path`, a path the user named, whole or not at all and only
+    /// as a file (`OutputFile.write`: a link written through, a device, pipe or directory refused).
     /// - Throws: `PreviewError.write` with the path and why, `PreviewError.cairo` when encoding fails.
-    public func writePNG(to path: String, durable: Bool = true) throws(PreviewError) {
+    public func writePNG(to path: String) throws(PreviewError) {
         let data = try pngData()
         do {
-            _ = try OutputFile.write(Array(data), to: path, makingDirectories: false, durable: durable)
+            _ = try OutputFile.write(Array(data), to: path, makingDirectories: false)
         } catch {
             throw .write(path, error.description)
+        }
+    }
+
+    /// Writes the picture as a PNG named `name` beneath `root` (a gallery's directory), whole or
+    /// not at all, never through a link (`OutputRoot.write`). Not fsynced: a gallery writes
+    /// hundreds, and the rename alone keeps a crash from leaving half a file.
+    /// - Throws: `PreviewError.write` with the path and why, `PreviewError.cairo` when encoding fails.
+    public func writePNG(into root: OutputRoot, as name: String) throws(PreviewError) {
+        let data = try pngData()
+        do {
+            try root.write(Array(data), to: name)
+        } catch {
+            throw .write(root.path + "/" + name, error.description)
         }
     }
 }

@@ -83,6 +83,39 @@ final class PluginTests: EndToEndTestCase {
         XCTAssertEqual(left, ["colors.txt"])
     }
 
+    /// The temporary file a writer killed during an export (`kill -9`) left beside the output is
+    /// removed when the next daemon starts, before its first export; one that a living writer
+    /// holds (locked) is kept, and so is one of another file.
+    func testTemporariesOfKilledWritersAreRemovedAtStartUp() throws {
+        let dir = try makeDirectory("out")
+        let output = dir + "/colors.conf"
+        try writePlugin(
+            "colors",
+            manifest: """
+                exports:
+                  - template: colors.mustache
+                    output: \(output)
+                """, files: ["colors.mustache": PluginTests.template])
+        let abandoned = dir + "/.colors.conf.livery-Ab12Cd"
+        try Data(repeating: 0x41, count: 230 << 10).write(to: URL(fileURLWithPath: abandoned))
+        let held = dir + "/.colors.conf.livery-Xy34Zw"
+        try Data("half written".utf8).write(to: URL(fileURLWithPath: held))
+        let writer = open(held, O_RDONLY | O_CLOEXEC)
+        XCTAssertEqual(flock(writer, LOCK_EX), 0)
+        defer { close(writer) }
+        let another = dir + "/.notes.livery-Ab12Cd"
+        try Data("another file's".utf8).write(to: URL(fileURLWithPath: another))
+        try startDaemon()
+        try setTheme("nord")
+        // The export is written on the queue the sweep ran on first.
+        XCTAssertTrue(
+            waitUntil { read(output) == "bg=2e3440 fg=e5e9f0 red=191 name=Nord\n" },
+            "output: \(read(output) ?? "none")\n\(daemon.stderr)")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: dir).sorted(),
+            [".colors.conf.livery-Xy34Zw", ".notes.livery-Ab12Cd", "colors.conf"])
+    }
+
     /// An export from a tinted-theming template repository (the fixture tinted-fzf, as its
     /// authors committed it) writes, on `livery set`, byte for byte the file tinted-theming's
     /// builder committed for that scheme. With no `template` named, the export takes the

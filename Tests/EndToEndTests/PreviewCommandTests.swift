@@ -49,6 +49,38 @@ final class PreviewCommandTests: EndToEndTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), ["crimson.png"])
     }
 
+    /// An SVG whose drawing would take librsvg minutes (150 bytes: `feTurbulence` with 100,000
+    /// octaves, whose time grows with the number) is given up at the renderer's deadline: the
+    /// picture is written, with one warning naming the image, and every button drawn without it.
+    func testAnSVGThatTakesTooLongIsGivenUpWithOneWarning() throws {
+        let themes = try makeDirectory("themes")
+        let svg = """
+            <svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"><filter id="f"><feTurbulence \
+            numOctaves="100000"/></filter><rect width="20" height="10" filter="url(#f)"/></svg>
+            """
+        let bundle = try writeBundle(
+            "turbulent", in: themes,
+            sheet: """
+                @theme { name: "Turbulent"; inherits: "default"; }
+                Button { background-image: url("noise.svg"); background-color: #102030; }
+                """, files: ["noise.svg": Data(svg.utf8)])
+        let out = root + "/turbulent.png"
+        // Minutes before the renderer had a deadline: killed at this generous timeout.
+        let r = try run(
+            Locations.livery, ["preview", "turbulent", "--themes-dir", themes, "-o", out], timeout: 30)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(
+            r.stderr,
+            bundle + "/noise.svg: warning: librsvg did not finish drawing the SVG image within 1 s and was "
+                + "stopped; drawn without it\n")
+        let ppm = root + "/turbulent.ppm"
+        let sh = try run("/bin/sh", ["-c", "/usr/bin/pngtopnm '\(out)' > '\(ppm)'"])
+        XCTAssertEqual(sh.status, 0, sh.stderr)
+        let image = try Screenshot(ppm: try Data(contentsOf: URL(fileURLWithPath: ppm)))
+        // The buttons (156 × 36 points each at this size) in their background colour.
+        XCTAssertGreaterThan(image.count(of: PixelColor("#102030")), 156 * 36)
+    }
+
     func testABrokenThemeGivesItsDiagnosticsAndNoPicture() throws {
         let themes = try makeDirectory("themes")
         try writeBundle(

@@ -208,6 +208,94 @@ final class BuildTests: XCTestCase {
         XCTAssertTrue(err.contains("would both write x/3024.txt"), err)
     }
 
+    /// A repository with one entry, `filename: "scripts/{{ scheme-system }}-{{ scheme-slug }}.sh"`
+    /// rendering the scheme's name, and a schemes directory holding two fixture schemes: 3024
+    /// and nord (names "3024" and "Nord").
+    func shellRepository() throws -> (repo: URL, schemes: URL) {
+        let dir = try scratch()
+        let repo = dir.appendingPathComponent("repo")
+        let templates = repo.appendingPathComponent("templates")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        try "a:\n  filename: \"scripts/{{ scheme-system }}-{{ scheme-slug }}.sh\"\n".write(
+            to: templates.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
+        try "{{scheme-name}}\n".write(
+            to: templates.appendingPathComponent("a.mustache"), atomically: true, encoding: .utf8)
+        let schemes = dir.appendingPathComponent("schemes")
+        try FileManager.default.createDirectory(at: schemes, withIntermediateDirectories: true)
+        for name in ["3024.yaml", "nord.yaml"] {
+            try FileManager.default.copyItem(
+                at: BuildTests.fixtures.appendingPathComponent("schemes/base16/" + name),
+                to: schemes.appendingPathComponent(name))
+        }
+        return (repo, schemes)
+    }
+
+    /// A directory of the repository committed as a link to another directory is not written
+    /// through: the build fails naming the link, and the directory it leads to is untouched.
+    func testALinkedDirectoryInTheRepositoryIsNotWrittenThrough() throws {
+        let (repo, schemes) = try shellRepository()
+        let elsewhere = repo.deletingLastPathComponent().appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        try "kept\n".write(
+            to: elsewhere.appendingPathComponent("kept.txt"), atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(
+            atPath: repo.appendingPathComponent("scripts").path, withDestinationPath: elsewhere.path)
+        let (status, _, err) = run(["build", repo.path, "--themes-dir", schemes.path])
+        XCTAssertEqual(status, 1, err)
+        XCTAssertTrue(err.contains(repo.path + "/scripts is a symbolic link"), err)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path), ["kept.txt"])
+        XCTAssertEqual(
+            try FileManager.default.destinationOfSymbolicLink(
+                atPath: repo.appendingPathComponent("scripts").path),
+            elsewhere.path)
+    }
+
+    /// An output committed as a link to a file outside the repository (a `~/.bashrc`) is not
+    /// written through: that output fails naming it, the file it leads to keeps its bytes, and
+    /// the other outputs are written.
+    func testALinkedFileInTheRepositoryIsNotWrittenThrough() throws {
+        let (repo, schemes) = try shellRepository()
+        let bashrc = repo.deletingLastPathComponent().appendingPathComponent("bashrc")
+        try "export KEEP=1\n".write(to: bashrc, atomically: true, encoding: .utf8)
+        let scripts = repo.appendingPathComponent("scripts")
+        try FileManager.default.createDirectory(at: scripts, withIntermediateDirectories: true)
+        let linked = scripts.appendingPathComponent("base16-3024.sh").path
+        try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: bashrc.path)
+        let (status, _, err) = run(["build", repo.path, "--themes-dir", schemes.path])
+        XCTAssertEqual(status, 1, err)
+        XCTAssertTrue(err.contains(linked + " is a symbolic link"), err)
+        XCTAssertEqual(try String(contentsOf: bashrc, encoding: .utf8), "export KEEP=1\n")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: linked), bashrc.path)
+        XCTAssertEqual(
+            try String(contentsOf: scripts.appendingPathComponent("base16-nord.sh"), encoding: .utf8),
+            "Nord\n")
+    }
+
+    /// A named pipe where an output goes is neither written to nor replaced: that output fails
+    /// naming it. (The test holds the pipe's reading end, so that a write would not block.)
+    func testAPipeAtAnOutputPathIsLeftAlone() throws {
+        let (repo, schemes) = try shellRepository()
+        let scripts = repo.appendingPathComponent("scripts")
+        try FileManager.default.createDirectory(at: scripts, withIntermediateDirectories: true)
+        let pipe = scripts.appendingPathComponent("base16-3024.sh").path
+        XCTAssertEqual(mkfifo(pipe, 0o644), 0)
+        let reader = open(pipe, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        XCTAssertGreaterThanOrEqual(reader, 0)
+        defer { close(reader) }
+        let (status, _, err) = run(["build", repo.path, "--themes-dir", schemes.path])
+        XCTAssertEqual(status, 1, err)
+        XCTAssertTrue(err.contains(pipe + " is not a regular file"), err)
+        var st = stat()
+        XCTAssertEqual(lstat(pipe, &st), 0)
+        XCTAssertEqual(st.st_mode & S_IFMT, S_IFIFO, "still the pipe")
+        var buffer = [UInt8](repeating: 0, count: 64)
+        // No writer has it open any more: a read ends at once, with nothing in the pipe.
+        XCTAssertEqual(read(reader, &buffer, buffer.count), 0, "nothing was written into the pipe")
+        XCTAssertEqual(
+            try String(contentsOf: scripts.appendingPathComponent("base16-nord.sh"), encoding: .utf8),
+            "Nord\n")
+    }
+
     /// A link to a parent directory among the schemes is entered once, not followed forever.
     func testALinkToAParentAmongTheSchemesIsEnteredOnce() throws {
         let dir = try scratch()

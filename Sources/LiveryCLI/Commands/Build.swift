@@ -7,8 +7,11 @@ import Mustache
 /// repositories for every base16 and base24 scheme found, as tinted-builder-rust does, reading
 /// the schemes once for all of them. One repository is written under `--out` (else into
 /// itself); several each under `--out/NAME`, NAME being the repository directory's name (else
-/// each into itself). Exit 0 when every file was written, 1 otherwise; nothing is written when
-/// two outputs would share a file or a template does not compile, in any repository.
+/// each into itself). Each file is written whole or not at all and stays beneath its output
+/// directory (`OutputRoot`): a link in the tree under it, such as one the repository commits,
+/// is an error naming it and is never written through. Exit 0 when every file was written, 1
+/// otherwise; nothing is written when two outputs would share a file or a template does not
+/// compile, in any repository.
 func build(_ inv: Invocation, output: Output) -> Int32 {
     let roots = inv.positional.map { URL(fileURLWithPath: $0).standardizedFileURL }
     let outDirectories: [String]
@@ -63,29 +66,36 @@ func build(_ inv: Invocation, output: Output) -> Int32 {
     }
     // Each scheme's variables are made once, when its first output is rendered.
     var data = [MustacheValue?](repeating: nil, count: schemes.count)
-    var madeDirectories: Set<String> = []
-    for ((repo, templates), (plan, outDir)) in zip(repositories, zip(plans, outDirectories)) {
+    for ((repo, templates), (plan, outDir)) in zip(repositories, zip(plans, outDirectories))
+    where !plan.isEmpty {
+        // Every output stays beneath the output directory, whatever links the repository holds.
+        let root: OutputRoot
+        do { root = try OutputRoot(outDir) } catch {
+            output.err("\(outDir): error: \(error)\n")
+            failed = true
+            continue
+        }
         var written = 0
+        var unwritten = 0
+        // A link or a file where a directory goes fails every output under it: said once.
+        var said: Set<String> = []
         for item in plan {
             let value = data[item.scheme] ?? variables(schemes[item.scheme])
             data[item.scheme] = value
-            let file = outDir + "/" + item.path
             do {
-                let bytes = try templates[item.entry].renderBytes(value)
-                let dir = String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)])
-                if madeDirectories.insert(dir).inserted {
-                    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-                }
-                try write(bytes, to: file)
+                try root.write(try templates[item.entry].renderBytes(value), to: item.path)
                 written += 1
             } catch {
-                output.err("\(file): error: \(error)\n")
+                if said.insert("\(error)").inserted {
+                    output.err("\(outDir)/\(item.path): error: \(error)\n")
+                }
+                unwritten += 1
                 failed = true
             }
         }
         output.out(
-            "built \(written) file\(written == 1 ? "" : "s") (\(repo.entries.count) templates, \(schemes.count) schemes) in \(outDir)\n"
-        )
+            "built \(written) file\(written == 1 ? "" : "s") (\(repo.entries.count) templates, \(schemes.count) schemes) in \(outDir)"
+                + (unwritten > 0 ? "; \(unwritten) not written\n" : "\n"))
     }
     return failed ? 1 : 0
 }
@@ -101,29 +111,6 @@ func templates(of repo: TemplateRepository) throws -> [Template] {
                 at: SourceLocation(file: entry.template.path, line: 1, column: 1))
         }
         return try Template(text, name: entry.template.path)
-    }
-}
-
-/// Why a file could not be written.
-struct WriteError: Error, CustomStringConvertible {
-    var description: String
-}
-
-/// Writes `bytes` to `path` (created or truncated, mode 0644 less the umask).
-func write(_ bytes: [UInt8], to path: String) throws {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw WriteError(description: String(cString: strerror(errno))) }
-    defer { close(fd) }
-    try bytes.withUnsafeBytes { buffer in
-        var offset = 0
-        while offset < buffer.count {
-            let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw WriteError(description: String(cString: strerror(errno)))
-            }
-            offset += n
-        }
     }
 }
 

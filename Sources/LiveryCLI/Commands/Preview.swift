@@ -79,17 +79,19 @@ private func drawTheme(_ id: String, catalog: ThemeCatalog, schema: Schema, app:
 /// (`DIR/ID.png`, as `livery preview` draws it) and `DIR/index.html` listing each theme's name,
 /// id, variant, format, swatches (its base16 slots, else its first 16 palette colours) and
 /// picture; a theme with errors is listed with its first error and no picture. Themes are drawn
-/// on every core. Exit 0 when every theme was drawn, 1 when one had errors or a file could not
-/// be written (the others are still written).
+/// on every core. The files stay beneath DIR (`OutputRoot`: a link in it is refused, never written
+/// through). Exit 0 when every theme was drawn, 1 when one had errors or a file could not be
+/// written (the others are still written).
 func gallery(_ inv: Invocation, output: Output) -> Int32 {
     guard let size = pictureSize(inv, output: output) else { return 2 }
     let directory = inv.positional[0]
     let searchPath = Paths().fullThemeSearchPath(extra: inv.themesDirectories)
     guard let schema = schema(inv, searchPath: searchPath, output: output) else { return 1 }
-    do {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    } catch {
-        output.err("\(directory): error: cannot make the directory: \(error.localizedDescription)\n")
+    // The pictures are named by the themes' ids: they stay beneath the directory, never written
+    // through a link in it.
+    let root: OutputRoot
+    do { root = try OutputRoot(directory) } catch {
+        output.err("\(directory): error: \(error)\n")
         return 1
     }
     // A directory the pictures cannot be written to fails now, not after every theme is drawn.
@@ -117,7 +119,7 @@ func gallery(_ inv: Invocation, output: Output) -> Int32 {
             do {
                 let picture = try Preview.draw(theme, size: size)
                 entry.warnings = picture.warnings.map(\.description)
-                try picture.writePNG(to: directory + "/" + id + ".png", durable: false)
+                try picture.writePNG(into: root, as: id + ".png")
                 entry.picture = id + ".png"
             } catch {
                 entry.error = "\(error)"
@@ -143,10 +145,7 @@ func gallery(_ inv: Invocation, output: Output) -> Int32 {
         }
     }
     let index = directory + "/index.html"
-    do {
-        _ = try OutputFile.write(
-            Array(galleryHTML(all, size: size).utf8), to: index, makingDirectories: false)
-    } catch {
+    do { try root.write(Array(galleryHTML(all, size: size).utf8), to: "index.html", durable: true) } catch {
         output.err("\(index): error: cannot write the index: \(error)\n")
         return 1
     }

@@ -187,6 +187,7 @@ package enum ProcessRunner {
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
         var termSent = false
         var killSent = false
+        var idleWait: useconds_t = 500
         while true {
             if !reaped {
                 let r = waitpid(pid, &status, WNOHANG)
@@ -211,8 +212,10 @@ package enum ProcessRunner {
             if stderrFD >= 0 { fds.append(pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)) }
             if stdinFD >= 0 { fds.append(pollfd(fd: stdinFD, events: Int16(POLLOUT), revents: 0)) }
             if fds.isEmpty {
-                // Nothing to read or write: wait for the exit.
-                usleep(20_000)
+                // Nothing to read or write: wait for the exit, soon at first (a program that
+                // closed its output is most often exiting), then every 20 ms.
+                usleep(idleWait)
+                idleWait = min(idleWait * 2, 20_000)
                 continue
             }
             _ = poll(&fds, nfds_t(fds.count), 50)

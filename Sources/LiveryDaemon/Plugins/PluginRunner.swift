@@ -68,6 +68,17 @@ public final class PluginRunner: Sendable {
                 .warning,
                 "plugin '\(p.name)' has errors and will not run:\n" + p.errors.joined(separator: "\n"))
         }
+        // The temporaries a killed writer (a daemon before this one) left beside the outputs,
+        // removed before this runner writes any: queued first, on the queue every export is
+        // written on.
+        let outputs = plugins.flatMap { $0.manifest.exports.map { self.expand($0.output) } }
+        queue.async { [log] in
+            for output in outputs {
+                for removed in OutputFile.removeAbandonedTemporaries(of: output) {
+                    log(.info, "removed \(removed), the temporary file of a writer that was killed")
+                }
+            }
+        }
     }
 
     /// Called (from any thread) whenever the problems of plugins change.
