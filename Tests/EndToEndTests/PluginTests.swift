@@ -410,6 +410,27 @@ final class PluginTests: EndToEndTestCase {
         XCTAssertTrue(cleared, now)
     }
 
+    /// A command that fails says why: `status` and `plugins` give the first line of its standard
+    /// error that is not blank after its exit status, and the log has all of its output.
+    func testAFailedCommandsFirstErrorLineFollowsItsExitStatus() throws {
+        try writePlugin(
+            "loud",
+            manifest: """
+                hooks:
+                  - run: ["/bin/sh", "-c", "echo progress; echo >&2; echo 'no display: cannot connect' >&2; echo more >&2; exit 3"]
+                """)
+        try startDaemon()
+        try setTheme("forest")
+        let expected = "exited with status 3: no display: cannot connect"
+        let shown = try waitUntil { try status().contains(expected) }
+        let problems = try status()
+        XCTAssertTrue(shown, problems)
+        XCTAssertTrue(problems.contains(expected + "\n"), "only the first line: \(problems)")
+        let result = try XCTUnwrap(try pluginRow("loud")?["result"] as? String)
+        XCTAssertTrue(result.hasSuffix(expected), result)
+        XCTAssertTrue(waitUntil { daemon.stderr.contains("progress") && daemon.stderr.contains("more") })
+    }
+
     /// VmRSS of a process in KiB.
     func residentKiB(_ pid: pid_t) -> Int {
         let text = read("/proc/\(pid)/status") ?? ""
@@ -437,11 +458,15 @@ final class PluginTests: EndToEndTestCase {
             })
         let after = residentKiB(daemon.pid)
         XCTAssertLessThan(after - before, 16 << 10, "liveryd grew from \(before) KiB to \(after) KiB")
-        // 70 MB were written; the log keeps at most 64 KiB a run.
+        // 70 MB were written; the log keeps at most 64 KiB of each stream a run.
         let logged = daemon.stderr.utf8.count
         XCTAssertLessThan(logged, 1 << 20, "the log holds \(logged) bytes")
         XCTAssertTrue(
-            daemon.stderr.contains("first 65536 of 70000000 bytes"), String(daemon.stderr.prefix(2000)))
+            daemon.stderr.contains("; output (first 65536 of 50000000 bytes):"),
+            String(daemon.stderr.prefix(2000)))
+        XCTAssertTrue(
+            daemon.stderr.contains("; standard error (first 65536 of 20000000 bytes):"),
+            String(daemon.stderr.prefix(2000)))
     }
 
     func testTwoQuickSwitchesLeaveOutputsAtTheSecondTheme() throws {
