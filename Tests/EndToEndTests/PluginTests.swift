@@ -235,61 +235,6 @@ final class PluginTests: EndToEndTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: home + "/.cache/livery/sequences"))
     }
 
-    /// The shipped vim plugin, enabled as the README says, with a template repository in
-    /// tinted-vim's layout where the README has it cloned: `livery set` writes
-    /// `~/.config/nvim/colors/livery.vim` and a running neovim (Debian's, headless, listening on
-    /// its socket in `$XDG_RUNTIME_DIR`) loads it: its variables follow each switch
-    /// (nord.yaml's base00 is 2E3440, 3024.yaml's 090300).
-    func testVimPluginsColoursReachARunningNeovim() throws {
-        let nvim = Locations.tool("nvim")
-        XCTAssertTrue(
-            FileManager.default.isExecutableFile(atPath: nvim), "neovim is a test package (make deps-test)")
-        let home = try makeDirectory("home")
-        let runtime = try makeDirectory("runtime")
-        chmod(runtime, 0o700)
-        environment["HOME"] = home
-        environment["XDG_RUNTIME_DIR"] = runtime
-        let repo = home + "/.local/share/livery/tinted-vim/templates"
-        try FileManager.default.createDirectory(atPath: repo, withIntermediateDirectories: true)
-        try "base16:\n  filename: \"colors/base16-{{ scheme-slug }}.vim\"\n".write(
-            toFile: repo + "/config.yaml", atomically: true, encoding: .utf8)
-        try
-            "hi clear\nlet g:colors_name = \"base16-{{scheme-slug}}\"\nlet g:livery_base00 = \"{{base00-hex}}\"\n"
-            .write(toFile: repo + "/base16.mustache", atomically: true, encoding: .utf8)
-        try FileManager.default.createDirectory(atPath: pluginsDirectory, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(
-            atPath: pluginsDirectory + "/vim", withDestinationPath: Locations.repo + "/plugins/vim")
-        try startDaemon()
-        try setTheme("nord")
-        let colours = home + "/.config/nvim/colors/livery.vim"
-        XCTAssertTrue(
-            waitUntil { read(colours)?.contains("let g:livery_base00 = \"2e3440\"") == true },
-            "\(daemon.stderr)")
-        // The second export is written just after the first: wait for it too.
-        XCTAssertTrue(
-            waitUntil { read(home + "/.vim/colors/livery.vim") == read(colours) },
-            "vim and neovim get the same file")
-        let socket = runtime + "/nvim.\(getpid()).0"
-        let editor = try background(
-            nvim,
-            [
-                "--headless", "--clean", "--listen", socket, "-c", "set rtp^=" + home + "/.config/nvim", "-c",
-                "colorscheme livery",
-            ])
-        defer { editor.stop() }
-        // Neovim 0.7 prints a --remote-expr result on standard error, later ones on standard output.
-        func base00() throws -> String {
-            let r = try run(nvim, ["--server", socket, "--remote-expr", "get(g:, 'livery_base00', '')"])
-            return (r.stdout + r.stderr).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        let loaded = try waitUntil { try base00() == "2e3440" }
-        XCTAssertTrue(loaded, "neovim (running: \(editor.isRunning)): \(editor.stdout) \(editor.stderr)")
-        try setTheme("3024")
-        let followed = try waitUntil { try base00() == "090300" }
-        let (shown, problems) = (try base00(), try status())
-        XCTAssertTrue(followed, "neovim: \(shown)\n\(problems)")
-    }
-
     /// A plugin that was removed takes its last failures with it: `status` stops listing them
     /// at the next change. Found by a newcomer's trial: they stayed forever.
     func testARemovedPluginsFailuresGoWithIt() throws {
@@ -518,6 +463,27 @@ final class PluginTests: EndToEndTestCase {
         XCTAssertTrue(cleared, now)
     }
 
+    /// A command that fails says why: `status` and `plugins` give the first line of its standard
+    /// error that is not blank after its exit status, and the log has all of its output.
+    func testAFailedCommandsFirstErrorLineFollowsItsExitStatus() throws {
+        try writePlugin(
+            "loud",
+            manifest: """
+                hooks:
+                  - run: ["/bin/sh", "-c", "echo progress; echo >&2; echo 'no display: cannot connect' >&2; echo more >&2; exit 3"]
+                """)
+        try startDaemon()
+        try setTheme("forest")
+        let expected = "exited with status 3: no display: cannot connect"
+        let shown = try waitUntil { try status().contains(expected) }
+        let problems = try status()
+        XCTAssertTrue(shown, problems)
+        XCTAssertTrue(problems.contains(expected + "\n"), "only the first line: \(problems)")
+        let result = try XCTUnwrap(try pluginRow("loud")?["result"] as? String)
+        XCTAssertTrue(result.hasSuffix(expected), result)
+        XCTAssertTrue(waitUntil { daemon.stderr.contains("progress") && daemon.stderr.contains("more") })
+    }
+
     /// VmRSS of a process in KiB.
     func residentKiB(_ pid: pid_t) -> Int {
         let text = read("/proc/\(pid)/status") ?? ""
@@ -545,11 +511,15 @@ final class PluginTests: EndToEndTestCase {
             })
         let after = residentKiB(daemon.pid)
         XCTAssertLessThan(after - before, 16 << 10, "liveryd grew from \(before) KiB to \(after) KiB")
-        // 70 MB were written; the log keeps at most 64 KiB a run.
+        // 70 MB were written; the log keeps at most 64 KiB of each stream a run.
         let logged = daemon.stderr.utf8.count
         XCTAssertLessThan(logged, 1 << 20, "the log holds \(logged) bytes")
         XCTAssertTrue(
-            daemon.stderr.contains("first 65536 of 70000000 bytes"), String(daemon.stderr.prefix(2000)))
+            daemon.stderr.contains("; output (first 65536 of 50000000 bytes):"),
+            String(daemon.stderr.prefix(2000)))
+        XCTAssertTrue(
+            daemon.stderr.contains("; standard error (first 65536 of 20000000 bytes):"),
+            String(daemon.stderr.prefix(2000)))
     }
 
     func testTwoQuickSwitchesLeaveOutputsAtTheSecondTheme() throws {

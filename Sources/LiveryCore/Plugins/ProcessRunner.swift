@@ -41,8 +41,11 @@ package enum ProcessRunner {
         package var output: [UInt8]
         /// How many bytes it wrote there in all.
         package var total: Int
-        /// Standard error when kept apart from the output, at most `outputLimit` bytes.
+        /// Standard error when kept apart from the output, at most `ProcessRunner.outputLimit`
+        /// bytes.
         package var errors: [UInt8] = []
+        /// How many bytes it wrote to standard error in all, when kept apart.
+        package var errorTotal = 0
 
         package var succeeded: Bool { end == .exited(0) }
 
@@ -54,6 +57,17 @@ package enum ProcessRunner {
             case .timedOut: return "timed out and was killed"
             case .notStarted(let why): return "could not be started: \(why)"
             }
+        }
+
+        /// The first line of `errors` that is not blank: trimmed, control characters as spaces
+        /// (`TemplateText.clean`), at most 200 characters; `nil` when there is none. What a
+        /// program that failed says went wrong.
+        package var firstErrorLine: String? {
+            for line in String(decoding: errors, as: UTF8.self).split(whereSeparator: \.isNewline) {
+                let text = TemplateText.clean(String(line)).trimmingCharacters(in: .whitespaces)
+                if !text.isEmpty { return String(text.prefix(200)) }
+            }
+            return nil
         }
     }
 
@@ -151,6 +165,7 @@ package enum ProcessRunner {
         var stderrFD: Int32 = separateErrors ? errPipe[0] : -1
         if stderrFD >= 0 { _ = fcntl(stderrFD, F_SETFL, fcntl(stderrFD, F_GETFL) | O_NONBLOCK) }
         var errorsKept: [UInt8] = []
+        var errorTotal = 0
 
         // Writing to a program that exited without reading its input raises SIGPIPE, which
         // would end a caller that has not ignored it (the client does not): blocked on this
@@ -233,6 +248,7 @@ package enum ProcessRunner {
                 } else if f.fd == stderrFD {
                     let n = buffer.withUnsafeMutableBytes { read(stderrFD, $0.baseAddress, $0.count) }
                     if n > 0 {
+                        errorTotal += n
                         let room = ProcessRunner.outputLimit - errorsKept.count
                         if room > 0 { errorsKept.append(contentsOf: buffer[0..<min(room, n)]) }
                     } else if n == 0 || (errno != EAGAIN && errno != EINTR) {
@@ -268,7 +284,7 @@ package enum ProcessRunner {
         } else {
             end = .signalled(status & 0x7f)
         }
-        return Outcome(end: end, output: kept, total: total, errors: errorsKept)
+        return Outcome(end: end, output: kept, total: total, errors: errorsKept, errorTotal: errorTotal)
     }
 
     /// The environment of every plugin program: `PATH` (`/usr/local/bin:/usr/bin:/bin` when

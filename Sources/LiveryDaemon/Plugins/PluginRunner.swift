@@ -221,7 +221,7 @@ public final class PluginRunner: Sendable {
                 defer { slots.signal() }
                 let outcome = ProcessRunner.run(
                     job.argv, environment: env, directory: job.directory, input: input,
-                    timeout: job.timeout)
+                    timeout: job.timeout, separateErrors: true)
                 self?.report(job.owner, job.label, job.argv, job.timeout, serial: snap.serial, outcome)
             }
             thread.name = "plugin \(job.owner)"
@@ -239,13 +239,15 @@ public final class PluginRunner: Sendable {
         if outcome.end == .timedOut {
             what = "timed out after \(PluginRunner.seconds(timeout)) and was killed"
         }
+        // Why it failed, in its own words: the problem a user reads in `status` and `plugins`.
+        if !outcome.succeeded, let line = outcome.firstErrorLine { what += ": " + line }
         let name = owner.contains("/") ? "darkman script '\(owner)'" : "plugin '\(owner)': \(label)"
         var message = "\(name) (\(command)) \(what)"
-        if !outcome.output.isEmpty {
-            let dropped = outcome.total - outcome.output.count
-            message +=
-                "; output\(dropped > 0 ? " (first \(outcome.output.count) of \(outcome.total) bytes)" : ""):\n"
-                + String(decoding: outcome.output, as: UTF8.self)
+        for (stream, kept, total) in [
+            ("output", outcome.output, outcome.total), ("standard error", outcome.errors, outcome.errorTotal),
+        ] where !kept.isEmpty {
+            let part = total > kept.count ? " (first \(kept.count) of \(total) bytes)" : ""
+            message += "; \(stream)\(part):\n" + String(decoding: kept, as: UTF8.self)
         }
         log(outcome.succeeded ? .info : .warning, message)
         finish(owner, serial: serial, failure: outcome.succeeded ? nil : "\(name) (\(command)) \(what)")
