@@ -7,7 +7,8 @@ import Mustache
 /// repositories for every base16 and base24 scheme found, as tinted-builder-rust does, reading
 /// the schemes once for all of them. One repository is written under `--out` (else into
 /// itself); several each under `--out/NAME`, NAME being the repository directory's name (else
-/// each into itself). Exit 0 when every file was written, 1 otherwise; nothing is written when
+/// each into itself). An entry for systems Livery does not build (`tinted8`) is skipped with a
+/// notice on standard error, not an error. Exit 0 when every file was written, 1 otherwise; nothing is written when
 /// two outputs would share a file or a template does not compile, in any repository.
 func build(_ inv: Invocation, output: Output) -> Int32 {
     let roots = inv.positional.map { URL(fileURLWithPath: $0).standardizedFileURL }
@@ -29,6 +30,7 @@ func build(_ inv: Invocation, output: Output) -> Int32 {
     for root in roots {
         do {
             let repo = try TemplateRepository(root: root)
+            for skip in repo.skipped { output.err("livery: \(root.path): \(skip.notice)\n") }
             repositories.append((repo, try templates(of: repo)))
         } catch let d as Diagnostic {
             output.err(d.rendered + "\n")
