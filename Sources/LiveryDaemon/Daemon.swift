@@ -163,7 +163,8 @@ public final class Daemon: Sendable {
         var pluginEnvironment = environment
         if let address = options.address { pluginEnvironment["DBUS_SESSION_BUS_ADDRESS"] = address }
         let runner = PluginRunner(
-            environment: pluginEnvironment, variant: service.activeCascade.theme.metadata.variant, log: log)
+            environment: pluginEnvironment, variant: service.activeCascade.theme.metadata.variant,
+            themeSearchPath: searchPath, log: log)
         interface.attach(runner)
         // Outputs a crash left at another theme are put right (`PluginRunner.resume`).
         runner.resume(service.activeCascade, serial: service.serial)

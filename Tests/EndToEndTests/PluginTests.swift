@@ -728,4 +728,132 @@ final class PluginTests: EndToEndTestCase {
         XCTAssertEqual(pywal.status, 0, "\(pywal)")
         XCTAssertEqual(pywal.stdout, "#2e3440 #e5e9f0 #bf616a 16\n", "\(pywal)")
     }
+
+    /// The pywal plugin, enabled as the README says, with pywal installed: `livery set` writes
+    /// colors.json with the wallpaper, checksum and alpha pywal last wrote there kept, and pywal's
+    /// own files follow (`wal --theme` renders colors.sh from it): read back with a shell.
+    func testThePywalPluginKeepsTheWallpaperAndPywalsDerivedFilesFollow() throws {
+        let home = try makeDirectory("home")
+        environment["HOME"] = home
+        environment["PATH"] =
+            Locations.repo + "/.build/test-venv/bin:" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let cache = home + "/.cache/wal"
+        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+        // What `wal -i '/pictures/sea 1.jpg'` leaves (pywal 3.8.15's colors.json), shortened. (pywal
+        // writes a path with a quote unescaped, so its next read of the file fails.)
+        try """
+        {"checksum": "0f343b0931126a20f133d67c2b018a3b", "wallpaper": "/pictures/sea 1.jpg",
+         "alpha": "90", "special": {"background": "#101010", "foreground": "#e0e0e0",
+         "cursor": "#e0e0e0"}, "colors": {\((0..<16).map { "\"color\($0)\": \"#10101\($0 % 10)\"" }.joined(separator: ", "))}}
+        """.write(toFile: cache + "/colors.json", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: pluginsDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: pluginsDirectory + "/pywal", withDestinationPath: Locations.repo + "/plugins/pywal")
+        try startDaemon()
+        try setTheme("nord")
+        // nord.yaml: base00 2E3440 (background, color0), base08 BF616A (color1), base05 E5E9F0.
+        let shell = Locations.tool("sh")
+        var last: RunResult?
+        XCTAssertTrue(
+            try waitUntil(timeout: 20) {
+                let r = try run(
+                    shell, ["-c", ". \"$0/colors.sh\"; echo \"$color1 $background $wallpaper\"", cache])
+                last = r
+                return r.stdout == "#bf616a #2e3440 /pictures/sea 1.jpg\n"
+            }, "\(last.map { "\($0)" } ?? "none")\n\(daemon.stderr)")
+        let pywal = try run(
+            Locations.repo + "/.build/test-venv/bin/python",
+            [
+                "-c",
+                "import sys, pywal.theme; t = pywal.theme.file(sys.argv[1]); "
+                    + "print(t['checksum'], t['wallpaper'], t['alpha'], t['colors']['color1'])",
+                cache + "/colors.json",
+            ])
+        XCTAssertEqual(
+            pywal.stdout, "0f343b0931126a20f133d67c2b018a3b /pictures/sea 1.jpg 90 #bf616a\n", "\(pywal)")
+        XCTAssertEqual(try pluginRow("pywal")?["result"] as? String, "ok")
+    }
+
+    /// pywal's scheme installed as a theme, as the README suggests (`wal.json →
+    /// ~/.cache/wal/colors.json`), is never written by the pywal plugin, byte for byte: while it
+    /// is the active theme there is nothing to write, and while another is, writing it is
+    /// refused as the plugin's failure.
+    func testAThemeLinkedToPywalsCacheIsNeverOverwritten() throws {
+        let home = try makeDirectory("home")
+        environment["HOME"] = home
+        let cache = home + "/.cache/wal"
+        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+        let scheme = """
+            {"checksum": "None", "wallpaper": "/pictures/sea.jpg", "alpha": "100",
+             "special": {"background": "#101010", "foreground": "#e0e0e0", "cursor": "#e0e0e0"},
+             "colors": {\((0..<16).map { "\"color\($0)\": \"#2020\($0 + 10)\"" }.joined(separator: ", "))}}
+
+            """
+        try scheme.write(toFile: cache + "/colors.json", atomically: true, encoding: .utf8)
+        let themes = try makeDirectory("themes")
+        try FileManager.default.createSymbolicLink(
+            atPath: themes + "/wal.json", withDestinationPath: cache + "/colors.json")
+        try FileManager.default.createDirectory(atPath: pluginsDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: pluginsDirectory + "/pywal", withDestinationPath: Locations.repo + "/plugins/pywal")
+        try startDaemon(extraThemesDirectories: [themes])
+        func pluginRan(_ expected: (String) -> Bool) throws -> Bool {
+            let serial = try serial()
+            var last: [String: Any]?
+            return try waitUntil {
+                last = try pluginRow("pywal")
+                guard let row = last, let s = row["serial"] as? Int, s == Int(serial),
+                    let result = row["result"] as? String
+                else { return false }
+                return expected(result)
+            }
+        }
+        for theme in ["nord", "wal", "nord", "wal"] {
+            try setTheme(theme)
+            if theme == "wal" {
+                XCTAssertTrue(try pluginRan { $0 == "ok" }, "after livery set \(theme)")
+            } else {
+                XCTAssertTrue(
+                    try pluginRan {
+                        $0.contains("refused to write \(cache)/colors.json: it is an installed theme's file")
+                    }, "after livery set \(theme)")
+            }
+            XCTAssertEqual(read(cache + "/colors.json"), scheme, "after livery set \(theme)")
+        }
+        XCTAssertEqual(try activeTheme().trimmingCharacters(in: .whitespacesAndNewlines), "wal")
+    }
+
+    /// A repository export from a repository with a `tinted8` entry (as tinted-shell's current
+    /// head) renders its base16 entry; an export naming the tinted8 entry is a manifest error
+    /// that says why.
+    func testRepositoryExportSkipsATinted8Entry() throws {
+        let repo = try makeDirectory("shell/templates")
+        try """
+        tinted8:
+          filename: "scripts/{{ scheme-system }}-{{ scheme-slug }}.sh"
+          supported-systems: [tinted8]
+        base16:
+          filename: "scripts/{{ scheme-system }}-{{ scheme-slug }}.sh"
+          supported-systems: [base16]
+
+        """.write(toFile: repo + "/config.yaml", atomically: true, encoding: .utf8)
+        try "bg={{base00-hex}}\n".write(toFile: repo + "/base16.mustache", atomically: true, encoding: .utf8)
+        let output = root + "/out/shell.sh"
+        let root = (repo as NSString).deletingLastPathComponent
+        try writePlugin("shell16", manifest: "exports:\n  - repository: \(root)\n    output: \(output)\n")
+        try writePlugin(
+            "shell8",
+            manifest: "exports:\n  - repository: \(root)\n    template: tinted8\n    output: \(output)8\n")
+        try startDaemon()
+        XCTAssertEqual(try pluginRow("shell16")?["errors"] as? [String], [])
+        let errors = try XCTUnwrap(try pluginRow("shell8")?["errors"] as? [String])
+        XCTAssertTrue(
+            errors.count == 1
+                && errors[0].contains("skipped entry 'tinted8': system 'tinted8' is not supported"),
+            "\(errors)")
+        try setTheme("nord")
+        // nord.yaml: base00 2E3440.
+        XCTAssertTrue(
+            waitUntil { read(output) == "bg=2e3440\n" }, "\(read(output) ?? "none")\n\(daemon.stderr)")
+    }
 }

@@ -340,6 +340,55 @@ final class BuildTests: XCTestCase {
         XCTAssertTrue(badErr.contains("t.mustache:1:1: error: unclosed section 'a'"), badErr)
     }
 
+    /// A repository laid out as tinted-shell's current head (a `tinted8` entry beside base16
+    /// and base24, as `config.yaml:11:23` of it lists) builds its base16 and base24 entries, and
+    /// says of the tinted8 one that it was skipped, with exit status 0; an entry listing base16
+    /// and tinted8 builds its base16 part.
+    func testEntriesOfSystemsLiveryDoesNotBuildAreSkippedByName() throws {
+        let repo = try scratch()
+        let templates = repo.appendingPathComponent("templates")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        try """
+        base16:
+          filename: "scripts/{{ scheme-system }}-{{ scheme-slug }}.sh"
+          supported-systems: [base16]
+
+        base24:
+          filename: "scripts/{{ scheme-system }}-{{ scheme-slug }}.sh"
+          supported-systems: [base24]
+
+        tinted8:
+          filename: "scripts/{{ scheme-system }}-{{ scheme-slug }}.sh"
+          supported-systems: [tinted8]
+
+        mixed:
+          filename: "mixed/{{ scheme-system }}-{{ scheme-slug }}.txt"
+          supported-systems: [base16, tinted8]
+
+        """.write(to: templates.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
+        for name in ["base16", "base24", "mixed"] {
+            try "\(name) {{scheme-slug}} {{base00-hex}}\n".write(
+                to: templates.appendingPathComponent(name + ".mustache"), atomically: true, encoding: .utf8)
+        }
+        // No tinted8.mustache: a skipped entry's template is never read.
+        let (status, out, err) = run([
+            "build", repo.path, "--out", repo.path + "/out", "--themes-dir",
+            BuildTests.fixtures.appendingPathComponent("schemes").path,
+        ])
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(
+            err, "livery: \(repo.path): skipped entry 'tinted8': system 'tinted8' is not supported\n")
+        XCTAssertTrue(out.hasPrefix("built "), out)
+        func read(_ path: String) -> String? {
+            try? String(contentsOfFile: repo.path + "/out/" + path, encoding: .utf8)
+        }
+        // base16/apathy.yaml: base00 031a16; base24/dracula.yaml: base00 282a36.
+        XCTAssertEqual(read("scripts/base16-apathy.sh"), "base16 apathy 031a16\n")
+        XCTAssertEqual(read("scripts/base24-dracula.sh"), "base24 dracula 282a36\n")
+        XCTAssertEqual(read("mixed/base16-apathy.txt"), "mixed apathy 031a16\n")
+        XCTAssertNil(read("mixed/base24-dracula.txt"))
+    }
+
     /// `livery export ID TEMPLATE`: one template, one installed scheme, to standard output.
     func testExportRendersOneTemplateForOneTheme() throws {
         let dir = try scratch()

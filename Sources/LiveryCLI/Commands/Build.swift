@@ -9,9 +9,10 @@ import Mustache
 /// itself); several each under `--out/NAME`, NAME being the repository directory's name (else
 /// each into itself). Each file is written whole or not at all and stays beneath its output
 /// directory (`OutputRoot`): a link in the tree under it, such as one the repository commits,
-/// is an error naming it and is never written through. Exit 0 when every file was written, 1
-/// otherwise; nothing is written when two outputs would share a file or a template does not
-/// compile, in any repository.
+/// is an error naming it and is never written through. An entry for systems Livery does not
+/// build (`tinted8`) is skipped with a notice on standard error, not an error. Exit 0 when every
+/// file was written, 1 otherwise; nothing is written when two outputs would share a file or a
+/// template does not compile, in any repository.
 func build(_ inv: Invocation, output: Output) -> Int32 {
     let roots = inv.positional.map { URL(fileURLWithPath: $0).standardizedFileURL }
     let outDirectories: [String]
@@ -32,6 +33,7 @@ func build(_ inv: Invocation, output: Output) -> Int32 {
     for root in roots {
         do {
             let repo = try TemplateRepository(root: root)
+            for skip in repo.skipped { output.err("livery: \(root.path): \(skip.notice)\n") }
             repositories.append((repo, try templates(of: repo)))
         } catch let d as Diagnostic {
             output.err(d.rendered + "\n")

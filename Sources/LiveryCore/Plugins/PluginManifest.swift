@@ -39,11 +39,19 @@ public struct PluginManifest: Sendable, Equatable {
         public var run: [String]
         /// Seconds the command may take.
         public var timeout: Double
+        /// `keep`: top-level keys of the JSON file the output replaces, each with the value used
+        /// when that file has none (not there, not a JSON object, the key missing or not a
+        /// string). The template gets each as `kept-KEY`, JSON-escaped without its quotes.
+        public var keep: [String: String]
+        /// `skip-when-active-theme: true`: when the output is the active theme's own file (pywal's
+        /// cache read as a theme), the export and its command are skipped instead of refused.
+        public var skipsActiveTheme: Bool
 
         /// An export of these parts.
         public init(
             template: String, templateLocation: SourceLocation, output: String, run: [String] = [],
-            timeout: Double = PluginManifest.defaultTimeout, repository: String? = nil
+            timeout: Double = PluginManifest.defaultTimeout, repository: String? = nil,
+            keep: [String: String] = [:], skipsActiveTheme: Bool = false
         ) {
             self.template = template
             self.templateLocation = templateLocation
@@ -51,6 +59,8 @@ public struct PluginManifest: Sendable, Equatable {
             self.run = run
             self.timeout = timeout
             self.repository = repository
+            self.keep = keep
+            self.skipsActiveTheme = skipsActiveTheme
         }
     }
 
@@ -111,7 +121,9 @@ public struct PluginManifest: Sendable, Equatable {
     public static let maximumSize = 64 << 10
 
     static let topKeys = ["description", "exports", "hooks", "formats"]
-    static let exportKeys = ["template", "repository", "output", "run", "timeout"]
+    static let exportKeys = [
+        "template", "repository", "output", "run", "timeout", "keep", "skip-when-active-theme",
+    ]
     static let hookKeys = ["run", "timeout"]
     static let formatKeys = ["match", "run", "timeout"]
     /// Keys of the plugin contract this version does not do yet: an error, never ignored.
@@ -238,6 +250,19 @@ public struct PluginManifest: Sendable, Equatable {
             }
             return out
         }
+        func defaults(_ node: YAMLNode) -> [String: String]? {
+            guard case .mapping(let pairs) = node.kind,
+                pairs.allSatisfy({ $0.0.scalar != nil && $0.1.scalar != nil })
+            else {
+                error(
+                    "'keep' maps keys to the value used when the file has none: {wallpaper: \"None\"}",
+                    node.mark)
+                return nil
+            }
+            var out: [String: String] = [:]
+            for (k, v) in pairs { out[k.scalar!] = v.scalar! }
+            return out
+        }
         func timeout(_ node: YAMLNode) -> Double? {
             guard let s = node.scalar, let t = Double(s), t.isFinite, t > 0, t <= maximumTimeout else {
                 error(
@@ -287,6 +312,8 @@ public struct PluginManifest: Sendable, Equatable {
                     var output: String?
                     var run: [String] = []
                     var time = defaultTimeout
+                    var keep: [String: String] = [:]
+                    var skipsActiveTheme = false
                     var itemKeys: Set<String> = []
                     for (_, k, v) in pairs {
                         guard let n = keyName(k, among: exportKeys) else { continue }
@@ -299,6 +326,13 @@ public struct PluginManifest: Sendable, Equatable {
                         case "repository": repository = string(v, n).map { ($0, location(v.mark)) }
                         case "output": output = string(v, n)
                         case "run": run = argv(v) ?? []
+                        case "keep": keep = defaults(v) ?? [:]
+                        case "skip-when-active-theme":
+                            guard let b = v.scalar, b == "true" || b == "false" else {
+                                error("'skip-when-active-theme' is true or false", v.mark)
+                                continue
+                            }
+                            skipsActiveTheme = b == "true"
                         default: time = timeout(v) ?? time
                         }
                     }
@@ -313,7 +347,8 @@ public struct PluginManifest: Sendable, Equatable {
                         manifest.exports.append(
                             Export(
                                 template: t, templateLocation: repository?.1 ?? loc, output: output,
-                                run: run, timeout: time, repository: repository?.0))
+                                run: run, timeout: time, repository: repository?.0, keep: keep,
+                                skipsActiveTheme: skipsActiveTheme))
                     }
                 }
             case "formats":

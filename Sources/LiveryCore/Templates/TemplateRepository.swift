@@ -18,10 +18,32 @@ public struct TemplateRepository: Sendable {
         public var template: URL
     }
 
+    /// An entry of `config.yaml` that is not built: none of its `supported-systems` is one
+    /// Livery builds (base16, base24), as `tinted8` entries of current repositories.
+    public struct Skipped: Sendable, Equatable {
+        /// The entry's key.
+        public var name: String
+        /// Its `supported-systems`, none of them base16 or base24.
+        public var systems: [String]
+
+        /// The notice `livery build` prints: `skipped entry 'NAME': system 'tinted8' is not supported`.
+        public var notice: String {
+            let listed = systems.map { "'\($0)'" }.joined(separator: ", ")
+            return
+                "skipped entry '\(name)': system\(systems.count == 1 ? "" : "s") \(listed) \(systems.count == 1 ? "is" : "are") not supported"
+        }
+    }
+
+    /// The systems Livery builds templates for.
+    public static let systems = ["base16", "base24"]
+
     /// The repository directory.
     public var root: URL
-    /// The entries in the order of the configuration file.
+    /// The entries built, in the order of the configuration file; an entry that also lists
+    /// systems Livery does not build keeps only base16 and base24.
     public var entries: [Entry]
+    /// The entries none of whose systems Livery builds, in the order of the configuration file.
+    public var skipped: [Skipped]
 
     /// Reads `root/templates/config.yaml`.
     /// - Throws: A `Diagnostic` at the place in the file where it is wrong.
@@ -52,6 +74,7 @@ public struct TemplateRepository: Sendable {
             throw error("a template configuration is a mapping of entry names to settings", root.mark)
         }
         var entries: [Entry] = []
+        var skipped: [Skipped] = []
         for (key, value) in top {
             guard let name = key.scalar else { throw error("an entry's name is a string", key.mark) }
             guard case .mapping(let settings) = value.kind else {
@@ -83,17 +106,23 @@ public struct TemplateRepository: Sendable {
                     throw error("'supported-systems' is a list, as in [base16, base24]", s.mark)
                 }
                 systems = items.compactMap(\.scalar)
-                if let other = items.first(where: { $0.scalar != "base16" && $0.scalar != "base24" }) {
-                    throw error(
-                        "unsupported system '\(other.scalar!)' (Livery builds base16 and base24)", other.mark)
-                }
             }
+            // An entry for systems Livery does not build (tinted8, whose specification is still
+            // marked unstable) is reported and left out, so that the rest of a current repository
+            // builds; its template is never read.
+            let built = systems.filter { TemplateRepository.systems.contains($0) }
+            if built.isEmpty {
+                skipped.append(Skipped(name: name, systems: systems))
+                continue
+            }
+            systems = built
             entries.append(
                 Entry(
                     name: name, filename: filename, systems: systems,
                     template: templates.appendingPathComponent(name + ".mustache")))
         }
         self.entries = entries
+        self.skipped = skipped
     }
 
     /// One file to write: the entry, the scheme, and the path relative to the output directory.

@@ -208,7 +208,11 @@ enum PluginCatalog {
             }
             return ExportTemplates(entries: [])
         }
-        if !export.template.isEmpty, !repo.entries.contains(where: { $0.name == export.template }) {
+        if let skip = repo.skipped.first(where: { $0.name == export.template }) {
+            errors.append(
+                "\(export.templateLocation): error: repository '\(repository)': \(skip.notice) (Livery builds \(TemplateRepository.systems.joined(separator: " and ")))"
+            )
+        } else if !export.template.isEmpty, !repo.entries.contains(where: { $0.name == export.template }) {
             let names = repo.entries.map(\.name)
             let hint = suggestion(for: export.template, among: names).map { " (did you mean '\($0)'?)" } ?? ""
             errors.append(

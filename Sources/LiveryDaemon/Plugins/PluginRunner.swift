@@ -43,6 +43,8 @@ public final class PluginRunner: Sendable {
     let paths: Paths
     let log: Log
     let environment: [String: String]
+    /// The theme directories: no export writes a file of theirs (`ThemeFiles`).
+    let themeSearchPath: [String]
     private let queue = DispatchQueue(label: "org.livery.plugins")
     /// Commands run at once, at most.
     static let concurrentCommands = 16
@@ -55,9 +57,14 @@ public final class PluginRunner: Sendable {
     /// - Parameters:
     ///   - environment: The daemon's environment: where plugins are found, and what commands keep.
     ///   - variant: The active theme's variant at start-up: darkman's scripts run when it changes.
+    ///   - themeSearchPath: The theme directories; an export whose output is a file of theirs,
+    ///     or one an entry of theirs links to, is refused.
     ///   - log: Where command output and failures go.
-    public init(environment: [String: String], variant: String, log: Log) {
+    public init(
+        environment: [String: String], variant: String, themeSearchPath: [String] = [], log: Log
+    ) {
         self.paths = Paths(environment: environment)
+        self.themeSearchPath = themeSearchPath
         self.log = log
         self.environment = environment
         self.state = Mutex(State(variant: variant))
@@ -145,6 +152,9 @@ public final class PluginRunner: Sendable {
         var jobs: [(owner: String, label: String, argv: [String], directory: String, timeout: Double)] = []
         // What each plugin and script runs for this change, recorded only when it does run.
         var runs: [(owner: String, pending: Int, failures: [String])] = []
+        let themeFiles =
+            plugins.contains { $0.runnable && !$0.manifest.exports.isEmpty }
+            ? ThemeFiles(searchPath: themeSearchPath, active: latest.cascade.theme.metadata.path) : nil
         for plugin in plugins where plugin.runnable {
             var failures: [String] = []
             var commands = 0
@@ -152,6 +162,22 @@ public final class PluginRunner: Sendable {
             for (export, templates) in zip(plugin.manifest.exports, plugin.templates) {
                 if superseded { break }
                 let output = expand(export.output)
+                // A theme's file is never written: an export into one (pywal's cache, which the
+                // README suggests installing as a theme) would overwrite the user's scheme.
+                if let theme = themeFiles?.theme(at: output) {
+                    if export.skipsActiveTheme && theme == themeFiles?.active {
+                        log(
+                            .info,
+                            "plugin '\(plugin.name)': \(output) is the active theme's own file; not written")
+                    } else {
+                        let whose =
+                            theme == themeFiles?.active ? "the active theme's" : "an installed theme's"
+                        failures.append(
+                            "plugin '\(plugin.name)': refused to write \(output): it is \(whose) file (\(theme))"
+                        )
+                    }
+                    continue
+                }
                 guard let template = templates.template(named: export.template, system: snap.system) else {
                     failures.append(
                         "plugin '\(plugin.name)': repository '\(export.repository ?? "")' has no template for \(snap.system) schemes"
@@ -159,7 +185,10 @@ public final class PluginRunner: Sendable {
                     continue
                 }
                 do {
-                    let bytes = try template.renderBytes(snap.variables)
+                    let data =
+                        export.keep.isEmpty
+                        ? snap.variables : kept(export.keep, in: output, over: snap.variables)
+                    let bytes = try template.renderBytes(data)
                     let changed = try OutputFile.write(bytes, to: output)
                     if changed {
                         log(.info, "plugin '\(plugin.name)': wrote \(output)")
@@ -342,6 +371,30 @@ public final class PluginRunner: Sendable {
 
     static func seconds(_ t: Double) -> String {
         t == t.rounded() ? "\(Int(t)) s" : "\(t) s"
+    }
+
+    /// `variables` with `kept-KEY` for each key of `keep`: the string value of that top-level key
+    /// of the JSON object in `path` (at most 1 MiB), else its default; JSON-escaped, without
+    /// quotes, for a template that writes `"KEY": "{{{kept-KEY}}}"`.
+    func kept(_ keep: [String: String], in path: String, over variables: MustacheValue) -> MustacheValue {
+        var old: [String: Any] = [:]
+        if let handle = FileHandle(forReadingAtPath: path) {
+            let data = (try? handle.read(upToCount: 1 << 20)) ?? nil
+            try? handle.close()
+            if let data, let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+                old = object
+            }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        var values: [String: MustacheValue] = [:]
+        for (key, fallback) in keep {
+            let value = old[key] as? String ?? fallback
+            let quoted = (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+            values["kept-" + key] = .string(String(quoted.dropFirst().dropLast()))
+        }
+        let kept = values
+        return .lookup(MustacheLookup { kept[$0] ?? variables[$0] })
     }
 
     /// `~/x` as `$HOME/x`.
