@@ -237,7 +237,23 @@ public final class PluginRunner: Sendable {
                 + String(decoding: outcome.output, as: UTF8.self)
         }
         log(outcome.succeeded ? .info : .warning, message)
-        finish(owner, serial: serial, failure: outcome.succeeded ? nil : "\(name) (\(command)) \(what)")
+        var failure = "\(name) (\(command)) \(what)"
+        if let reason = PluginRunner.lastLine(outcome.output) { failure += ": " + reason }
+        finish(owner, serial: serial, failure: outcome.succeeded ? nil : failure)
+    }
+
+    /// The last line of `output` that is not blank, trimmed, at most 200 characters: what a
+    /// failed command says last is its reason (a script's message, a Python traceback's
+    /// exception); nil when it wrote nothing but blanks.
+    static func lastLine(_ output: [UInt8]) -> String? {
+        let text = String(decoding: output, as: UTF8.self)
+        guard
+            let line = text.split(whereSeparator: \.isNewline).last(where: {
+                !$0.allSatisfy(\.isWhitespace)
+            })
+        else { return nil }
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        return trimmed.count > 200 ? String(trimmed.prefix(200)) + "…" : trimmed
     }
 
     private func begin(_ owner: String, serial: UInt32, pending: Int, failures: [String]) {
