@@ -50,7 +50,14 @@ final class ShippedPluginTests: XCTestCase {
                 "@define-color accent_bg_color #\(s["base0D"]!);",
                 "@define-color window_bg_color #\(s["base00"]!);",
             ],
-            "kitty": ["background #\(s["base00"]!)", "color1 #\(s["base08"]!)"],
+            "kitty": [
+                "background #\(s["base00"]!)", "color1 #\(s["base08"]!)",
+                "tab_bar_background #\(s["base01"]!)",
+            ],
+            "tmux": [
+                "set-option -g status-style \"fg=#\(s["base04"]!),bg=#\(s["base01"]!)\"",
+                "set-window-option -g pane-border-style \"fg=#\(s["base01"]!)\"",
+            ],
         ]
         // The vim plugin's template repository, as the README has the user clone it: a small
         // one in tinted-vim's layout (its base16 and base24 entries), under a home of the test's.
@@ -75,7 +82,10 @@ final class ShippedPluginTests: XCTestCase {
             .sorted()
         XCTAssertEqual(
             names,
-            ["alacritty", "foot", "ghostty", "gnome", "gtk", "kitty", "pywal", "shell", "vim", "xresources"])
+            [
+                "alacritty", "foot", "ghostty", "gnome", "gtk", "kitty", "pywal", "shell", "tmux", "vim",
+                "xresources",
+            ])
         for name in names {
             let plugin = PluginCatalog.load(
                 name: name, origin: "shipped", directory: dir + "/" + name,
