@@ -13,7 +13,8 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages: build (libdbus, libyaml, Cairo and librsvg for `livery preview`), run (dbus-daemon), and the outside clients the
 # end-to-end tests drive the daemon with (gdbus, busctl, dbus-send, dbus-monitor, python3-dbus,
-# neovim and vim for the vim plugin, gsettings with dconf for the GNOME plugin, xdg-desktop-portal), and
+# neovim and vim for the vim plugin, kitty (drawn with Mesa's software OpenGL under Xvfb) and tmux
+# for theirs, gsettings with dconf for the GNOME plugin, xdg-desktop-portal), and
 # what the on-screen tests need: an X server of their own (Xvfb), screenshots (xwd from x11-apps,
 # xwdtopnm and pngtopnm from netpbm), GTK 3, GTK 4 and libadwaita windows through python3-gi
 # (gir1.2-gtk-3.0, gir1.2-gtk-4.0, gir1.2-adw-1), an XSETTINGS manager for the gtk plugin
@@ -25,7 +26,8 @@ RUN_PACKAGES := dbus-daemon dbus-bin
 DEMO_PACKAGES := libgtk-4-dev
 TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus python3-gi python3-venv xdg-desktop-portal neovim vim \
   dconf-service dconf-gsettings-backend gsettings-desktop-schemas xvfb x11-apps netpbm gir1.2-gtk-3.0 \
-  gir1.2-gtk-4.0 gir1.2-adw-1 xsettingsd chromium $(DEMO_PACKAGES)
+  gir1.2-gtk-4.0 gir1.2-adw-1 xsettingsd chromium \
+  kitty tmux $(DEMO_PACKAGES)
 
 .PHONY: all build run demo test deps deps-demo deps-test install uninstall clean format lint bench bench-profile bench-profile-daemon fuzz fuzz-build
 

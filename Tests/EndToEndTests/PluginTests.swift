@@ -257,9 +257,10 @@ final class PluginTests: EndToEndTestCase {
         try FileManager.default.createDirectory(atPath: pluginsDirectory, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(
             atPath: pluginsDirectory + "/kitty", withDestinationPath: Locations.repo + "/plugins/kitty")
+        // A kitty's socket that does not answer: the plugin fails.
+        _ = try startKittyImpostor()
         try startDaemon()
         try setTheme("forest")
-        // No kitty listens on @livery-kitty here: its remote control fails.
         let failed = try waitUntil { try status().contains("plugin 'kitty'") }
         let shownFirst = try status()
         XCTAssertTrue(failed, shownFirst)

@@ -67,7 +67,14 @@ final class ShippedPluginTests: XCTestCase {
                 "@import url(\"resource:///org/gtk/libgtk/theme/Default/Default-dark.css\");",
                 "@import url(\"../colors.css\");",
             ],
-            "kitty": ["background #\(s["base00"]!)", "color1 #\(s["base08"]!)"],
+            "kitty": [
+                "background #\(s["base00"]!)", "color1 #\(s["base08"]!)",
+                "tab_bar_background #\(s["base01"]!)",
+            ],
+            "tmux": [
+                "set-option -g status-style \"fg=#\(s["base04"]!),bg=#\(s["base01"]!)\"",
+                "set-window-option -g pane-border-style \"fg=#\(s["base01"]!)\"",
+            ],
             // The slots in the table the highlight groups are set from.
             "vim": [
                 "      \\ '00': '\(s["base00"]!)', '01': '\(s["base01"]!)', '02': '\(s["base02"]!)', '03': '\(s["base03"]!)',"
@@ -80,7 +87,10 @@ final class ShippedPluginTests: XCTestCase {
             .sorted()
         XCTAssertEqual(
             names,
-            ["alacritty", "foot", "ghostty", "gnome", "gtk", "kitty", "pywal", "shell", "vim", "xresources"])
+            [
+                "alacritty", "foot", "ghostty", "gnome", "gtk", "kitty", "pywal", "shell", "tmux", "vim",
+                "xresources",
+            ])
         for name in names {
             let plugin = PluginCatalog.load(
                 name: name, origin: "shipped", directory: dir + "/" + name,

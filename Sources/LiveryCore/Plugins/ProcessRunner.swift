@@ -288,12 +288,13 @@ package enum ProcessRunner {
     }
 
     /// The environment of every plugin program: `PATH` (`/usr/local/bin:/usr/bin:/bin` when
-    /// unset), `HOME`, `USER`, `LOGNAME`, `LANG`, `LC_*`, `XDG_*`, `DISPLAY`, `WAYLAND_DISPLAY`
-    /// and `DBUS_SESSION_BUS_ADDRESS` of `environment`, with `home` as `HOME`.
+    /// unset), `HOME`, `USER`, `LOGNAME`, `LANG`, `LC_*`, `XDG_*`, `DISPLAY`, `WAYLAND_DISPLAY`,
+    /// `DBUS_SESSION_BUS_ADDRESS` and `TMUX_TMPDIR` (where the user's tmux servers listen) of
+    /// `environment`, with `home` as `HOME`.
     package static func environment(from environment: [String: String], home: String) -> [String: String] {
         let kept: Set<String> = [
             "PATH", "HOME", "USER", "LOGNAME", "LANG", "DISPLAY", "WAYLAND_DISPLAY",
-            "DBUS_SESSION_BUS_ADDRESS",
+            "DBUS_SESSION_BUS_ADDRESS", "TMUX_TMPDIR",
         ]
         var env = environment.filter {
             kept.contains($0.key) || $0.key.hasPrefix("XDG_") || $0.key.hasPrefix("LC_")

@@ -1,0 +1,283 @@
+import Foundation
+import XCTest
+
+/// The shipped kitty and tmux plugins, set up as the README says, reach the programs a user
+/// runs: the colours are read from inside the real program (kitty's remote control, a process
+/// in a kitty tab asking the terminal, tmux's options), for running instances, their new tabs
+/// and instances started after the switch. The expected colours come from the scheme files.
+final class RunningProgramPluginTests: EndToEndTestCase {
+    var pluginsDirectory: String { configHome + "/livery/plugins" }
+
+    /// The slots of a base16 scheme file of the fixtures, `#rrggbb` lower-case by name (`base00`).
+    func slots(_ scheme: String) throws -> [String: String] {
+        let text = try String(contentsOfFile: Locations.schemes + "/base16/\(scheme).yaml", encoding: .utf8)
+        var slots: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 1).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            guard parts.count == 2, parts[0].hasPrefix("base") else { continue }
+            slots[parts[0]] =
+                "#" + parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()
+        }
+        return slots
+    }
+
+    /// Links the shipped plugin `name` into the user's plugin directory, as the README says.
+    func enable(_ name: String) throws {
+        try FileManager.default.createDirectory(atPath: pluginsDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: pluginsDirectory + "/" + name, withDestinationPath: Locations.repo + "/plugins/" + name)
+    }
+
+    func tool(_ name: String) throws -> String {
+        let path = Locations.tool(name)
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw HarnessFailure("\(name) is a test package (make deps-test installs it)")
+        }
+        return path
+    }
+
+    // MARK: kitty
+
+    /// kitty's colours as `kitty @ get-colors` prints them, by name (`background`: `#rrggbb`).
+    func kittyColors(_ kitty: Background, match: String? = nil) throws -> [String: String] {
+        let r = try run(
+            try tool("kitty"),
+            ["@", "--to", "unix:@livery-kitty-\(kitty.pid)", "get-colors"]
+                + (match.map { ["--match", $0] } ?? []))
+        guard r.status == 0 else { return [:] }
+        var colors: [String: String] = [:]
+        for line in r.stdout.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if fields.count == 2 { colors[String(fields[0])] = String(fields[1]) }
+        }
+        return colors
+    }
+
+    /// Starts kitty with the test's kitty.conf and waits until its remote control socket
+    /// (`@livery-kitty-PID`, as kitty names a `listen_on` of kitty.conf) answers.
+    func startKitty() throws -> Background {
+        let kitty = try background(try tool("kitty"), [])
+        let up = try waitUntil { try !kittyColors(kitty).isEmpty || !kitty.isRunning }
+        guard up, kitty.isRunning else {
+            throw HarnessFailure("kitty did not answer on @livery-kitty-\(kitty.pid): \(kitty.stderr)")
+        }
+        return kitty
+    }
+
+    /// The colours kitty.mustache gives a base16 scheme's slots (README: the terminal colours
+    /// of a base16 scheme, and kitty's tab bar, borders and URL colour from the slots).
+    func kittyExpectation(_ s: [String: String]) -> [String: String] {
+        [
+            "background": s["base00"]!, "foreground": s["base05"]!, "cursor": s["base05"]!,
+            "selection_background": s["base02"]!, "selection_foreground": s["base05"]!,
+            "url_color": s["base04"]!, "active_border_color": s["base03"]!,
+            "inactive_border_color": s["base01"]!, "active_tab_background": s["base00"]!,
+            "active_tab_foreground": s["base05"]!, "inactive_tab_background": s["base01"]!,
+            "inactive_tab_foreground": s["base04"]!, "tab_bar_background": s["base01"]!,
+            "color1": s["base08"]!, "color4": s["base0D"]!,
+        ]
+    }
+
+    func differences(_ shown: [String: String], _ expected: [String: String]) -> [String] {
+        expected.keys.sorted().compactMap { key in
+            shown[key] == expected[key] ? nil : "\(key): \(shown[key] ?? "none"), not \(expected[key]!)"
+        }
+    }
+
+    /// The kitty plugin as the README's "Five minutes" sets it up: a running kitty, its new
+    /// tab (asked from inside by OSC 10/11/4 queries too) and a kitty started after the switch
+    /// all show the new theme, tab bar, borders and selection included.
+    func testKittyFollowsASwitchInRunningWindowsNewTabsAndNewKitties() throws {
+        let home = try makeDirectory("home")
+        environment["HOME"] = home
+        environment["LIBGL_ALWAYS_SOFTWARE"] = "1"  // Mesa's renderer: Xvfb has no GPU
+        let kittyConf = configHome + "/kitty/kitty.conf"
+        try FileManager.default.createDirectory(
+            atPath: configHome + "/kitty", withIntermediateDirectories: true)
+        try
+            "include ~/.config/kitty/livery.conf\nallow_remote_control socket-only\nlisten_on unix:@livery-kitty\n"
+            .write(toFile: kittyConf, atomically: true, encoding: .utf8)
+        try enable("kitty")
+        _ = try startDisplay()
+        try startDaemon()
+        try setTheme("nord")
+        let nord = kittyExpectation(try slots("nord"))
+        let conf = home + "/.config/kitty/livery.conf"
+        XCTAssertTrue(
+            waitUntil {
+                (try? String(contentsOfFile: conf, encoding: .utf8))?.contains(
+                    "background " + nord["background"]!)
+                    == true
+            })
+        let first = try startKitty()
+        XCTAssertEqual(differences(try kittyColors(first), nord), [], "a kitty started under nord")
+
+        try setTheme("3024")
+        let theme = kittyExpectation(try slots("3024"))
+        var shown: [String: String] = [:]
+        let followed = try waitUntil {
+            shown = try kittyColors(first)
+            return differences(shown, theme).isEmpty
+        }
+        let problems = try livery("status").stdout
+        XCTAssertTrue(
+            followed, "the running kitty: \(differences(shown, theme))\n\(problems)\n\(daemon.stderr)")
+
+        // A new tab of the running kitty: its colours, and what the terminal answers a process
+        // in it that asks for the background (11), foreground (10) and colour 1 (4;1).
+        let answers = root + "/answers"
+        let ask = root + "/ask.py"
+        try """
+        import os, select, sys, termios, tty
+        fd = os.open("/dev/tty", os.O_RDWR)
+        tty.setraw(fd)
+        os.write(fd, b"\\x1b]11;?\\x1b\\\\\\x1b]10;?\\x1b\\\\\\x1b]4;1;?\\x1b\\\\")
+        got = b""
+        while got.count(b"rgb:") < 3 or not (got.endswith(b"\\x1b\\\\") or got.endswith(b"\\x07")):
+            if not select.select([fd], [], [], 5)[0]:
+                break
+            got += os.read(fd, 1024)
+        with open(sys.argv[1] + ".part", "wb") as f:
+            f.write(got)
+        os.rename(sys.argv[1] + ".part", sys.argv[1])
+        select.select([fd], [], [])  # the tab stays open until kitty stops
+        """.write(toFile: ask, atomically: true, encoding: .utf8)
+        let launch = try run(
+            try tool("kitty"),
+            [
+                "@", "--to", "unix:@livery-kitty-\(first.pid)", "launch", "--type=tab", Locations.python, ask,
+                answers,
+            ])
+        XCTAssertEqual(launch.status, 0, "\(launch)")
+        let window = launch.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertTrue(
+            waitUntil { FileManager.default.fileExists(atPath: answers) }, "no answers from the new tab")
+        let replies = String(
+            decoding: (try? Data(contentsOf: URL(fileURLWithPath: answers))) ?? Data(), as: UTF8.self)
+        // X11's rgb:rrrr/gggg/bbbb, 16 bits a channel: an 8-bit colour #rrggbb is rgb:rrrr/gggg/bbbb.
+        func x11(_ hex: String) -> String {
+            let h = hex.dropFirst()
+            return [h.prefix(2), h.dropFirst(2).prefix(2), h.suffix(2)].map { String($0 + $0) }.joined(
+                separator: "/")
+        }
+        for (code, key) in [("11", "background"), ("10", "foreground"), ("4;1", "color1")] {
+            XCTAssertTrue(
+                replies.contains("]\(code);rgb:\(x11(theme[key]!))"),
+                "OSC \(code): \(replies.debugDescription)")
+        }
+        XCTAssertEqual(differences(try kittyColors(first, match: "id:" + window), theme), [], "the new tab")
+
+        let second = try startKitty()
+        XCTAssertEqual(differences(try kittyColors(second), theme), [], "a kitty started after the switch")
+        XCTAssertFalse(try livery("status").stdout.contains("plugin 'kitty'"))
+    }
+
+    /// A socket named as a kitty's that does not answer as kitty (a process of the user that
+    /// accepts and hangs up) is a failure of the plugin whose problem names that socket.
+    func testAKittySocketThatDoesNotAnswerIsReportedByName() throws {
+        let home = try makeDirectory("home")
+        environment["HOME"] = home
+        try enable("kitty")
+        let impostor = try startKittyImpostor()
+        try startDaemon()
+        try setTheme("forest")
+        let name = "kitty at unix:@livery-kitty-\(impostor.pid): "
+        let reported = try waitUntil { try livery("status").stdout.contains(name) }
+        let shown = try livery("status").stdout
+        XCTAssertTrue(reported, shown)
+    }
+
+    // MARK: tmux
+
+    /// `tmux -L NAME show-options -gv OPTION`'s value.
+    func tmuxOption(_ server: String, _ option: String) throws -> String {
+        let r = try run(try tool("tmux"), ["-L", server, "show-options", "-gv", option])
+        return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Starts a tmux server named `name` in the test's `TMUX_TMPDIR`, in the foreground (`-D`:
+    /// a daemon would keep the descriptor by which the test sees its client exit), and a
+    /// detached session in it; tearDown stops the server.
+    func startTmux(_ name: String) throws {
+        let tmux = try tool("tmux")
+        let server = try background(tmux, ["-D", "-L", name])
+        let socket = environment["TMUX_TMPDIR"]! + "/tmux-\(getuid())/" + name
+        XCTAssertTrue(
+            waitUntil { FileManager.default.fileExists(atPath: socket) || !server.isRunning }, server.stderr)
+        let r = try run(tmux, ["-L", name, "new-session", "-d"])
+        XCTAssertEqual(r.status, 0, "\(r)")
+    }
+
+    /// The tmux plugin as the README sets it up: two running servers re-source the colours on
+    /// `livery set`, and a server started after it reads them from tmux.conf.
+    func testTmuxFollowsASwitchInEveryServerAndNewOnes() throws {
+        let home = try makeDirectory("home")
+        environment["HOME"] = home
+        // The test's own servers, not the user's: tmux and the plugin both look there.
+        environment["TMUX_TMPDIR"] = try makeDirectory("tmux")
+        try "source-file -q ~/.config/tmux/livery.conf\n".write(
+            toFile: home + "/.tmux.conf", atomically: true, encoding: .utf8)
+        try enable("tmux")
+        try startDaemon()
+        try setTheme("nord")
+        let conf = home + "/.config/tmux/livery.conf"
+        XCTAssertTrue(waitUntil { FileManager.default.fileExists(atPath: conf) })
+        func expected(_ s: [String: String]) -> [String: String] {
+            [
+                "status-style": "fg=\(s["base04"]!),bg=\(s["base01"]!)",
+                "pane-border-style": "fg=\(s["base01"]!)", "pane-active-border-style": "fg=\(s["base02"]!)",
+                "mode-style": "fg=\(s["base04"]!),bg=\(s["base02"]!)",
+                "message-style": "fg=\(s["base05"]!),bg=\(s["base01"]!)",
+            ]
+        }
+        func shown(_ server: String) throws -> [String: String] {
+            var options: [String: String] = [:]
+            for option in [
+                "status-style", "pane-border-style", "pane-active-border-style", "mode-style",
+                "message-style",
+            ] {
+                options[option] = try tmuxOption(server, option)
+            }
+            return options
+        }
+        try startTmux("first")
+        try startTmux("second")
+        XCTAssertEqual(try shown("first"), expected(try slots("nord")))
+        try setTheme("3024")
+        let theme = expected(try slots("3024"))
+        let followed = try waitUntil { try shown("first") == theme && shown("second") == theme }
+        let (first, second, problems) = (try shown("first"), try shown("second"), try livery("status").stdout)
+        XCTAssertTrue(followed, "first: \(first)\nsecond: \(second)\n\(problems)")
+        try startTmux("third")
+        XCTAssertEqual(try shown("third"), theme, "a server started after the switch")
+    }
+}
+
+extension EndToEndTestCase {
+    /// A process of the user's listening on an abstract socket named as a kitty's
+    /// (`@livery-kitty-PID`) that hangs up on every connection: a kitty that does not answer.
+    /// tearDown stops it.
+    func startKittyImpostor() throws -> Background {
+        let impostor = try background(
+            Locations.python,
+            [
+                "-c",
+                """
+                import os, socket
+                s = socket.socket(socket.AF_UNIX)
+                s.bind("\\0livery-kitty-%d" % os.getpid())
+                s.listen()
+                print("listening", flush=True)
+                while True:
+                    s.accept()[0].close()
+                """,
+            ])
+        guard waitUntil({ impostor.stdout.contains("listening") || !impostor.isRunning }), impostor.isRunning
+        else {
+            throw HarnessFailure("the socket of a kitty that does not answer: \(impostor.stderr)")
+        }
+        return impostor
+    }
+}
