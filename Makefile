@@ -24,6 +24,7 @@ RUN_PACKAGES := dbus-daemon dbus-bin
 DEMO_PACKAGES := libgtk-4-dev
 TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus python3-gi python3-venv xdg-desktop-portal neovim \
   dconf-service dconf-gsettings-backend gsettings-desktop-schemas xvfb x11-apps netpbm gir1.2-adw-1 chromium \
+  alacritty foot weston fonts-dejavu-core \
   $(DEMO_PACKAGES)
 
 .PHONY: all build run demo test deps deps-demo deps-test install uninstall clean format lint bench bench-profile bench-profile-daemon fuzz fuzz-build
