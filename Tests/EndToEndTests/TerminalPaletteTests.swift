@@ -29,24 +29,26 @@ final class TerminalPaletteTests: EndToEndTestCase {
         ("kitty/kitty.mustache", kitty), ("alacritty/alacritty.mustache", alacritty),
         ("foot/foot.mustache", foot), ("ghostty/ghostty.mustache", ghostty),
         ("xresources/Xresources.mustache", xresources), ("shell/sequences.mustache", sequences),
-        ("pywal/colors.json.mustache", pywalJSON),
+        ("pywal/colors.json.mustache", pywalJSON), ("alacritty/alacritty-yaml.mustache", alacrittyYAML),
+        ("foot/sequences.mustache", sequences),
     ]
 
     /// `want` as `template` writes it: without the cursor for foot.
     static func expected(_ want: Terminal, in template: String) -> Terminal {
         var t = want
-        if template.hasPrefix("foot/") { t.cursor = "" }
+        if template == "foot/foot.mustache" { t.cursor = "" }
         return t
     }
 
     /// Every shipped template but the GTK plugin's (GTK's and libadwaita's named colours) and
-    /// the vim plugin's (a colour scheme of the base16 slots) is one of ``exporters``.
+    /// the vim and tmux plugins' (a colour scheme and a status line of the base16 slots) is one of
+    /// ``exporters``.
     func testEveryTerminalTemplateIsChecked() throws {
         var templates: [String] = []
         let plugins = Locations.repo + "/plugins"
         for plugin in try FileManager.default.contentsOfDirectory(atPath: plugins) {
             for file in try FileManager.default.contentsOfDirectory(atPath: plugins + "/" + plugin)
-            where file.hasSuffix(".mustache") && !["gtk", "vim"].contains(plugin) {
+            where file.hasSuffix(".mustache") && !["gtk", "vim", "tmux"].contains(plugin) {
                 templates.append(plugin + "/" + file)
             }
         }
@@ -356,6 +358,33 @@ final class TerminalPaletteTests: EndToEndTestCase {
             case ("[colors.cursor]", "cursor"): t.cursor = v
             case ("[colors.normal]", _): if let n = names.firstIndex(of: key) { t.colors[n] = v }
             case ("[colors.bright]", _): if let n = names.firstIndex(of: key) { t.colors[8 + n] = v }
+            default: break
+            }
+        }
+        return t
+    }
+
+    /// alacritty.yml (0.11, 0.12): `colors:` with `primary`, `cursor`, `normal` and `bright`
+    /// mappings two spaces in, their keys four.
+    static func alacrittyYAML(_ text: String) throws -> Terminal {
+        let names = ["black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"]
+        var t = Terminal()
+        var section = ""
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("  ") && !line.hasPrefix("    ") {
+                section = line.trimmingCharacters(in: .whitespaces)
+                continue
+            }
+            guard line.hasPrefix("    "), let i = line.firstIndex(of: ":"),
+                let v = hex(line[line.index(after: i)...])
+            else { continue }
+            let key = line[..<i].trimmingCharacters(in: .whitespaces)
+            switch (section, key) {
+            case ("primary:", "background"): t.background = v
+            case ("primary:", "foreground"): t.foreground = v
+            case ("cursor:", "cursor"): t.cursor = v
+            case ("normal:", _): if let n = names.firstIndex(of: key) { t.colors[n] = v }
+            case ("bright:", _): if let n = names.firstIndex(of: key) { t.colors[8 + n] = v }
             default: break
             }
         }

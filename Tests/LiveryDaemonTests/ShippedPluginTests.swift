@@ -41,6 +41,11 @@ final class ShippedPluginTests: XCTestCase {
                 "background = \"#\(s["base00"]!)\"", "blue = \"#\(s["base0D"]!)\"",
                 "white = \"#\(s["base07"]!)\"",
             ],
+            // alacritty 0.11 and 0.12 read YAML: the same colours, two spaces a level.
+            "alacritty/alacritty-yaml.mustache": [
+                "    background: \"#\(s["base00"]!)\"", "    blue: \"#\(s["base0D"]!)\"",
+                "    white: \"#\(s["base07"]!)\"",
+            ],
             "ghostty": [
                 "background = #\(s["base00"]!)", "palette = 1=#\(s["base08"]!)",
                 "palette = 15=#\(s["base07"]!)",
@@ -101,7 +106,8 @@ final class ShippedPluginTests: XCTestCase {
                 let template = try XCTUnwrap(
                     templates.template(named: export.template, system: "base16"), name)
                 let text = try template.render(snapshot.variables)
-                if !["pywal", "shell", "gtk"].contains(name) {
+                let sequences = export.template == "sequences.mustache"
+                if !["pywal", "shell", "gtk"].contains(name) && !sequences {
                     XCTAssertTrue(text.contains("Nord"), "\(name): \(text.prefix(200))")
                 }
                 if name == "gtk" {
@@ -115,12 +121,13 @@ final class ShippedPluginTests: XCTestCase {
                     XCTAssertEqual((json?["colors"] as? [String: String])?["color1"], "#\(s["base08"]!)")
                     XCTAssertEqual((json?["colors"] as? [String: String])?.count, 16)
                 }
-                if name == "shell" {
+                if sequences {
                     // OSC 4 sets palette entry 1, OSC 11 the background (ESC ] … ESC \).
                     XCTAssertTrue(text.contains("\u{1B}]4;1;#\(s["base08"]!)\u{1B}\\"), name)
                     XCTAssertTrue(text.contains("\u{1B}]11;#\(s["base00"]!)\u{1B}\\"), name)
                 }
-                for line in expected[name] ?? expected[name + "/" + export.template] ?? [] {
+                let lines = sequences ? [] : expected[name + "/" + export.template] ?? expected[name] ?? []
+                for line in lines {
                     XCTAssertTrue(
                         text.split(separator: "\n").contains(Substring(line)), "\(name) lacks '\(line)'")
                 }
