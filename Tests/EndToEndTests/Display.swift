@@ -201,7 +201,13 @@ extension EndToEndTestCase {
             throw HarnessFailure("\(xvfb) is missing (make deps-test installs xvfb)")
         }
         let server = try background(
-            xvfb, ["-displayfd", "1", "-nolisten", "tcp", "-br", "-screen", "0", "\(width)x\(height)x24"])
+            // -noreset: a desktop's server keeps its resources (xrdb's RESOURCE_MANAGER) when a
+            // client leaves, as a session's own clients keep it from resetting.
+            xvfb,
+            [
+                "-displayfd", "1", "-nolisten", "tcp", "-noreset", "-br", "-screen", "0",
+                "\(width)x\(height)x24",
+            ])
         guard waitUntil({ server.stdout.hasSuffix("\n") || !server.isRunning }), server.isRunning,
             let number = Int(server.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
         else {

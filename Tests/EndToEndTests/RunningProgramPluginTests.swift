@@ -253,6 +253,35 @@ final class RunningProgramPluginTests: EndToEndTestCase {
         try startTmux("third")
         XCTAssertEqual(try shown("third"), theme, "a server started after the switch")
     }
+
+    /// The xresources plugin as the README enables it: after each `livery set`, the X server's
+    /// resource database (what `xrdb -query` reads back, and X programs started afterwards
+    /// read) holds the new theme's colours: a base16 scheme's base00, base05 and base08, read
+    /// from the scheme file here.
+    func testXResourcesFollowEachSwitch() throws {
+        let home = try makeDirectory("home")
+        environment["HOME"] = home
+        try enable("xresources")
+        _ = try startDisplay()
+        try startDaemon()
+        let xrdb = try tool("xrdb")
+        for scheme in ["nord", "3024"] {
+            try setTheme(scheme)
+            let s = try slots(scheme)
+            let want = [
+                "*.background:\t" + s["base00"]!, "*.foreground:\t" + s["base05"]!,
+                "*.color1:\t" + s["base08"]!,
+            ]
+            var shown = ""
+            let followed = try waitUntil {
+                shown = try run(xrdb, ["-query"]).stdout
+                let lines = Set(shown.split(separator: "\n").map(String.init))
+                return want.allSatisfy(lines.contains)
+            }
+            let problems = try livery("status").stdout + (try livery("plugins").stdout)
+            XCTAssertTrue(followed, "\(scheme): xrdb -query gives\n\(shown)\n\(problems)\n\(daemon.stderr)")
+        }
+    }
 }
 
 extension EndToEndTestCase {
@@ -281,31 +310,4 @@ extension EndToEndTestCase {
         return impostor
     }
 
-    /// The xresources plugin as the README enables it: after each `livery set`, the X server's
-    /// resource database (what `xrdb -query` reads back, and X programs started afterwards
-    /// read) holds the new theme's colours: a base16 scheme's base00, base05 and base08, read
-    /// from the scheme file here.
-    func testXResourcesFollowEachSwitch() throws {
-        let home = try makeDirectory("home")
-        environment["HOME"] = home
-        try enable("xresources")
-        _ = try startDisplay()
-        try startDaemon()
-        let xrdb = try tool("xrdb")
-        for scheme in ["nord", "3024"] {
-            try setTheme(scheme)
-            let s = try slots(scheme)
-            let want = [
-                "*.background:\t" + s["base00"]!, "*.foreground:\t" + s["base05"]!, "*.color1:\t" + s["base08"]!,
-            ]
-            var shown = ""
-            let followed = try waitUntil {
-                shown = try run(xrdb, ["-query"]).stdout
-                let lines = Set(shown.split(separator: "\n").map(String.init))
-                return want.allSatisfy(lines.contains)
-            }
-            let problems = try livery("status").stdout
-            XCTAssertTrue(followed, "\(scheme): xrdb -query gives\n\(shown)\n\(problems)")
-        }
-    }
 }
