@@ -36,7 +36,7 @@ final class SchemeFormatsTests: EndToEndTestCase {
         XCTAssertEqual(formats["monokai"], "base16")
         XCTAssertEqual(formats["sexy-gotham"], "pywal")
         XCTAssertEqual(formats["breezedark"], "kde")
-        for id in ["3024-night", "sexy-gotham", "breezedark", "terminal", "kde"] {
+        for id in ["3024-night", "sexy-gotham", "breezedark"] {
             let entry = try XCTUnwrap(themes.first { $0["id"] as? String == id }, id)
             XCTAssertEqual(entry["valid"] as? Bool, true, "\(entry)")
         }

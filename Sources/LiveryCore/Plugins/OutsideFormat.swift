@@ -97,10 +97,7 @@ public struct OutsideFormat: ThemeFormat {
                 ImportFailure(
                     description: "\(command) timed out after \(format.timeout.formatted) s and was killed"))
         } else if !outcome.succeeded {
-            let why = String(decoding: outcome.errors, as: UTF8.self).split(separator: "\n").first.map {
-                ": " + String($0.prefix(200))
-            }
-            result = .failure(ImportFailure(description: "\(command) \(outcome.summary)\(why ?? "")"))
+            result = .failure(ImportFailure(description: "\(command) \(outcome.explained)"))
         } else if outcome.total > BundleFiles.maximumSheetSize {
             result = .failure(
                 ImportFailure(

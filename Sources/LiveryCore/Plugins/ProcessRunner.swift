@@ -46,6 +46,25 @@ package enum ProcessRunner {
 
         package var succeeded: Bool { end == .exited(0) }
 
+        /// The first line of `errors` that is not blank, control characters as spaces and at
+        /// most `errorLineLimit` characters; nil when standard error was interleaved or empty.
+        package var firstErrorLine: String? {
+            let line = errors.split(separator: UInt8(ascii: "\n")).lazy
+                .map {
+                    TemplateText.clean(String(decoding: $0, as: UTF8.self)).trimmingCharacters(
+                        in: .whitespaces)
+                }
+                .first { !$0.isEmpty }
+            return line.map { String($0.prefix(ProcessRunner.errorLineLimit)) }
+        }
+
+        /// `summary` followed by the first line of standard error when there is one: `exited
+        /// with status 3: no such file`, what a user reads of a failure in `livery status`.
+        package var explained: String {
+            guard !succeeded, let line = firstErrorLine else { return summary }
+            return summary + ": " + line
+        }
+
         /// What happened, for a problem or the log: `exited with status 3`.
         package var summary: String {
             switch end {
@@ -57,6 +76,8 @@ package enum ProcessRunner {
         }
     }
 
+    /// Characters of standard error's first line kept in `Outcome.explained`.
+    package static let errorLineLimit = 200
     /// Bytes of output kept per run unless the caller says otherwise: 64 KiB.
     package static let outputLimit = 64 << 10
     /// Seconds between SIGTERM and SIGKILL.
