@@ -60,6 +60,12 @@ public struct ThemeCatalog: Sendable {
                     "\(entry.url.path): skipped: theme '\(entry.id)' is also provided by \(first.path) in the same directory; rename one"
                 notes.append(note)
                 conflicts.append(note)
+            } else if pending[entry.id] != nil,
+                entry.aliases.contains(where: { reserved[$0]?.url == entry.url })
+            {
+                // A scheme shadowed by its plain id but reachable by its prefixed one
+                // (`base16-default-dark`) is not skipped: no note.
+                continue
             } else if let first = pending[entry.id]?.url {
                 notes.append(
                     "\(entry.url.path): skipped: theme '\(entry.id)' is already provided by \(first.path)")
