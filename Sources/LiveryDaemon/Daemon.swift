@@ -113,6 +113,9 @@ public final class Daemon: Sendable {
     public let interface: LiveryInterface
     /// The inotify watcher for live reload, when enabled.
     let watcher: ThemeWatcher?
+    /// The inotify watcher of the plugin directories, when live reload is enabled: a plugin
+    /// enabled, edited or removed is rendered for the active theme (`PluginRunner.pluginsChanged`).
+    let pluginWatcher: ThemeWatcher?
     let log: Log
 
     /// Loads themes, connects, takes the bus names, exports the objects and prepares to serve.
@@ -192,8 +195,17 @@ public final class Daemon: Sendable {
                     interface.reloadLater()
                 })
             watcher?.start()
+            pluginWatcher = try? ThemeWatcher(
+                directories: { paths.pluginSearchPath.map(\.directory) },
+                notice: { line in service.log(.notice, line) },
+                onChange: {
+                    service.log(.debug, "plugin files changed on disk; rendering the active theme")
+                    runner.pluginsChanged()
+                })
+            pluginWatcher?.start()
         } else {
             watcher = nil
+            pluginWatcher = nil
         }
         log(.notice, "serving \(LiveryBus.name) as \(connection.uniqueName)")
         connection.onNameLost = { [log, connection, interface] name in

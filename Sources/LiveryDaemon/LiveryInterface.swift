@@ -321,7 +321,8 @@ public final class LiveryInterface: Sendable {
         }
     }
 
-    /// `Reload()`: rescans the themes, answered from the switch queue after the switches before.
+    /// `Reload()`: rescans the themes and runs every export again, answered from the switch
+    /// queue after the switches before.
     var reloadMethod: Method {
         return Method.deferred("Reload") { [weak self] _, reply in
             guard let self else { return }
@@ -331,7 +332,9 @@ public final class LiveryInterface: Sendable {
                     reply.fail(refusal)
                     return
                 }
-                self.reloadNow()
+                // Every export runs again, whether or not a theme file changed: a reload is how a
+                // user asks for outputs deleted or edited by hand to be written again.
+                if !self.reloadNow() { self.plugins.withLock { $0 }?.renderAgain() }
                 reply.succeed([])
             }
         }
@@ -460,10 +463,14 @@ public final class LiveryInterface: Sendable {
     }
 
     /// A reload, on the switch queue.
-    private func reloadNow() {
-        if let change = service.reload() { publish(change) }
+    /// - Returns: whether a change was published (and so handed to the plugins).
+    @discardableResult
+    private func reloadNow() -> Bool {
+        let change = service.reload()
+        if let change { publish(change) }
         announceProblems()
         ThemeService.returnFreedMemory()
+        return change != nil
     }
 
     /// Emits `PropertiesChanged` for `Problems` when it differs from what was last announced.

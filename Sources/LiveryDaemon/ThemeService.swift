@@ -420,11 +420,15 @@ public final class ThemeService: Sendable {
         return Dictionary(pairs.map { ($0.property, $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Every installed theme, sorted by id.
+    /// Every installed theme that can be made active, sorted by id: abstract themes (`abstract:
+    /// true`, there only to be inherited) are left out once checked.
     public func listThemes() -> [Listing] {
         state.withLock { s in
-            s.catalog.installedIDs.map { id in
-                s.listings[id] ?? ThemeService.unchecked(id, s.catalog.sources[id], s.catalog.unreadEntry(id))
+            s.catalog.installedIDs.compactMap { id in
+                let listing =
+                    s.listings[id]
+                    ?? ThemeService.unchecked(id, s.catalog.sources[id], s.catalog.unreadEntry(id))
+                return listing.metadata.abstract ? nil : listing
             }
         }
     }
@@ -758,6 +762,12 @@ public final class ThemeService: Sendable {
                     + errors.prefix(5).map(\.description).joined(separator: "; "))
         case .success(let built): (withOverrides, problems) = built
         }
+        if withOverrides.metadata.abstract {
+            throw ServiceError(
+                .invalidTheme,
+                "theme '\(id)' is abstract: it exists to be inherited by other themes, not to be made active "
+                    + "(`livery list` shows the themes that can be)")
+        }
         steps.mark("compile")
         let print = ThemeService.fingerprint(withOverrides)
         steps.mark("fingerprint")
@@ -1005,13 +1015,15 @@ public final class ThemeService: Sendable {
 
     /// What a theme's own `@theme` block says, for a theme that does not compile.
     static func placeholderMetadata(_ id: String, source: ThemeSource) -> ThemeMetadata {
-        ThemeMetadata(
+        var meta = ThemeMetadata(
             id: id, name: source.sheet.metadataString("name") ?? id,
             description: source.sheet.metadataString("description") ?? "",
             variant: source.sheet.metadataString("variant") ?? "light",
             inherits: source.sheet.metadataString("inherits"),
             accentColor: nil, darkVariant: nil, lightVariant: nil, format: source.format,
             path: source.path)
+        meta.abstract = source.sheet.metadataString("abstract") == "true"
+        return meta
     }
 
     /// The listing of a theme not checked yet: what its source or its directory entry tells.

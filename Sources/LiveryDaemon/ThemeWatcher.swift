@@ -4,8 +4,9 @@ import Foundation
     import Glibc
 #endif
 
-/// Watches the theme directories, the files read with them (the overrides file) and the targets
-/// of the links among them with inotify(7), and calls back when a changed file has settled.
+/// Watches directories (the theme directories, the plugin directories), the files read with them
+/// (the overrides file) and the targets of the links among them with inotify(7), and calls back
+/// when a changed file has settled.
 ///
 /// What is watched is a `WatchPlan` (the trees to a depth of three, each link's target by name in
 /// its own directory, a missing path through its nearest existing ancestor), made again after

@@ -177,9 +177,16 @@ struct ExpectedTheme {
         let mapping = try Sheet(file: Locations.themes + "/base16/theme.css")
         var taken = Set<String>()
         var themes: [ExpectedTheme] = []
-        for directory in directories {
-            for entry in try FileManager.default.contentsOfDirectory(atPath: directory).sorted() {
+        var scanned = Set<String>()
+        // A directory that is no bundle is a folder of themes, two folders deep at most, each
+        // scanned once, in place among its siblings (the README, "Folders of themes").
+        func scan(_ directory: String, depth: Int) throws {
+            let real = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path
+            guard scanned.insert(real).inserted else { return }
+            for entry in try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+            where !entry.hasPrefix(".") {
                 let path = directory + "/" + entry
+                var isDirectory: ObjCBool = false
                 if FileManager.default.fileExists(atPath: path + "/theme.css") {
                     guard taken.insert(entry).inserted else { continue }
                     themes.append(
@@ -198,9 +205,14 @@ struct ExpectedTheme {
                     }
                     taken.formUnion([plain, prefixed])
                     themes.append(ExpectedTheme(id: id, regions: regions(of: [scheme.sheet, mapping])))
+                } else if depth < 2, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+                    isDirectory.boolValue
+                {
+                    try scan(path, depth: depth + 1)
                 }
             }
         }
+        for directory in directories { try scan(directory, depth: 0) }
         return themes
     }
 

@@ -157,10 +157,11 @@ class EndToEndTestCase: XCTestCase {
     var daemon: Background!
     private var started: [Background] = []
 
-    /// The theme directories every liveryd of these tests gets: the shipped themes and the
-    /// three fixture scheme folders.
+    /// The theme directories every liveryd of these tests gets: the three fixture scheme folders
+    /// and the shipped themes. The fixtures come first: the shipped tinted-theming collection
+    /// (`themes/tinted`) has schemes of their ids, with other authors and some other colours.
     var standardThemesDirectories: [String] {
-        [Locations.themes] + ["base16", "base24", "legacy"].map { Locations.schemes + "/" + $0 }
+        ["base16", "base24", "legacy"].map { Locations.schemes + "/" + $0 } + [Locations.themes]
     }
 
     override func setUpWithError() throws {

@@ -102,7 +102,7 @@ final class SkinSwitchTests: EndToEndTestCase {
             }
             byID[id] = meta
         }
-        for id in ["default", "forest", "crimson", "base16"] {
+        for id in ["default", "forest", "crimson", "debug"] {
             XCTAssertNotNil(byID[id], "shipped theme \(id) missing from ListThemes")
         }
         for (id, _) in schemes {

@@ -68,8 +68,10 @@ func check(_ inv: Invocation, output: Output) -> Int32 {
             if inv.warnings { diagnostics += Lint.warnings(chain: chain) }
         }
         // Two entries of one id in one directory: liveryd takes the first by name.
-        let sameID = ThemeCatalog.entries([url.deletingLastPathComponent().path], formats: themeFormats)
-            .filter { $0.id == id }
+        // (Entries of folders inside it are another directory's.)
+        let directory = url.deletingLastPathComponent().path
+        let sameID = ThemeCatalog.entries([directory], formats: themeFormats)
+            .filter { $0.id == id && $0.url.deletingLastPathComponent().path == directory }
         var conflicts: [String] = []
         for other in sameID.dropFirst() {
             conflicts.append(

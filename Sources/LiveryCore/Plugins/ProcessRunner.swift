@@ -49,6 +49,18 @@ package enum ProcessRunner {
 
         package var succeeded: Bool { end == .exited(0) }
 
+        /// The first line of `errors` that is not blank, control characters as spaces and at
+        /// most `errorLineLimit` characters; nil when standard error was interleaved or empty.
+        package var firstErrorLine: String? {
+            let line = errors.split(separator: UInt8(ascii: "\n")).lazy
+                .map {
+                    TemplateText.clean(String(decoding: $0, as: UTF8.self)).trimmingCharacters(
+                        in: .whitespaces)
+                }
+                .first { !$0.isEmpty }
+            return line.map { String($0.prefix(ProcessRunner.errorLineLimit)) }
+        }
+
         /// What happened, for a problem or the log: `exited with status 3`.
         package var summary: String {
             switch end {
@@ -58,19 +70,10 @@ package enum ProcessRunner {
             case .notStarted(let why): return "could not be started: \(why)"
             }
         }
-
-        /// The first line of `errors` that is not blank: trimmed, control characters as spaces
-        /// (`TemplateText.clean`), at most 200 characters; `nil` when there is none. What a
-        /// program that failed says went wrong.
-        package var firstErrorLine: String? {
-            for line in String(decoding: errors, as: UTF8.self).split(whereSeparator: \.isNewline) {
-                let text = TemplateText.clean(String(line)).trimmingCharacters(in: .whitespaces)
-                if !text.isEmpty { return String(text.prefix(200)) }
-            }
-            return nil
-        }
     }
 
+    /// Characters of standard error's first line kept in `Outcome.firstErrorLine`.
+    package static let errorLineLimit = 200
     /// Bytes of output kept per run unless the caller says otherwise: 64 KiB.
     package static let outputLimit = 64 << 10
     /// Seconds between SIGTERM and SIGKILL.

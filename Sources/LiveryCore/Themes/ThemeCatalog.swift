@@ -60,6 +60,12 @@ public struct ThemeCatalog: Sendable {
                     "\(entry.url.path): skipped: theme '\(entry.id)' is also provided by \(first.path) in the same directory; rename one"
                 notes.append(note)
                 conflicts.append(note)
+            } else if pending[entry.id] != nil,
+                entry.aliases.contains(where: { reserved[$0]?.url == entry.url })
+            {
+                // A scheme shadowed by its plain id but reachable by its prefixed one
+                // (`base16-default-dark`) is not skipped: no note.
+                continue
             } else if let first = pending[entry.id]?.url {
                 notes.append(
                     "\(entry.url.path): skipped: theme '\(entry.id)' is already provided by \(first.path)")
@@ -205,8 +211,17 @@ public struct ThemeCatalog: Sendable {
         scan(searchPath, formats: formats).entries
     }
 
+    /// Folders of themes followed below a theme directory, at most: `tinted/base16/x.yaml` is two
+    /// deep. Live reload watches three levels (`WatchPlan.treeDepth`), so a bundle's own folders
+    /// in the deepest theme folder are watched too.
+    public static let folderDepth = 2
+
     /// `entries`, and the directories no format claimed because they cannot be read, with why
     /// (`cannot be read: Permission denied`).
+    ///
+    /// A directory no format claims (no `theme.css`: not a bundle) is a folder of themes, as the
+    /// tinted-theming collection's `base16/` is: its entries are themes of the same directory,
+    /// `folderDepth` folders deep at most, each folder (links resolved) scanned once.
     static func scan(_ searchPath: [String], formats: [any ThemeFormat])
         -> (entries: [Entry], unreadable: [(URL, String)])
     {
@@ -214,10 +229,10 @@ public struct ThemeCatalog: Sendable {
         var scanned = Set<String>()
         var out: [Entry] = []
         var unreadable: [(URL, String)] = []
-        for dir in searchPath {
+        func scanFolder(_ dir: String, depth: Int) {
             guard scanned.insert(BundleFiles.realPath(dir) ?? dir).inserted,
                 let names = try? fm.contentsOfDirectory(atPath: dir)
-            else { continue }
+            else { return }
             for name in names.sorted() where !name.hasPrefix(".") {
                 let url = URL(fileURLWithPath: dir).appendingPathComponent(name)
                 var isDir: ObjCBool = false
@@ -229,11 +244,15 @@ public struct ThemeCatalog: Sendable {
                     claimed = true
                     break
                 }
-                if !claimed, isDir.boolValue, let why = BundleFiles.unreadableDirectory(url.path) {
+                guard !claimed, isDir.boolValue else { continue }
+                if let why = BundleFiles.unreadableDirectory(url.path) {
                     unreadable.append((url, why))
+                } else if depth < ThemeCatalog.folderDepth {
+                    scanFolder(url.path, depth: depth + 1)
                 }
             }
         }
+        for dir in searchPath { scanFolder(dir, depth: 0) }
         return (out, unreadable)
     }
 

@@ -6,7 +6,7 @@ public enum ThemeCompiler {
     static let metadataKeys = [
         "name", "description", "variant", "inherits", "accent-color", "dark-variant", "light-variant",
         "contrast",
-        "reduced-motion", "gtk-theme",
+        "reduced-motion", "gtk-theme", "abstract",
     ]
 
     /// For each palette colour, the longest chain of references from it to colours without
@@ -234,6 +234,7 @@ public enum ThemeCompiler {
         var contrastSet = false
         var motionSet = false
         var gtkThemeSet = false
+        var abstractSet = false
 
         init(own: ThemeSource) {
             self.own = own
@@ -261,6 +262,8 @@ public enum ThemeCompiler {
                 }
             case "contrast", "reduced-motion":
                 readLevel(d, &typer)
+            case "abstract":
+                readAbstract(d, &typer, isOwn: isOwn)
             case "gtk-theme":
                 guard let v = MetadataReader.text(d, &typer), !gtkThemeSet else { return }
                 meta.gtkTheme = v
@@ -268,6 +271,22 @@ public enum ThemeCompiler {
             default:
                 guard let v = MetadataReader.text(d, &typer), isOwn else { return }
                 readOwn(d, v, &typer)
+            }
+        }
+
+        /// `abstract: true | false` of the theme itself: a theme that exists only to be
+        /// inherited (a mapping theme imported schemes inherit) is not offered for selection.
+        /// Not inherited: a theme inheriting an abstract one is selectable.
+        private mutating func readAbstract(_ d: Declaration, _ typer: inout ValueTyper, isOwn: Bool) {
+            guard d.value.count == 1, case .ident(let word) = d.value[0].kind,
+                word == "true" || word == "false"
+            else {
+                typer.error("'abstract' is true or false", at: d.value[0])
+                return
+            }
+            if isOwn && !abstractSet {
+                meta.abstract = word == "true"
+                abstractSet = true
             }
         }
 

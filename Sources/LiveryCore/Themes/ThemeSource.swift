@@ -55,6 +55,9 @@ public struct ThemeMetadata: Sendable, Hashable {
     /// `gtk-theme: "Adwaita-dark"`: the GTK theme that goes with it, for plugins (the `gnome`
     /// plugin sets it); inherited from a parent that names one.
     public var gtkTheme: String?
+    /// `abstract: true`: the theme exists only to be inherited; it is not listed and cannot be
+    /// made active (the README, "Abstract themes"). The theme's own, never inherited.
+    public var abstract = false
     /// The format plugin that read the theme: `native`, `base16`.
     public var format: String
     /// The theme's bundle directory or file.

@@ -32,6 +32,9 @@ public final class PluginRunner: Sendable {
     private struct State {
         /// The change to render next; `startUp` when it is the start-up pass (`resume`).
         var latest: (cascade: Cascade, serial: UInt32, startUp: Bool)?
+        /// The newest theme handed to the runner (published or resumed): what a plugin changed on
+        /// disk, or `Reload`, renders.
+        var active: (cascade: Cascade, serial: UInt32)?
         /// The variant darkman's scripts last ran for (at start-up, the active theme's): they
         /// run when a change that is not superseded ends at another one.
         var variant: String?
@@ -104,7 +107,10 @@ public final class PluginRunner: Sendable {
 
     /// Queues a published change; returns at once.
     public func published(_ cascade: Cascade, serial: UInt32) {
-        state.withLock { $0.latest = (cascade, serial, false) }
+        state.withLock { s in
+            s.latest = (cascade, serial, false)
+            s.active = (cascade, serial)
+        }
         queue.async { [weak self] in self?.work() }
     }
 
@@ -119,8 +125,38 @@ public final class PluginRunner: Sendable {
     public func resume(_ cascade: Cascade, serial: UInt32) {
         state.withLock { s in
             if s.latest == nil { s.latest = (cascade, serial, true) }
+            if s.active == nil { s.active = (cascade, serial) }
         }
         queue.async { [weak self] in self?.work() }
+    }
+
+    /// Queues a pass over the active theme for plugins enabled, edited or removed on disk;
+    /// returns at once.
+    ///
+    /// The pass is `resume`'s: every export is rendered, an output whose file already holds
+    /// those bytes is left alone with its command not run, any other is written and its command
+    /// run; hooks and darkman's scripts, which leave no file to compare, wait for the next
+    /// change. So enabling a plugin writes its outputs, editing a template rewrites the outputs
+    /// it changes, and a removed plugin's results go with it, with no switch. A change queued
+    /// already renders everything anyway and is left as it is.
+    public func pluginsChanged() {
+        let queued: Bool = state.withLock { s in
+            guard s.latest == nil, let active = s.active else { return false }
+            s.latest = (active.cascade, active.serial, true)
+            return true
+        }
+        if queued { queue.async { [weak self] in self?.work() } }
+    }
+
+    /// Queues every export, hook and command again for the active theme, as a switch to it
+    /// would (`Reload`); returns at once. Outputs deleted or edited by hand are written again.
+    public func renderAgain() {
+        let queued: Bool = state.withLock { s in
+            guard let active = s.active else { return false }
+            s.latest = (active.cascade, active.serial, false)
+            return true
+        }
+        if queued { queue.async { [weak self] in self?.work() } }
     }
 
     /// Waits until everything queued so far is rendered (not for the commands): before the
@@ -277,6 +313,9 @@ public final class PluginRunner: Sendable {
         ] where !kept.isEmpty {
             let part = total > kept.count ? " (first \(kept.count) of \(total) bytes)" : ""
             message += "; \(stream)\(part):\n" + String(decoding: kept, as: UTF8.self)
+        }
+        if !outcome.errors.isEmpty {
+            message += "; standard error:\n" + String(decoding: outcome.errors, as: UTF8.self)
         }
         log(outcome.succeeded ? .info : .warning, message)
         finish(owner, serial: serial, failure: outcome.succeeded ? nil : "\(name) (\(command)) \(what)")

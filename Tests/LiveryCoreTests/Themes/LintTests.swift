@@ -65,7 +65,7 @@ final class LintTests: XCTestCase {
     /// of a slot nothing uses (every shipped scheme warned of `@base07`). A native theme does.
     func testSchemeSlotsAreNotReportedUnused() throws {
         let scheme = Base16Format().read(
-            repositoryRoot.appendingPathComponent("themes/monokai.yaml"), id: "monokai")
+            repositoryRoot.appendingPathComponent("themes/tinted/base16/monokai.yaml"), id: "monokai")
         XCTAssertEqual(scheme.format, "base16")
         XCTAssertFalse(scheme.sheet.palette.isEmpty)
         let mapping = ThemeSource(

@@ -22,7 +22,8 @@ final class ThemeTests: XCTestCase {
         let dirs = ["base16", "base24", "legacy"].map {
             fixturesDirectory.appendingPathComponent("schemes/\($0)").path
         }
-        let catalog = ThemeCatalog(searchPath: [themesDirectory.path] + dirs)
+        // The fixtures first: the shipped collection (themes/tinted) has schemes of their ids.
+        let catalog = ThemeCatalog(searchPath: dirs + [themesDirectory.path])
         var count = 0
         for dir in dirs {
             for name in try FileManager.default.contentsOfDirectory(atPath: dir) {
@@ -50,9 +51,10 @@ final class ThemeTests: XCTestCase {
         XCTAssertEqual(source.sheet.metadataString("variant"), "dark")
         let atlas = Base16Format().read(
             fixturesDirectory.appendingPathComponent("schemes/legacy/atlas.yaml"), id: "atlas")
-        let catalog = ThemeCatalog(searchPath: [themesDirectory.path])
-        var all = catalog
+        // The fixture's own atlas, not the shipped collection's.
+        var all = ThemeCatalog(searchPath: [])
         all.add(atlas)
+        all.add(NativeFormat().read(themesDirectory.appendingPathComponent("base16"), id: "base16"))
         let theme = try XCTUnwrap(all.compile("atlas", schema: shippedSchema).theme)
         XCTAssertEqual(theme.palette["base02"]?.hex, "#517f8dff")
         XCTAssertEqual(theme.palette["base0C"]?.hex, "#14747eff")
@@ -61,8 +63,9 @@ final class ThemeTests: XCTestCase {
 
     func testBase24SchemeKeepsItsExtraSlots() throws {
         let url = fixturesDirectory.appendingPathComponent("schemes/base24/one-light.yaml")
-        var catalog = ThemeCatalog(searchPath: [themesDirectory.path])
+        var catalog = ThemeCatalog(searchPath: [])
         catalog.add(Base16Format().read(url, id: "one-light"))
+        catalog.add(NativeFormat().read(themesDirectory.appendingPathComponent("base16"), id: "base16"))
         let theme = try XCTUnwrap(catalog.compile("one-light", schema: shippedSchema).theme)
         XCTAssertEqual(theme.palette["base17"]?.hex, "#d02fcdff")
         XCTAssertEqual(theme.metadata.variant, "light")
