@@ -40,8 +40,14 @@ public final class WatchRegistry: Sendable {
     /// watch there is and lock the others out.
     public static let maximumPerClient = 16_384
     /// Distinct (path, app) watched by all clients together: the per-client limit alone would
-    /// let many connections make every switch arbitrarily slow.
+    /// let many connections make every switch arbitrarily slow. It binds only past a client's
+    /// first `guaranteedPerClient` watches.
     public static let maximumWatched = 65_536
+    /// Watches every client gets, even when `maximumWatched` is reached: a few clients holding
+    /// the total must not lock out a status bar's or `livery watch`'s few paths (a sample
+    /// screen's window watches under a hundred). Many connections can still each hold this many:
+    /// the bus's own limit on connections bounds that.
+    public static let guaranteedPerClient = 256
 
     struct Entry {
         /// Watches of this key, over all clients.
@@ -81,7 +87,8 @@ public final class WatchRegistry: Sendable {
 
     /// Checks a `Watch` call against the limits before anything is computed.
     /// - Throws: `LimitExceeded` past `maximumPathsPerCall`, `maximumPerClient` or
-    ///   `maximumWatched` (counting the keys not watched yet).
+    ///   `maximumWatched` (counting the keys not watched yet; not within a client's first
+    ///   `guaranteedPerClient`).
     public func admit(owner: String, keys: [Key]) throws(ServiceError) {
         guard keys.count <= WatchRegistry.maximumPathsPerCall else {
             throw ServiceError(
@@ -99,7 +106,7 @@ public final class WatchRegistry: Sendable {
                 "\(owner) already holds \(held) watches; one client may hold at most \(maximumPerClient)")
         }
         let new = Set(keys.filter { s.entries[$0] == nil }).count
-        guard s.entries.count + new <= maximumWatched else {
+        guard held + keys.count <= guaranteedPerClient || s.entries.count + new <= maximumWatched else {
             throw ServiceError(
                 .limitExceeded,
                 "the daemon already watches \(s.entries.count) paths; at most \(maximumWatched) in all")

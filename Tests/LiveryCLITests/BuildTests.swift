@@ -230,6 +230,25 @@ final class BuildTests: XCTestCase {
         return (repo, schemes)
     }
 
+    /// Several repositories under `--out DIR` go into `DIR/NAME`, beneath DIR like any output:
+    /// a link at `DIR/NAME` is refused, naming it, and what it leads to is untouched.
+    func testALinkAtARepositorysDirectoryUnderOutIsNotWrittenThrough() throws {
+        let (repo, schemes) = try shellRepository()
+        let out = try scratch()
+        let elsewhere = try scratch()
+        try FileManager.default.createSymbolicLink(
+            atPath: out.appendingPathComponent(repo.lastPathComponent).path,
+            withDestinationPath: elsewhere.path)
+        let fzf = BuildTests.fixtures.appendingPathComponent("tinted-fzf").path
+        let (status, _, err) = run(["build", repo.path, fzf, "--themes-dir", schemes.path, "--out", out.path])
+        XCTAssertEqual(status, 1, err)
+        XCTAssertTrue(err.contains(repo.lastPathComponent + " is a symbolic link"), err)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path), [])
+        XCTAssertTrue(
+            FileManager.default.fileExists(
+                atPath: out.appendingPathComponent("tinted-fzf/sh/base16-nord.sh").path))
+    }
+
     /// A directory of the repository committed as a link to another directory is not written
     /// through: the build fails naming the link, and the directory it leads to is untouched.
     func testALinkedDirectoryInTheRepositoryIsNotWrittenThrough() throws {

@@ -107,8 +107,12 @@ final class ShippedPluginTests: XCTestCase {
                     templates.template(named: export.template, system: "base16"), name)
                 let text = try template.render(snapshot.variables)
                 let sequences = export.template == "sequences.mustache"
-                if !["pywal", "shell", "gtk"].contains(name) && !sequences {
+                if !["pywal", "shell", "gtk", "xresources"].contains(name) && !sequences {
                     XCTAssertTrue(text.contains("Nord"), "\(name): \(text.prefix(200))")
+                }
+                if name == "xresources" {
+                    // xrdb runs the file through cpp, where a name could open a comment: the id.
+                    XCTAssertTrue(text.hasPrefix("! Written by Livery for the theme nord (dark)"), text)
                 }
                 if name == "gtk" {
                     // CSS has only block comments, which a name could end: the id is named.

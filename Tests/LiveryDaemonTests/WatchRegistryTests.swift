@@ -166,5 +166,16 @@ final class WatchRegistryTests: XCTestCase {
         }
         XCTAssertEqual(made, WatchRegistry.maximumWatched / 1024)
         XCTAssertEqual(refused?.kind, .limitExceeded)
+        // Full: a new client's few paths are still watched (a status bar, `livery watch`); more
+        // than its guaranteed share are not.
+        let few = (0..<64).map { WatchRegistry.Key(path: "Window/View#late\($0)", app: nil) }
+        let fresh = Dictionary(uniqueKeysWithValues: few.map { ($0.path, ["tint-color": green]) })
+        XCTAssertNotNil(try r.add(owner: ":2.1", keys: few, fresh: fresh, serial: 0))
+        let many = (0..<(WatchRegistry.guaranteedPerClient + 1)).map {
+            WatchRegistry.Key(path: "Window/View#later\($0)", app: nil)
+        }
+        XCTAssertThrowsError(try r.admit(owner: ":2.2", keys: many)) { e in
+            XCTAssertEqual((e as? ServiceError)?.kind, .limitExceeded)
+        }
     }
 }

@@ -15,17 +15,19 @@ import Mustache
 /// template does not compile, in any repository.
 func build(_ inv: Invocation, output: Output) -> Int32 {
     let roots = inv.positional.map { URL(fileURLWithPath: $0).standardizedFileURL }
-    let outDirectories: [String]
+    // Where each repository is written: an output root (the user's path, its links followed)
+    // and the directory under it (`NAME/` for several under --out: confined like any output).
+    let outDirectories: [(root: String, under: String)]
     switch (inv.out.map { URL(fileURLWithPath: $0).standardizedFileURL.path }, roots.count) {
-    case (let out?, 1): outDirectories = [out]
+    case (let out?, 1): outDirectories = [(out, "")]
     case (let out?, _):
         let names = roots.map(\.lastPathComponent)
         if let twice = names.first(where: { n in names.filter { $0 == n }.count > 1 }) {
             output.err("livery: two repositories are named '\(twice)'; each is built into --out/NAME\n")
             return 1
         }
-        outDirectories = names.map { out + "/" + $0 }
-    case (nil, _): outDirectories = roots.map(\.path)
+        outDirectories = names.map { (out, $0 + "/") }
+    case (nil, _): outDirectories = roots.map { ($0.path, "") }
     }
     // Every configuration and template is read and compiled before the schemes, and every plan
     // made before anything is written.
@@ -68,11 +70,12 @@ func build(_ inv: Invocation, output: Output) -> Int32 {
     }
     // Each scheme's variables are made once, when its first output is rendered.
     var data = [MustacheValue?](repeating: nil, count: schemes.count)
-    for ((repo, templates), (plan, outDir)) in zip(repositories, zip(plans, outDirectories))
+    for ((repo, templates), (plan, target)) in zip(repositories, zip(plans, outDirectories))
     where !plan.isEmpty {
         // Every output stays beneath the output directory, whatever links the repository holds.
+        let outDir = target.root + (target.under.isEmpty ? "" : "/" + target.under.dropLast())
         let root: OutputRoot
-        do { root = try OutputRoot(outDir) } catch {
+        do { root = try OutputRoot(target.root) } catch {
             output.err("\(outDir): error: \(error)\n")
             failed = true
             continue
@@ -85,7 +88,7 @@ func build(_ inv: Invocation, output: Output) -> Int32 {
             let value = data[item.scheme] ?? variables(schemes[item.scheme])
             data[item.scheme] = value
             do {
-                try root.write(try templates[item.entry].renderBytes(value), to: item.path)
+                try root.write(try templates[item.entry].renderBytes(value), to: target.under + item.path)
                 written += 1
             } catch {
                 if said.insert("\(error)").inserted {
