@@ -344,7 +344,7 @@ def main():
                 p.wait(5)
             except subprocess.TimeoutExpired:
                 p.kill()
-    shutil.rmtree(base, ignore_errors=True)
+        shutil.rmtree(base, ignore_errors=True)
 
     def figures(side, names):
         """Per program: p50, p99 (ms) over the switches that reached it; how many did."""
