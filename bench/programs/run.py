@@ -328,11 +328,15 @@ def main():
         reached = {}
         # Livery's switches first: alacritty keeps a background set by OSC 11 over its
         # configuration's, so pywal's sequences would hide Livery's later switches from it.
+        # Every switch is to the theme the programs do not show (the last one switched to).
+        shown = THEMES[0]
         for side in ("livery", "wal"):
-            got = [switch(side, t, names) for t in THEMES[1:] + THEMES[:1]]
+            other = THEMES[1 - THEMES.index(shown)]
+            got = [switch(side, t, names) for t in (other, shown)]
             reached[side] = [n for n in names if all(g["programs"][n] is not None for g in got)]
             for i in range(runs):
-                results[side].append(switch(side, THEMES[(i + 1) % 2], reached[side]))
+                shown = THEMES[1 - THEMES.index(shown)]
+                results[side].append(switch(side, shown, reached[side]))
         load = open("/proc/loadavg").read().split()[:3]
     finally:
         for p in reversed(procs):
