@@ -112,7 +112,8 @@ uninstall:
 # Blink's computed values), sheet parse and compile time, and liveryd's
 # start-up, memory and Resolve/Ping rates on a private bus; livery build of the tinted fixture
 # repositories against Debian's pystache (bench/tinted/); a switch carried out to 20 plugin
-# exports against pywal's `wal --theme` (bench/plugins/); `livery gallery` of 300 themes against the
+# exports against pywal's `wal --theme` (bench/plugins/); a switch to five running programs
+# (kitty, alacritty, neovim, GTK 4, tmux) against `wal --theme` (bench/programs/); `livery gallery` of 300 themes against the
 # same pictures drawn with pycairo (bench/gallery/). Writes bench/results.md and .json;
 # fails when the cross-check finds a difference.
 BENCH_VENV := bench/.venv
@@ -139,6 +140,8 @@ bench: deps
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-pystache python3-yaml; }
 	-/usr/bin/python3 bench/tinted/run.py "$$($(SWIFT) build -c release --show-bin-path)/livery"
 	-/usr/bin/python3 bench/plugins/run.py "$$($(SWIFT) build -c release --show-bin-path)"
+	@$(call install-missing,kitty alacritty tmux neovim xvfb xsettingsd python3-gi gir1.2-gtk-4.0)
+	-/usr/bin/python3 bench/programs/run.py "$$($(SWIFT) build -c release --show-bin-path)"
 	@/usr/bin/python3 -c 'import cairo' 2>/dev/null || { $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-cairo; }
 	-/usr/bin/python3 bench/gallery/run.py "$$($(SWIFT) build -c release --show-bin-path)"
