@@ -1,15 +1,6 @@
 import Foundation
 import XCTest
 
-// glibc's pseudo-terminal calls, which Swift's Glibc module does not export.
-@_silgen_name("posix_openpt") private func sysOpenPT(_ flags: Int32) -> Int32
-@_silgen_name("grantpt") private func sysGrantPT(_ fd: Int32) -> Int32
-@_silgen_name("unlockpt") private func sysUnlockPT(_ fd: Int32) -> Int32
-@_silgen_name("ptsname_r") private func sysPTSName(
-    _ fd: Int32, _ buf: UnsafeMutablePointer<CChar>, _ len: Int
-)
-    -> Int32
-
 /// Exporter and hook plugins, and darkman's scripts, run by liveryd on a private bus: real
 /// manifests, real files, real processes.
 final class PluginTests: EndToEndTestCase {
@@ -284,11 +275,10 @@ final class PluginTests: EndToEndTestCase {
         XCTAssertTrue(waitUntil { read(out) == "forest\n" }, "\(read(out) ?? "none")\n\(daemon.stderr)")
     }
 
-    /// The shipped GNOME plugin, enabled as the README says, sets
-    /// `org.gnome.desktop.interface color-scheme` through Debian's gsettings (the dconf backend,
-    /// with dconf-service on the test's bus): `prefer-dark` for a dark theme, `default` for a
-    /// light one, read back with gsettings.
-    func testGnomePluginSetsTheColorScheme() throws {
+    /// The shipped GNOME plugin linked as the README says, dconf-service on the test's bus with
+    /// GNOME's schemas on XDG_DATA_DIRS, as on a desktop; returns a themes directory holding
+    /// `nocturne`, a dark theme that names the GTK theme Adwaita-dark.
+    func enableGnomePlugin() throws -> String {
         let runtime = try makeDirectory("runtime")
         chmod(runtime, 0o700)
         environment["XDG_RUNTIME_DIR"] = runtime
@@ -303,6 +293,15 @@ final class PluginTests: EndToEndTestCase {
         try writeBundle(
             "nocturne", in: themes,
             sheet: "@theme { inherits: \"default-dark\"; variant: dark; gtk-theme: \"Adwaita-dark\"; }\n")
+        return themes
+    }
+
+    /// The shipped GNOME plugin, enabled as the README says, sets
+    /// `org.gnome.desktop.interface color-scheme` through Debian's gsettings (the dconf backend,
+    /// with dconf-service on the test's bus): `prefer-dark` for a dark theme, `default` for a
+    /// light one, read back with gsettings.
+    func testGnomePluginSetsTheColorScheme() throws {
+        let themes = try enableGnomePlugin()
         try startDaemon(extraThemesDirectories: [themes])
         func scheme() throws -> String {
             try run(Locations.tool("gsettings"), ["get", "org.gnome.desktop.interface", "color-scheme"])
@@ -331,19 +330,7 @@ final class PluginTests: EndToEndTestCase {
     /// names none, and a value the user chooses while a theme names none is left alone on the
     /// next switch.
     func testGnomePluginRestoresTheUsersOwnGtkTheme() throws {
-        let runtime = try makeDirectory("runtime")
-        chmod(runtime, 0o700)
-        environment["XDG_RUNTIME_DIR"] = runtime
-        environment["XDG_DATA_DIRS"] = dataDirs + ":/usr/local/share:/usr/share"
-        let dconf = try background("/usr/libexec/dconf-service", [])
-        XCTAssertTrue(dconf.isRunning, dconf.stderr)
-        try FileManager.default.createDirectory(atPath: pluginsDirectory, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(
-            atPath: pluginsDirectory + "/gnome", withDestinationPath: Locations.repo + "/plugins/gnome")
-        let themes = try makeDirectory("gtk-themes")
-        try writeBundle(
-            "nocturne", in: themes,
-            sheet: "@theme { inherits: \"default-dark\"; variant: dark; gtk-theme: \"Adwaita-dark\"; }\n")
+        let themes = try enableGnomePlugin()
         func gtkTheme() throws -> String {
             try run(Locations.tool("gsettings"), ["get", "org.gnome.desktop.interface", "gtk-theme"]).stdout
         }

@@ -2,11 +2,12 @@ import Foundation
 import Synchronization
 import XCTest
 
-// glibc's pseudo-terminal calls, which Swift's Glibc module does not export.
-@_silgen_name("posix_openpt") private func sysOpenPT(_ flags: Int32) -> Int32
-@_silgen_name("grantpt") private func sysGrantPT(_ fd: Int32) -> Int32
-@_silgen_name("unlockpt") private func sysUnlockPT(_ fd: Int32) -> Int32
-@_silgen_name("ptsname_r") private func sysPTSName(
+// glibc's pseudo-terminal calls, which Swift's Glibc module does not export (the tests' pseudo
+// terminals, here and in PluginTests).
+@_silgen_name("posix_openpt") func sysOpenPT(_ flags: Int32) -> Int32
+@_silgen_name("grantpt") func sysGrantPT(_ fd: Int32) -> Int32
+@_silgen_name("unlockpt") func sysUnlockPT(_ fd: Int32) -> Int32
+@_silgen_name("ptsname_r") func sysPTSName(
     _ fd: Int32, _ buf: UnsafeMutablePointer<CChar>, _ len: Int
 )
     -> Int32
