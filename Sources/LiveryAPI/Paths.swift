@@ -24,6 +24,8 @@ public struct Paths: Sendable {
     public var configHome: String { base("XDG_CONFIG_HOME", ".config") }
     /// `$XDG_CONFIG_HOME/livery/config.yaml`: the light and dark themes and the schedule.
     public var configFile: String { configHome + "/livery/config.yaml" }
+    /// `$XDG_CACHE_HOME`, default `~/.cache`.
+    public var cacheHome: String { base("XDG_CACHE_HOME", ".cache") }
     /// `$XDG_STATE_HOME`, default `~/.local/state`.
     public var stateHome: String { base("XDG_STATE_HOME", ".local/state") }
     /// `$XDG_DATA_DIRS`, default `/usr/local/share:/usr/share`.

@@ -79,7 +79,7 @@ final class GtkPluginTests: EndToEndTestCase {
     /// The setup the README gives: the plugin linked, `@import 'livery.css';` in GTK 4's
     /// `gtk.css` (libadwaita), and xsettingsd running on the test's display from `~/.xsettingsd`,
     /// which names the GTK theme Livery among other settings. GTK's clients read their
-    /// configuration and themes under the test's home.
+    /// configuration and themes under the test's XDG directories.
     private func setUpDesktop() throws -> (display: VirtualDisplay, xsettings: String) {
         environment["HOME"] = home
         try FileManager.default.createDirectory(
@@ -87,9 +87,10 @@ final class GtkPluginTests: EndToEndTestCase {
         try FileManager.default.createSymbolicLink(
             atPath: configHome + "/livery/plugins/gtk", withDestinationPath: Locations.repo + "/plugins/gtk")
         try FileManager.default.createDirectory(
-            atPath: home + "/.config/gtk-4.0", withIntermediateDirectories: true)
+            atPath: configHome + "/gtk-4.0", withIntermediateDirectories: true)
         try "@import 'livery.css';\n".write(
-            toFile: home + "/.config/gtk-4.0/gtk.css", atomically: true, encoding: .utf8)
+            toFile: configHome + "/gtk-4.0/gtk.css", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         let xsettings = home + "/.xsettingsd"
         try "Net/ThemeName \"Livery\"\nXft/DPI 98304\n".write(
             toFile: xsettings, atomically: true, encoding: .utf8)
@@ -106,7 +107,9 @@ final class GtkPluginTests: EndToEndTestCase {
     }
 
     /// Starts the client of `kind` with Debian's python3, GSettings in memory and no theme
-    /// forced, reading its configuration and themes under the test's home.
+    /// forced, reading its configuration and themes where the daemon writes them: the test's
+    /// `XDG_CONFIG_HOME` and `XDG_DATA_HOME`, elsewhere than under its home, as a user may have
+    /// them.
     private func startClient(_ kind: String, x: Int = 0) throws -> Background {
         let script = root + "/gtk-client.py"
         if !FileManager.default.fileExists(atPath: script) {
@@ -114,8 +117,6 @@ final class GtkPluginTests: EndToEndTestCase {
         }
         let saved = environment
         defer { environment = saved }
-        environment["XDG_CONFIG_HOME"] = home + "/.config"
-        environment["XDG_DATA_HOME"] = home + "/.local/share"
         environment["GDK_BACKEND"] = "x11"
         environment["GSK_RENDERER"] = "cairo"
         environment["GSETTINGS_BACKEND"] = "memory"
@@ -264,7 +265,7 @@ final class GtkPluginTests: EndToEndTestCase {
             daemon.stderr.contains("running GTK 3 and GTK 4 applications keep their colours"), daemon.stderr)
         // The files are written all the same: applications started afterwards take them.
         let colours = try String(
-            contentsOfFile: home + "/.local/share/themes/Livery/colors.css", encoding: .utf8)
+            contentsOfFile: dataHome + "/themes/Livery/colors.css", encoding: .utf8)
         XCTAssertTrue(colours.contains("@define-color theme_bg_color \(Self.nordBase00);"), colours)
     }
 }

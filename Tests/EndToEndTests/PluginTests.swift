@@ -107,6 +107,29 @@ final class PluginTests: EndToEndTestCase {
             [".colors.conf.livery-Xy34Zw", ".notes.livery-Ab12Cd", "colors.conf"])
     }
 
+    /// An output under `$XDG_CONFIG_HOME/` or `$XDG_DATA_HOME/` lands in the daemon's own
+    /// directories (the test's, not under `$HOME`), where programs that follow the XDG Base
+    /// Directory specification look.
+    func testOutputsUnderXDGDirectoriesFollowTheUsersOwn() throws {
+        environment["HOME"] = root + "/home"
+        try writePlugin(
+            "xdg",
+            manifest: """
+                exports:
+                  - template: t.mustache
+                    output: $XDG_CONFIG_HOME/prog/colors
+                  - template: t.mustache
+                    output: $XDG_DATA_HOME/prog/colors
+                """, files: ["t.mustache": "{{scheme-slug}}\n"])
+        try startDaemon()
+        try setTheme("nord")
+        XCTAssertTrue(
+            waitUntil {
+                read(configHome + "/prog/colors") == "nord\n" && read(dataHome + "/prog/colors") == "nord\n"
+            })
+        XCTAssertFalse(FileManager.default.fileExists(atPath: root + "/home/.config/prog/colors"))
+    }
+
     /// An export from a tinted-theming template repository (the fixture tinted-fzf, as its
     /// authors committed it) writes, on `livery set`, byte for byte the file tinted-theming's
     /// builder committed for that scheme. With no `template` named, the export takes the

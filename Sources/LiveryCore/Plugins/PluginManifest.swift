@@ -113,6 +113,13 @@ public struct PluginManifest: Sendable, Equatable {
 
     /// A command's timeout when the manifest gives none: 10 s.
     public static let defaultTimeout: Double = 10
+
+    /// How an export's `output` may start: `/`, `~/`, or an XDG base directory's variable
+    /// (expanded by the daemon, its default when unset), for programs that look under the
+    /// user's `$XDG_CONFIG_HOME` or `$XDG_DATA_HOME` wherever those are.
+    public static let outputPrefixes = [
+        "/", "~/", "$XDG_CONFIG_HOME/", "$XDG_DATA_HOME/", "$XDG_CACHE_HOME/", "$XDG_STATE_HOME/",
+    ]
     /// The longest timeout accepted: an hour.
     public static let maximumTimeout: Double = 3600
     /// Entries of each list (`exports`, `hooks`, `formats`) accepted, at most.
@@ -340,8 +347,10 @@ public struct PluginManifest: Sendable, Equatable {
                         error("an export needs a 'template' (or a 'repository')", node.mark)
                     }
                     if !itemKeys.contains("output") { error("an export needs an 'output' file", node.mark) }
-                    if let out = output, !(out.hasPrefix("/") || out.hasPrefix("~/")) {
-                        error("'output' must be an absolute path or start with '~/'", node.mark)
+                    if let out = output, !PluginManifest.outputPrefixes.contains(where: out.hasPrefix) {
+                        error(
+                            "'output' must be an absolute path or start with '~/', '$XDG_CONFIG_HOME/', '$XDG_DATA_HOME/', '$XDG_CACHE_HOME/' or '$XDG_STATE_HOME/'",
+                            node.mark)
                     }
                     if let output, let (t, loc) = template ?? repository.map({ ("", $0.1) }) {
                         manifest.exports.append(

@@ -314,9 +314,6 @@ public final class PluginRunner: Sendable {
             let part = total > kept.count ? " (first \(kept.count) of \(total) bytes)" : ""
             message += "; \(stream)\(part):\n" + String(decoding: kept, as: UTF8.self)
         }
-        if !outcome.errors.isEmpty {
-            message += "; standard error:\n" + String(decoding: outcome.errors, as: UTF8.self)
-        }
         log(outcome.succeeded ? .info : .warning, message)
         finish(owner, serial: serial, failure: outcome.succeeded ? nil : "\(name) (\(command)) \(what)")
     }
@@ -436,9 +433,18 @@ public final class PluginRunner: Sendable {
         return .lookup(MustacheLookup { kept[$0] ?? variables[$0] })
     }
 
-    /// `~/x` as `$HOME/x`.
+    /// `~/x` as `$HOME/x`, and `$XDG_CONFIG_HOME/x`, `$XDG_DATA_HOME/x`, `$XDG_CACHE_HOME/x`,
+    /// `$XDG_STATE_HOME/x` under the daemon's own (the XDG Base Directory defaults when unset):
+    /// where a program looks for its files when the user moved those directories.
     func expand(_ path: String) -> String {
-        path.hasPrefix("~/") ? paths.home + String(path.dropFirst(1)) : path
+        if path.hasPrefix("~/") { return paths.home + String(path.dropFirst(1)) }
+        for (variable, directory) in [
+            ("$XDG_CONFIG_HOME/", paths.configHome), ("$XDG_DATA_HOME/", paths.dataHome),
+            ("$XDG_CACHE_HOME/", paths.cacheHome), ("$XDG_STATE_HOME/", paths.stateHome),
+        ] where path.hasPrefix(variable) {
+            return directory + "/" + path.dropFirst(variable.count)
+        }
+        return path
     }
 
     /// argv with `~/` expanded in every argument and a program `./x` taken in the plugin's directory.
