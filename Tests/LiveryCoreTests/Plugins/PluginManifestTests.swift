@@ -78,7 +78,11 @@ final class PluginManifestTests: XCTestCase {
             ["plugin.yaml:3:14: error: 'timeout' must be a number of seconds above 0 and at most 3600"])
         XCTAssertEqual(
             errors("exports:\n  - template: t\n    output: relative/file\n"),
-            ["plugin.yaml:2:5: error: 'output' must be an absolute path or start with '~/'"])
+            [
+                "plugin.yaml:2:5: error: 'output' must be an absolute path or start with '~/', '$XDG_CONFIG_HOME/', '$XDG_DATA_HOME/', '$XDG_CACHE_HOME/' or '$XDG_STATE_HOME/'"
+            ])
+        XCTAssertEqual(errors("exports:\n  - template: t\n    output: $XDG_DATA_HOME/themes/x\n"), [])
+        XCTAssertEqual(errors("exports:\n  - template: t\n    output: $HOME/x\n").count, 1)
         XCTAssertEqual(
             errors("- a\n"),
             ["plugin.yaml:1:1: error: a plugin manifest is a mapping of 'exports', 'hooks' and 'formats'"])
