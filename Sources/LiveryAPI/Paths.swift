@@ -24,6 +24,18 @@ public struct Paths: Sendable {
     public var configHome: String { base("XDG_CONFIG_HOME", ".config") }
     /// `$XDG_CONFIG_HOME/livery/config.yaml`: the light and dark themes and the schedule.
     public var configFile: String { configHome + "/livery/config.yaml" }
+    /// The directory an XDG base directory variable names (`XDG_CONFIG_HOME`, `XDG_DATA_HOME`,
+    /// `XDG_CACHE_HOME`, `XDG_STATE_HOME`), its default when unset; nil for another name.
+    public func baseDirectory(_ variable: String) -> String? {
+        switch variable {
+        case "XDG_CONFIG_HOME": configHome
+        case "XDG_DATA_HOME": dataHome
+        case "XDG_CACHE_HOME": cacheHome
+        case "XDG_STATE_HOME": stateHome
+        default: nil
+        }
+    }
+
     /// `$XDG_CACHE_HOME`, default `~/.cache`.
     public var cacheHome: String { base("XDG_CACHE_HOME", ".cache") }
     /// `$XDG_STATE_HOME`, default `~/.local/state`.

@@ -39,17 +39,12 @@ final class Handover: Sendable {
         var departed: Set<String> = []
     }
 
-    /// `NameOwnerChanged` of `org.livery.Livery1`.
-    static let ownerChanges =
-        "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',"
-        + "path='/org/freedesktop/DBus',arg0='\(LiveryBus.name)'"
-
     /// Starts watching `bus`; call it before asking for `org.livery.Livery1`.
     /// - Throws: `DBusError` when the bus cannot be reached or refuses the match rules.
     init(bus: Bus, log: Log) throws(DBusError) {
         self.log = log
         observer = try Connection.open(bus)
-        try observer.addMatch(Handover.ownerChanges) { [weak self] message in
+        try observer.addMatch(LiveryBus.ownerRule) { [weak self] message in
             guard let change = NameOwnerChange(decoding: message.arguments), !change.newOwner.isEmpty else {
                 return
             }

@@ -154,11 +154,11 @@ public final class ThemeWatcher: @unchecked Sendable {
             // The directory went away (or was replaced): the next plan watches it again.
             for path in paths { forget(path, wd) }
             watches[wd] = nil
-            debounce.record(paths.sorted()[0], at: now)
+            debounce.record(paths.min()!, at: now)
             return
         }
         if name.isEmpty {
-            debounce.record(paths.sorted()[0], at: now)
+            debounce.record(paths.min()!, at: now)
         } else if let path = paths.first(where: { plan.admits(name, in: $0) }) {
             debounce.record(path + "/" + name, at: now)
         }

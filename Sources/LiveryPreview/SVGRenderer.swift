@@ -32,9 +32,7 @@ public enum SVGRenderer {
     /// The renderer: `livery-svg` in the directory of the running executable (`livery`, or the
     /// test bundle), where `swift build` and `make install` put it.
     static let executable: String = {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let path = n > 0 ? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
         return (path as NSString).deletingLastPathComponent + "/livery-svg"
     }()
 

@@ -27,6 +27,22 @@ import dbus
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run as hostile  # noqa: E402
 
+
+def start_bus(work):
+    """A session dbus-daemon of Debian's policy and an environment whose XDG directories are
+    under `work` (no data directories): returns (bus process, environment, bus address)."""
+    env = dict(os.environ)
+    for k in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
+        env[k] = os.path.join(work, k.lower())
+    env["XDG_DATA_DIRS"] = os.path.join(work, "none")
+    bus = subprocess.Popen(
+        ["dbus-daemon", "--session", "--nofork", "--print-address=1"], stdout=subprocess.PIPE, env=env, text=True
+    )
+    address = bus.stdout.readline().strip()
+    env["DBUS_SESSION_BUS_ADDRESS"] = address
+    return bus, env, address
+
+
 BUS_NAME = "org.livery.Livery1"
 PATH = "/org/livery/Livery1"
 
@@ -58,15 +74,7 @@ def main():
         with open(os.path.join(themes, name + ".yaml"), "w") as f:
             f.write(make(hostile.fit(make, hostile.SCHEME_LIMIT)))
 
-    env = dict(os.environ)
-    for k in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
-        env[k] = os.path.join(work, k.lower())
-    env["XDG_DATA_DIRS"] = os.path.join(work, "none")
-    bus = subprocess.Popen(
-        ["dbus-daemon", "--session", "--nofork", "--print-address=1"], stdout=subprocess.PIPE, env=env, text=True
-    )
-    address = bus.stdout.readline().strip()
-    env["DBUS_SESSION_BUS_ADDRESS"] = address
+    bus, env, address = start_bus(work)
     conn = dbus.bus.BusConnection(address)
     start = time.monotonic()
     daemon = subprocess.Popen(

@@ -28,6 +28,9 @@ import time
 import dbus
 import dbus.lowlevel
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from daemon import start_bus  # noqa: E402
+
 BUS_NAME = "org.livery.Livery1"
 PATH = "/org/livery/Livery1"
 CONNECTIONS, CALLS, PATHS = 60, 16, 1024
@@ -61,15 +64,7 @@ def main():
     work = os.path.abspath(os.path.join(args.out, "watch-churn"))
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    env = dict(os.environ)
-    for k in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
-        env[k] = os.path.join(work, k.lower())
-    env["XDG_DATA_DIRS"] = os.path.join(work, "none")
-    bus = subprocess.Popen(
-        ["dbus-daemon", "--session", "--nofork", "--print-address=1"], stdout=subprocess.PIPE, env=env, text=True
-    )
-    address = bus.stdout.readline().strip()
-    env["DBUS_SESSION_BUS_ADDRESS"] = address
+    bus, env, address = start_bus(work)
     daemon = subprocess.Popen(
         [args.liveryd, "--themes-dir", os.path.abspath(args.themes_dir), "--address", address],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

@@ -70,18 +70,23 @@ func build(_ inv: Invocation, output: Output) -> Int32 {
     }
     // Each scheme's variables are made once, when its first output is rendered.
     var data = [MustacheValue?](repeating: nil, count: schemes.count)
+    // One root per directory, opened (and swept of killed writers' temporaries) once, however
+    // many repositories are built under it.
+    var opened: [String: OutputRoot] = [:]
     for ((repo, templates), (plan, target)) in zip(repositories, zip(plans, outDirectories))
     where !plan.isEmpty {
         // Every output stays beneath the output directory, whatever links the repository holds.
         let outDir = target.root + (target.under.isEmpty ? "" : "/" + target.under.dropLast())
         let root: OutputRoot
-        do { root = try OutputRoot(target.root) } catch {
+        do {
+            root = try opened[target.root] ?? OutputRoot(target.root)
+            opened[target.root] = root
+        } catch {
             output.err("\(outDir): error: \(error)\n")
             failed = true
             continue
         }
         var written = 0
-        var unwritten = 0
         // A link or a file where a directory goes fails every output under it: said once.
         var said: Set<String> = []
         for item in plan {
@@ -94,13 +99,12 @@ func build(_ inv: Invocation, output: Output) -> Int32 {
                 if said.insert("\(error)").inserted {
                     output.err("\(outDir)/\(item.path): error: \(error)\n")
                 }
-                unwritten += 1
                 failed = true
             }
         }
         output.out(
             "built \(written) file\(written == 1 ? "" : "s") (\(repo.entries.count) templates, \(schemes.count) schemes) in \(outDir)"
-                + (unwritten > 0 ? "; \(unwritten) not written\n" : "\n"))
+                + (written < plan.count ? "; \(plan.count - written) not written\n" : "\n"))
     }
     return failed ? 1 : 0
 }

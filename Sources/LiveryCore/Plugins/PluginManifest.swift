@@ -348,8 +348,10 @@ public struct PluginManifest: Sendable, Equatable {
                     }
                     if !itemKeys.contains("output") { error("an export needs an 'output' file", node.mark) }
                     if let out = output, !PluginManifest.outputPrefixes.contains(where: out.hasPrefix) {
+                        let starts = PluginManifest.outputPrefixes.dropFirst().map { "'\($0)'" }
                         error(
-                            "'output' must be an absolute path or start with '~/', '$XDG_CONFIG_HOME/', '$XDG_DATA_HOME/', '$XDG_CACHE_HOME/' or '$XDG_STATE_HOME/'",
+                            "'output' must be an absolute path or start with "
+                                + starts.dropLast().joined(separator: ", ") + " or " + starts.last!,
                             node.mark)
                     }
                     if let output, let (t, loc) = template ?? repository.map({ ("", $0.1) }) {

@@ -98,7 +98,7 @@ final class ComponentLookup: Sendable {
             var properties: [String: MustacheValue] = [:]
             for (name, value) in values {
                 if case .string(let s) = value {
-                    properties[name] = .string(TemplateText.clean(s))
+                    properties[name] = .string(s)  // cleaned where it was typed (ValueTyper)
                 } else {
                     properties[name] = .string(TemplateText.clean(value.description))
                 }

@@ -217,7 +217,8 @@ public enum BundleFiles {
         access(path, R_OK | X_OK) == 0 ? nil : "cannot be read: \(String(cString: strerror(errno)))"
     }
 
-    static func realPath(_ p: String) -> String? {
+    /// `p` with every link and `.`/`..` resolved (realpath(3)); nil when it does not exist.
+    package static func realPath(_ p: String) -> String? {
         guard let r = realpath(p, nil) else { return nil }
         defer { free(r) }
         return String(cString: r)

@@ -132,8 +132,7 @@ public struct RGBA: Hashable, Sendable, CustomStringConvertible {
 
     /// Relative luminance (WCAG 2), used to pick a readable swatch label.
     public var luminance: Double {
-        func lin(_ c: Double) -> Double { c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4) }
-        return 0.2126 * lin(red) + 0.7152 * lin(green) + 0.0722 * lin(blue)
+        0.2126 * OKLCH.linear(red) + 0.7152 * OKLCH.linear(green) + 0.0722 * OKLCH.linear(blue)
     }
 }
 

@@ -438,13 +438,10 @@ public final class PluginRunner: Sendable {
     /// where a program looks for its files when the user moved those directories.
     func expand(_ path: String) -> String {
         if path.hasPrefix("~/") { return paths.home + String(path.dropFirst(1)) }
-        for (variable, directory) in [
-            ("$XDG_CONFIG_HOME/", paths.configHome), ("$XDG_DATA_HOME/", paths.dataHome),
-            ("$XDG_CACHE_HOME/", paths.cacheHome), ("$XDG_STATE_HOME/", paths.stateHome),
-        ] where path.hasPrefix(variable) {
-            return directory + "/" + path.dropFirst(variable.count)
-        }
-        return path
+        guard path.hasPrefix("$XDG_"), let slash = path.firstIndex(of: "/"),
+            let directory = paths.baseDirectory(String(path[path.index(after: path.startIndex)..<slash]))
+        else { return path }
+        return directory + path[slash...]
     }
 
     /// argv with `~/` expanded in every argument and a program `./x` taken in the plugin's directory.

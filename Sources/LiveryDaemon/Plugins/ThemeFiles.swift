@@ -1,9 +1,11 @@
 import Foundation
+import LiveryCore
 
 /// The files themes are read from, by real path, so that no export overwrites one: every entry
 /// of every theme directory (a bundle directory with everything under it), the file an entry
 /// links to (`wal.json → ~/.cache/wal/colors.json`), and the active theme's own file wherever
-/// it is. Made once per published change, at the cost of one `realpath` per entry.
+/// it is. Made once per published change, at the cost of one `realpath` per directory and per
+/// link.
 struct ThemeFiles {
     private var files: Set<String>
     /// The active theme's file or bundle directory, by real path; nil when it is not there.
@@ -13,12 +15,22 @@ struct ThemeFiles {
     init(searchPath: [String], active: String) {
         var files = Set<String>()
         for dir in searchPath {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { continue }
+            // One realpath for the directory and one for each link in it: a plain entry is the
+            // directory's real path and its name.
+            guard let realDirectory = BundleFiles.realPath(dir),
+                let names = try? FileManager.default.contentsOfDirectory(atPath: dir)
+            else { continue }
             for name in names where !name.hasPrefix(".") {
-                if let real = ThemeFiles.realPath(dir + "/" + name) { files.insert(real) }
+                var st = stat()
+                guard lstat(dir + "/" + name, &st) == 0 else { continue }
+                if (st.st_mode & S_IFMT) == S_IFLNK {
+                    if let real = BundleFiles.realPath(dir + "/" + name) { files.insert(real) }
+                } else {
+                    files.insert(realDirectory + "/" + name)
+                }
             }
         }
-        self.active = ThemeFiles.realPath(active)
+        self.active = BundleFiles.realPath(active)
         if let active = self.active { files.insert(active) }
         self.files = files
     }
@@ -27,9 +39,9 @@ struct ThemeFiles {
     /// writing `path` touches no theme. A path not there yet is taken in its directory's real
     /// path, so that a link anywhere on the way is followed as `open` would follow it.
     func theme(at path: String) -> String? {
-        var real = ThemeFiles.realPath(path)
+        var real = BundleFiles.realPath(path)
         if real == nil, let slash = path.lastIndex(of: "/"),
-            let dir = ThemeFiles.realPath(String(path[..<slash]))
+            let dir = BundleFiles.realPath(String(path[..<slash]))
         {
             real = dir + path[slash...]
         }
@@ -40,11 +52,5 @@ struct ThemeFiles {
             candidate = String(candidate[..<slash])
         }
         return nil
-    }
-
-    static func realPath(_ p: String) -> String? {
-        guard let r = realpath(p, nil) else { return nil }
-        defer { free(r) }
-        return String(cString: r)
     }
 }

@@ -52,9 +52,12 @@ struct ThemeSnapshot: Sendable {
         variables = data.value
         let slots = data.slots
         palette = theme.palette.mapValues(\.hex)
-        base16 = Dictionary(
-            uniqueKeysWithValues: slots.named.map { ($0.name, String($0.color.hex.prefix(7))) })
-        terminal = Dictionary(
-            uniqueKeysWithValues: data.terminal.named.map { ($0.name, String($0.color.hex.prefix(7))) })
+        base16 = ThemeSnapshot.hexes(slots.named)
+        terminal = ThemeSnapshot.hexes(data.terminal.named)
+    }
+
+    /// Each name with its colour as `#rrggbb`.
+    static func hexes(_ named: [(name: String, color: RGBA)]) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: named.map { ($0.name, String($0.color.hex.prefix(7))) })
     }
 }
