@@ -27,7 +27,7 @@ DEMO_PACKAGES := libgtk-4-dev
 TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus python3-gi python3-venv xdg-desktop-portal neovim vim \
   dconf-service dconf-gsettings-backend gsettings-desktop-schemas xvfb x11-apps netpbm gir1.2-gtk-3.0 \
   gir1.2-gtk-4.0 gir1.2-adw-1 xsettingsd chromium \
-  kitty tmux alacritty foot weston fonts-dejavu-core x11-xserver-utils $(DEMO_PACKAGES)
+  kitty tmux alacritty foot weston fonts-dejavu-core x11-xserver-utils xterm $(DEMO_PACKAGES)
 
 .PHONY: all build run demo test deps deps-demo deps-test install uninstall clean format lint bench bench-profile bench-profile-daemon fuzz fuzz-build
 

@@ -147,6 +147,30 @@ final class TerminalFollowTests: EndToEndTestCase {
         try assertAnswers(newInstance, want, "a new alacritty", [second])
     }
 
+    /// xterm (Debian 12's 379) with the xresources plugin enabled as the README says: after each
+    /// `livery set`, an xterm started afterwards reads the merged resources and answers the new
+    /// theme's background, foreground and colour 1.
+    func testANewXtermTakesEachSwitchsXResources() throws {
+        let xterm = try tool("xterm")
+        let xrdb = try tool("xrdb")
+        _ = try startDisplay()
+        _ = try enablePlugin("xresources")
+        try startDaemon()
+        for (n, id) in ["gruvbox-dark-hard", "rose-pine-dawn"].enumerated() {
+            try setTheme(id)
+            let want = try expected(id)
+            let merged = try waitUntil {
+                try run(xrdb, ["-query"]).stdout.contains("*.background:\t" + want.background)
+            }
+            let status = try livery("status").stdout
+            XCTAssertTrue(merged, "xrdb never had \(id)'s background: \(status)")
+            let file = root + "/xterm-\(n)"
+            let terminal = try background(xterm, ["-e"] + queryCommand(file))
+            try assertAnswers(file, want, "an xterm started after livery set \(id)", [terminal])
+            terminal.stop()
+        }
+    }
+
     /// foot 1.13 (Debian 12's) under weston (its X11 backend in Xvfb: the headless backend of
     /// weston 10 has no seat, which foot requires), with the README's lines for it: `include` of
     /// livery.ini in foot.ini, and the shell's rc file replaying the plugin's escape sequences in
