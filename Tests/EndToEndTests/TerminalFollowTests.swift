@@ -171,6 +171,34 @@ final class TerminalFollowTests: EndToEndTestCase {
         }
     }
 
+    /// The shell plugin, set up as the README says (enabled, and `cat ~/.cache/livery/sequences`
+    /// in the shell's rc file), with xterm (Debian 12's 379) as the terminal: a running xterm
+    /// follows `livery set` (the plugin writes the sequences to the user's terminals), and a new
+    /// xterm's shell replays them, so it answers the theme's colours too.
+    func testShellSequencesReachRunningAndNewTerminals() throws {
+        let xterm = try tool("xterm")
+        let bash = try tool("bash")
+        _ = try startDisplay()
+        let home = try enablePlugin("shell")
+        try "cat ~/.cache/livery/sequences\n".write(
+            toFile: home + "/.bashrc", atomically: true, encoding: .utf8)
+        try startDaemon()
+        try setTheme("gruvbox-dark-hard")
+        func shell(_ file: String) throws -> [String] {
+            ["-e", bash, "-i", "-c", "exec " + (try queryCommand(file)).joined(separator: " ")]
+        }
+        let running = root + "/running"
+        let window = try background(xterm, try shell(running))
+        try assertAnswers(
+            running, try expected("gruvbox-dark-hard"), "an xterm opened under gruvbox", [window])
+        try setTheme("rose-pine-dawn")
+        let want = try expected("rose-pine-dawn")
+        try assertAnswers(running, want, "the running xterm after livery set rose-pine-dawn", [window])
+        let newWindow = root + "/new"
+        let second = try background(xterm, try shell(newWindow))
+        try assertAnswers(newWindow, want, "an xterm started after the switch", [second])
+    }
+
     /// foot 1.13 (Debian 12's) under weston (its X11 backend in Xvfb: the headless backend of
     /// weston 10 has no seat, which foot requires), with the README's lines for it: `include` of
     /// livery.ini in foot.ini, and the shell's rc file replaying the plugin's escape sequences in
