@@ -72,6 +72,13 @@ final class ShippedPluginTests: XCTestCase {
                 "@import url(\"resource:///org/gtk/libgtk/theme/Default/Default-dark.css\");",
                 "@import url(\"../colors.css\");",
             ],
+            // libadwaita's own stylesheet and defaults of the scheme's variant, then libadwaita's
+            // named colours (libadwaita.mustache's, beside it).
+            "gtk/adwaita.mustache": [
+                "@import url(\"resource:///org/gnome/Adwaita/styles/base.css\");",
+                "@import url(\"resource:///org/gnome/Adwaita/styles/defaults-dark.css\");",
+                "@import url(\"../colors.css\");",
+            ],
             "kitty": [
                 "background #\(s["base00"]!)", "color1 #\(s["base08"]!)",
                 "tab_bar_background #\(s["base01"]!)",
