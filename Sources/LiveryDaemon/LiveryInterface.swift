@@ -143,7 +143,7 @@ public final class LiveryInterface: Sendable {
     /// `ListThemes() → a(ssa{sv})`: every installed theme, checked or not.
     var listThemesMethod: Method {
         let service = self.service
-        return Method("ListThemes", outputs: [Argument("themes", "a(ssa{sv})")]) { _ in
+        return Method(.listThemes) { _ in
             [
                 .array(
                     element: ThemeListing.signature,
@@ -155,7 +155,7 @@ public final class LiveryInterface: Sendable {
     /// `SetTheme(s id)`: answered from the switch queue once the switch is published.
     var setThemeMethod: Method {
         let service = self.service
-        return Method.deferred("SetTheme", inputs: [Argument("id", "s")]) { [weak self] call, reply in
+        return Method.deferred(.setTheme) { [weak self] call, reply in
             let id = call.arguments[0].string ?? ""
             self?.switchTheme(reply) { () throws(ServiceError) in (try service.setTheme(id), []) }
         }
@@ -165,13 +165,7 @@ public final class LiveryInterface: Sendable {
     /// cache when the same call was answered in this theme generation.
     var resolveMethod: Method {
         let service = self.service
-        return Method.prepared(
-            "Resolve",
-            inputs: [
-                Argument("path", "s"), Argument("properties", "as"), Argument("options", "a{sv}"),
-            ],
-            outputs: [Argument("values", "a{sv}")]
-        ) { [replies] call in
+        return Method.prepared(.resolve) { [replies] call in
             // The key is the call's body, so a repeated call is answered before its
             // arguments are read; a reply is stored under the generation it was
             // resolved in, so a switch in between cannot leave an old answer behind.
@@ -190,10 +184,7 @@ public final class LiveryInterface: Sendable {
     /// `ResolveMany(a(sas) requests, a{sv} options) → aa{sv}`.
     var resolveManyMethod: Method {
         let service = self.service
-        return Method(
-            "ResolveMany", inputs: [Argument("requests", "a(sas)"), Argument("options", "a{sv}")],
-            outputs: [Argument("values", "aa{sv}")]
-        ) { call in
+        return Method(.resolveMany) { call in
             let app = try LiveryInterface.app(call.arguments[1])
             let items = (call.arguments[0].array ?? []).map {
                 let request = ResolveRequest(decoding: $0)
@@ -208,11 +199,7 @@ public final class LiveryInterface: Sendable {
     /// answered from a worker thread.
     var explainMethod: Method {
         let service = self.service
-        return Method.deferred(
-            "Explain",
-            inputs: [Argument("path", "s"), Argument("property", "s"), Argument("options", "a{sv}")],
-            outputs: [Argument("candidates", "aa{sv}")]
-        ) { call, reply in
+        return Method.deferred(.explain) { call, reply in
             // Explaining walks every rule that matches (a large theme's selector list takes
             // seconds): answered from a worker thread, so that the loop thread goes on
             // answering the calls behind it.
@@ -232,10 +219,7 @@ public final class LiveryInterface: Sendable {
     /// `SetVariant(s variant) → s`: the theme of `dark` or `light`, answered from the switch queue.
     var setVariantMethod: Method {
         let service = self.service
-        return Method.deferred(
-            "SetVariant", inputs: [Argument("variant", "s")], outputs: [Argument("id", "s")]
-        ) {
-            [weak self] call, reply in
+        return Method.deferred(.setVariant) { [weak self] call, reply in
             let variant = call.arguments[0].string ?? ""
             guard variant == "dark" || variant == "light" else {
                 reply.fail(DBusError(.invalidArgs, "variant '\(variant)': expected 'dark' or 'light'"))
@@ -251,7 +235,7 @@ public final class LiveryInterface: Sendable {
     /// `Toggle() → s`: the other variant, answered from the switch queue.
     var toggleMethod: Method {
         let service = self.service
-        return Method.deferred("Toggle", outputs: [Argument("id", "s")]) { [weak self] _, reply in
+        return Method.deferred(.toggle) { [weak self] _, reply in
             self?.switchTheme(reply) { () throws(ServiceError) in
                 let (id, change) = try service.toggle()
                 return (change, [.string(id)])
@@ -262,10 +246,7 @@ public final class LiveryInterface: Sendable {
     /// `Watch(as paths, a{sv} options) → (ua{sa{sv}})`: every property of each path, with the
     /// serial they are at; answered from the watch queue. Option `app` (s).
     var watchMethod: Method {
-        Method.deferred(
-            "Watch", inputs: [Argument("paths", "as"), Argument("options", "a{sv}")],
-            outputs: [Argument("reading", "(ua{sa{sv}})")]
-        ) { [weak self] call, reply in
+        Method.deferred(.watch) { [weak self] call, reply in
             guard let self else { return }
             do {
                 let paths = try LiveryInterface.pathCount(call)
@@ -306,8 +287,7 @@ public final class LiveryInterface: Sendable {
     /// (for the option `app`); paths it does not watch are ignored. Answered from the watch
     /// queue, after the caller's `Watch` calls before it.
     var unwatchMethod: Method {
-        Method.deferred("Unwatch", inputs: [Argument("paths", "as"), Argument("options", "a{sv}")]) {
-            [weak self] call, reply in
+        Method.deferred(.unwatch) { [weak self] call, reply in
             guard let self else { return }
             do {
                 let paths = try LiveryInterface.pathCount(call)
@@ -324,7 +304,7 @@ public final class LiveryInterface: Sendable {
     /// `Reload()`: rescans the themes and runs every export again, answered from the switch
     /// queue after the switches before.
     var reloadMethod: Method {
-        return Method.deferred("Reload") { [weak self] _, reply in
+        return Method.deferred(.reload) { [weak self] _, reply in
             guard let self else { return }
             self.switches.async { [weak self] in
                 guard let self else { return }
@@ -342,7 +322,7 @@ public final class LiveryInterface: Sendable {
 
     /// `ListPlugins() → a(ssa{sv})`: every plugin, darkman script and built-in format.
     var listPluginsMethod: Method {
-        return Method("ListPlugins", outputs: [Argument("plugins", "a(ssa{sv})")]) { [weak self] _ in
+        return Method(.listPlugins) { [weak self] _ in
             let rows = self?.plugins.withLock { $0 }?.list() ?? []
             return [
                 .array(
@@ -360,29 +340,17 @@ public final class LiveryInterface: Sendable {
     }
 
     /// `Changed` and `ThemeChanged`.
-    static let signals: [SignalDescription] = [
-        SignalDescription(
-            ChangedSignal.member,
-            arguments: [
-                Argument("path", "s"), Argument("app", "s"), Argument("serial", "u"),
-                Argument("values", "a{sv}"),
-            ]),
-        SignalDescription(
-            ThemeChangedSignal.member, arguments: [Argument("id", "s"), Argument("serial", "u")]),
-    ]
+    static let signals = LiverySignal.all.map(\.description)
 
     /// `ActiveTheme`, `Serial`, `Version` and `Problems`.
     var properties: [Property] {
         let service = self.service
         return [
-            Property(LiveryProperty.activeTheme.rawValue, "s") { .string(service.activeTheme) },
-            Property(LiveryProperty.serial.rawValue, "u") { .uint32(service.serial) },
-            Property(LiveryProperty.variant.rawValue, "s") { .string(service.activeVariant) },
-            Property(LiveryProperty.version.rawValue, "s", emitsChangedSignal: false) {
-                .string(LiveryBus.version)
-            },
-            Property(LiveryProperty.problems.rawValue, "as") { [weak self] in .strings(self?.problems ?? [])
-            },
+            Property(.activeTheme) { .string(service.activeTheme) },
+            Property(.serial) { .uint32(service.serial) },
+            Property(.variant) { .string(service.activeVariant) },
+            Property(.version) { .string(LiveryBus.version) },
+            Property(.problems) { [weak self] in .strings(self?.problems ?? []) },
         ]
     }
 
@@ -482,7 +450,7 @@ public final class LiveryInterface: Sendable {
         }
         guard before != now else { return }
         try? connection.emitPropertiesChanged(
-            path: path, interface: interfaceName, changed: ["Problems": .strings(now)])
+            path: path, interface: interfaceName, changed: LiveryProperty.changed([.problems: .strings(now)]))
     }
 
     /// Emits `ThemeChanged(s id, u serial)` and `PropertiesChanged` for `ActiveTheme`, `Serial`
@@ -507,10 +475,10 @@ public final class LiveryInterface: Sendable {
                 arguments: ThemeChangedSignal(theme: change.theme, serial: change.serial).arguments)
             try connection.emitPropertiesChanged(
                 path: path, interface: interfaceName,
-                changed: [
-                    "ActiveTheme": .string(change.theme), "Serial": .uint32(change.serial),
-                    "Variant": .string(service.activeVariant), "Problems": .strings(problems),
-                ])
+                changed: LiveryProperty.changed([
+                    .activeTheme: .string(change.theme), .serial: .uint32(change.serial),
+                    .variant: .string(service.activeVariant), .problems: .strings(problems),
+                ]))
         } catch {
             service.log(.error, "cannot publish theme change: \(error)")
         }
@@ -583,8 +551,8 @@ public final class LiveryInterface: Sendable {
     /// idle.
     func memoryFreed() { freedMemory.store(true, ordering: .releasing) }
 
-    static let changedMember = try! MemberName(ChangedSignal.member)
-    static let themeChangedMember = try! MemberName(ThemeChangedSignal.member)
+    static let changedMember = LiverySignal.changed.member
+    static let themeChangedMember = LiverySignal.themeChanged.member
 
     /// Follows the unique name of a client of `Watch` or `Unwatch`, so that its waiting calls
     /// and its watches go when it leaves the bus (the `OwnerWatch.departures` match, added at
