@@ -70,9 +70,9 @@ extension LiveryInterface {
             inputs: [Argument("path", "s"), Argument("property", "s"), Argument("options", "a{sv}")],
             outputs: [Argument("candidates", "aa{sv}")]
         ) { call, reply in
-            // Explaining walks every rule that matches (a large theme's selector list takes
-            // seconds): answered from a worker thread, so that the loop thread goes on
-            // answering the calls behind it.
+            // Explaining walks every rule that matches, however many a theme's selector lists
+            // make: answered from a worker thread, so that the loop thread goes on answering
+            // the calls behind it.
             let app = try LiveryInterface.app(call.arguments[2])
             let (path, property) = (call.arguments[0].string ?? "", call.arguments[1].string ?? "")
             DispatchQueue.global(qos: .userInitiated).async {

@@ -28,6 +28,7 @@ extension ServiceListener {
 public struct ServiceSnapshot: Sendable {
     /// What changed since the snapshot published before.
     public struct Changes: OptionSet, Sendable {
+        /// The set's bits.
         public let rawValue: Int
         /// Creates a set from its bits.
         public init(rawValue: Int) { self.rawValue = rawValue }
