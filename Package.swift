@@ -36,9 +36,12 @@ let package = Package(
         .target(
             name: "LiveryAPI", dependencies: ["LiveryCore", "LiveryDBus"],
             exclude: ["org.livery.Livery1.xml"]),
+        // What Livery does, knowing nothing of the bus (`ServiceImportTests` checks it).
+        .target(name: "LiveryService", dependencies: ["LiveryCore", "CMalloc", "Mustache"]),
+        // The bus adapters of the service: org.livery.Livery1, the portal backend, darkman's interface.
         .target(
             name: "LiveryDaemon",
-            dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus", "CMalloc", "Mustache"]),
+            dependencies: ["LiveryService", "LiveryAPI", "LiveryCore", "LiveryDBus"]),
         // The sample screen drawn with a theme's values (`livery preview`, `livery gallery`).
         .target(name: "LiveryPreview", dependencies: ["LiveryCore", "CCairo"]),
         .target(
@@ -63,7 +66,9 @@ let package = Package(
             name: "LiveryDemoTests", dependencies: ["LiveryDemo", "LiveryAPI", "LiveryCore", "LiveryDBus"]),
         .testTarget(
             name: "LiveryDaemonTests",
-            dependencies: ["LiveryDaemon", "LiveryAPI", "LiveryCore", "LiveryDBus", "Mustache"]),
+            dependencies: [
+                "LiveryDaemon", "LiveryService", "LiveryAPI", "LiveryCore", "LiveryDBus", "Mustache",
+            ]),
         .testTarget(
             name: "LiveryCLITests",
             dependencies: ["LiveryCLI", "LiveryAPI", "LiveryCore", "LiveryDBus", "Mustache"]),

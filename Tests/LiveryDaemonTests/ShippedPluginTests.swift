@@ -4,6 +4,7 @@ import Mustache
 import XCTest
 
 @testable import LiveryDaemon
+@testable import LiveryService
 
 /// Every shipped plugin reads without errors and renders, for a base16 scheme, the scheme's own
 /// colours in each program's syntax (the values read from the scheme file here, not from Livery).
