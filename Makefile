@@ -175,9 +175,11 @@ bench-profile-daemon: deps
 format:
 	$(SWIFT) format -i -r Sources Tests Fuzz Package.swift
 
-# swift format's lint with every rule an error (.swift-format holds the settings); CI runs it.
+# swift format's lint with every rule an error (.swift-format holds the settings), then the size
+# limits of the product code (scripts/check-limits.py: files, functions); CI runs it.
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Fuzz Package.swift
+	/usr/bin/python3 scripts/check-limits.py
 
 clean:
 	rm -rf .build
