@@ -24,8 +24,8 @@ final class SuperLinearInputTests: XCTestCase {
         XCTAssertEqual(cascade.theme.rules.count, s + 2)
         // Block 1: 300 declarations (already a multiple of 4); block 2: 2, padded to 4; both
         // stored once though 302 rules use them.
-        XCTAssertEqual(cascade.map.raw.declarations.count, 300 + 4)
-        XCTAssertEqual(cascade.map.raw.rules.count, 1 + 2, "the 300 copies of 'Button' are one rule")
+        XCTAssertEqual(cascade.map.frozen.declarations.count, 300 + 4)
+        XCTAssertEqual(cascade.map.frozen.rules.count, 1 + 2, "the 300 copies of 'Button' are one rule")
         XCTAssertEqual(try resolved(cascade, "Window/Button", "alpha"), "0.5")
         XCTAssertEqual(try resolved(cascade, "Window/Button", "tint-color"), "#102030ff")
         XCTAssertEqual(try resolved(cascade, "Window/Switch", "row-height"), "7")

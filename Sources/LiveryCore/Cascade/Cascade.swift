@@ -110,7 +110,7 @@ public struct Cascade: Sendable {
         var walker = StyleWalker(self, app: app)
         var parent = 0
         var start = 0
-        var seed: StyleCache.Entry?
+        var seed: StyleCache.CachedStyle?
         while start < path.nodes.count - 1,
             let hit = cache.entry(
                 StyleCache.prefixKey(parent: parent, node: path.nodes[start], suffix: suffix))
@@ -122,7 +122,7 @@ public struct Cascade: Sendable {
         if let seed { walker.seed(path.nodes[..<start], style: seed.style, state: seed.state) }
         for k in start..<path.nodes.count {
             guard let style = walker.push(path.nodes[k]) else { throw .unknownType(path.nodes[k].type) }
-            let entry = StyleCache.Entry(style: style, state: walker.childState())
+            let entry = StyleCache.CachedStyle(style: style, state: walker.childState())
             parent = cache.store(
                 StyleCache.prefixKey(parent: parent, node: path.nodes[k], suffix: suffix), entry)
             if k == path.nodes.count - 1 { cache.store(full, entry) }

@@ -2,7 +2,7 @@ import Synchronization
 
 /// Resolved styles by path and application for one theme generation, bounded in size.
 final class StyleCache: Sendable {
-    struct Entry {
+    struct CachedStyle {
         var style: ComputedStyle
         /// The container state for the node's children (`StyleWalker.childState`).
         var state: ContiguousArray<UInt64>
@@ -17,19 +17,19 @@ final class StyleCache: Sendable {
         "\u{1}\(parent)/\(node.description)\(suffix)"
     }
     /// Entries kept at most, and the bytes they may take (keys, slots and container states,
-    /// which grow with the theme's rules: 39 KB each for 10,000 rules of 32 compounds); past
-    /// either the cache starts over (paths are few in practice).
+    /// which grow with the theme's rules); past either the cache starts over (paths are few in
+    /// practice).
     static let capacity = 8192
     static let byteCapacity = 32 << 20
     private struct State {
-        var entries: [String: Entry] = [:]
+        var entries: [String: CachedStyle] = [:]
         /// The bytes `entries` take, as `cost` counts them.
         var bytes = 0
         var nextID = 0
     }
     private let state = Mutex(State())
 
-    func entry(_ key: String) -> Entry? { state.withLock { $0.entries[key] } }
+    func entry(_ key: String) -> CachedStyle? { state.withLock { $0.entries[key] } }
 
     /// The bytes the entries take (`cost`), and how many there are.
     var size: (bytes: Int, entries: Int) { state.withLock { ($0.bytes, $0.entries.count) } }
@@ -38,7 +38,7 @@ final class StyleCache: Sendable {
     /// hold.
     /// - Returns: the id given to the entry.
     @discardableResult
-    func store(_ key: String, _ entry: Entry) -> Int {
+    func store(_ key: String, _ entry: CachedStyle) -> Int {
         var entry = entry
         let cost = StyleCache.cost(key, entry)
         return state.withLock { s in
@@ -66,7 +66,7 @@ final class StyleCache: Sendable {
     }
 
     /// An entry's bytes: its key, slots and container state, and a little for the dictionary.
-    static func cost(_ key: String, _ entry: Entry) -> Int {
+    static func cost(_ key: String, _ entry: CachedStyle) -> Int {
         key.utf8.count + entry.style.slots.count * 4 + entry.state.count * 8 + 64
     }
 }

@@ -17,8 +17,8 @@ extension SelectorMap {
     /// number of words a position, the last perhaps unused), followed by two words of all ones
     /// (the first holds the bit of every candidate without containers): `blockWords` words
     /// (`StyleWalker.blocks`). Among rules of one compound count, those of one type bucket
-    /// (`Built.byType`, `Built.universal`) are numbered together, so that a type bucket's
-    /// container bits are a few runs of consecutive bits (`Raw.typeChunks`).
+    /// (`Tables.byType`, `Tables.universal`) are numbered together, so that a type bucket's
+    /// container bits are a few runs of consecutive bits (`FrozenTables.typeChunks`).
     ///
     /// Safety: its `Frozen` buffers belong to the map's `Arena`, which frees them with the map;
     /// `words`, `offsets`, `bits` and `pairSources` address the `blockWords` words of a container
@@ -31,7 +31,7 @@ extension SelectorMap {
         /// when the compound matches and bit `bit` of word `source` of the container's state is
         /// set (the selector's prefix before the compound matched above; for the first compound
         /// `source` is the first all-ones word).
-        struct Entry {
+        struct TestedCompound {
             var classMask: UInt64
             var states: UInt64
             var word: Int32
@@ -50,8 +50,8 @@ extension SelectorMap {
         /// Per pair of words of the state (`stateWords / 2`), where the pair its bits extend
         /// starts in the container's state: the same rules' words at the position before, and
         /// for position 0 the all-ones words. `StyleWalker.extendState` computes the whole state
-        /// in one loop of the same length for every node (a loop per position mispredicted its
-        /// exit as the lengths alternated, and left an odd last word to a scalar step).
+        /// in one loop of the same length for every node, so that the loop's exit is predicted
+        /// whatever the positions' lengths and no odd last word is left to a scalar step.
         let pairSources: Frozen<Int32>
         /// Per rule, the bit of a container state its candidates test (see `bit(ofRank:)`).
         let bits: Frozen<Int32>
@@ -61,7 +61,7 @@ extension SelectorMap {
         /// alone, that a node of the type matches: decided by the type.
         let simple: Frozen<UInt64>
         /// The other compounds (with a name, a class, a state or `:normal`), tested one by one
-        /// (`Entry`), under the compound's name (key: name id), else its first class (name
+        /// (`TestedCompound`), under the compound's name (key: name id), else its first class (name
         /// count + class id), else its first state (name count + class count + the state's bit
         /// number), else under the last key (`:normal`). Indexed by the node's type as well:
         /// `typeRanges[keyBase[key] + type]` is the range of `entries` under `key` whose
@@ -69,20 +69,12 @@ extension SelectorMap {
         /// each such type). A key without entries has base 0, a block of empty ranges.
         let keyBase: Frozen<Int32>
         let typeRanges: Frozen<Bucket>
-        let entries: Frozen<Entry>
+        let entries: Frozen<TestedCompound>
         let nameCount: Int
         let classCount: Int
 
-        init(_ m: Built, arena: Arena) {
-            var numbered = m.rules.indices.filter { m.rules[$0].compoundCount > 1 }
-            // Type bucket (`typeCount` for the universal one, after them the rules in a name's
-            // or class's bucket).
-            var bucket = [Int](repeating: m.typeCount + 1, count: m.rules.count)
-            for (t, b) in m.byType.enumerated() { for c in b { bucket[Int(c.rank)] = t } }
-            for c in m.universal { bucket[Int(c.rank)] = m.typeCount }
-            numbered.sort {
-                (-m.rules[$0].compoundCount, bucket[$0], $0) < (-m.rules[$1].compoundCount, bucket[$1], $1)
-            }
+        init(_ m: Tables, arena: Arena) {
+            let numbered = Self.numbered(m)
             positions = numbered.first.map { Int(m.rules[$0].compoundCount) - 1 } ?? 0
             var words: [Int32] = []
             var offsets: [Int32] = []
@@ -103,13 +95,69 @@ extension SelectorMap {
                 }
             }
             pairSources = Frozen(in: arena, sources)
-            var bits = [Int32](repeating: Int32(total * 64), count: m.rules.count)
             nameCount = m.nameIDs.count
             classCount = m.classIDs.count
-            var child = [UInt64](repeating: 0, count: total)
-            var simple = [UInt64](repeating: 0, count: m.typeCount * total)
-            var keyed = [[Entry]](repeating: [], count: nameCount + classCount + 64 + 1)
+            var placement = Placement(m, stateWords: total, keys: nameCount + classCount + 64 + 1)
             for (q, rank) in numbered.enumerated() {
+                placement.place(
+                    rank: rank, number: q, offsets: offsets, nameCount: nameCount, classCount: classCount)
+            }
+            self.words = Frozen(in: arena, words)
+            self.offsets = Frozen(in: arena, offsets)
+            bits = Frozen(in: arena, placement.bits)
+            child = Frozen(in: arena, placement.child)
+            simple = Frozen(in: arena, placement.simple)
+            var ranges = [Bucket](repeating: Bucket(start: 0, count: 0), count: m.typeCount)
+            var all: [TestedCompound] = []
+            var keyBase: [Int32] = []
+            for entries in placement.keyed {
+                keyBase.append(
+                    m.byNodeType(entries, into: &ranges, type: { m.compounds[Int($0.compound)].type }) {
+                        listed in
+                        defer { all += listed }
+                        return Bucket(start: Int32(all.count), count: Int32(listed.count))
+                    })
+            }
+            self.keyBase = Frozen(in: arena, keyBase)
+            typeRanges = Frozen(in: arena, ranges)
+            entries = Frozen(in: arena, all)
+        }
+
+        /// The ranks of the rules with containers in the order their bits are numbered: most
+        /// compounds first, then by type bucket (`typeCount` for the universal one, after them
+        /// the rules in a name's or class's bucket), then by rank.
+        private static func numbered(_ m: Tables) -> [Int] {
+            var numbered = m.rules.indices.filter { m.rules[$0].compoundCount > 1 }
+            var bucket = [Int](repeating: m.typeCount + 1, count: m.rules.count)
+            for (t, b) in m.byType.enumerated() { for c in b { bucket[Int(c.rank)] = t } }
+            for c in m.universal { bucket[Int(c.rank)] = m.typeCount }
+            numbered.sort {
+                (-m.rules[$0].compoundCount, bucket[$0], $0) < (-m.rules[$1].compoundCount, bucket[$1], $1)
+            }
+            return numbered
+        }
+
+        /// Where each compound left of a subject goes: its bit, in `child` when `>` follows it,
+        /// in `simple` when its type decides it, else a test under its key (`keyBase`).
+        private struct Placement {
+            let m: Tables
+            let total: Int
+            var bits: [Int32]
+            var child: [UInt64]
+            var simple: [UInt64]
+            var keyed: [[TestedCompound]]
+
+            init(_ m: Tables, stateWords total: Int, keys: Int) {
+                self.m = m
+                self.total = total
+                bits = [Int32](repeating: Int32(total * 64), count: m.rules.count)
+                child = [UInt64](repeating: 0, count: total)
+                simple = [UInt64](repeating: 0, count: m.typeCount * total)
+                keyed = [[TestedCompound]](repeating: [], count: keys)
+            }
+
+            /// Places the compounds of rule `rank`, whose bits are number `q` of each position.
+            mutating func place(rank: Int, number q: Int, offsets: [Int32], nameCount: Int, classCount: Int) {
                 let r = m.rules[rank]
                 let n = Int(r.compoundCount)
                 for i in 0..<n - 1 {
@@ -137,31 +185,12 @@ extension SelectorMap {
                             : c.states != 0
                                 ? nameCount + classCount + c.states.trailingZeroBitCount : keyed.count - 1
                     keyed[key].append(
-                        Entry(
+                        TestedCompound(
                             classMask: c.classMask, states: c.states, word: Int32(word),
                             source: Int32(i == 0 ? total : Int(offsets[i - 1]) + q >> 6), bit: Int32(q & 63),
                             compound: Int32(at), exact: c.exact))
                 }
             }
-            self.words = Frozen(in: arena, words)
-            self.offsets = Frozen(in: arena, offsets)
-            self.bits = Frozen(in: arena, bits)
-            self.child = Frozen(in: arena, child)
-            self.simple = Frozen(in: arena, simple)
-            var ranges = [Bucket](repeating: Bucket(start: 0, count: 0), count: m.typeCount)
-            var all: [Entry] = []
-            var keyBase: [Int32] = []
-            for entries in keyed {
-                keyBase.append(
-                    m.byNodeType(entries, into: &ranges, type: { m.compounds[Int($0.compound)].type }) {
-                        listed in
-                        defer { all += listed }
-                        return Bucket(start: Int32(all.count), count: Int32(listed.count))
-                    })
-            }
-            self.keyBase = Frozen(in: arena, keyBase)
-            typeRanges = Frozen(in: arena, ranges)
-            entries = Frozen(in: arena, all)
         }
 
         /// The words a position with `count` prefixes takes: a bit each, in whole pairs of words

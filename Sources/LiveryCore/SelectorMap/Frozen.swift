@@ -18,7 +18,7 @@ extension SelectorMap {
     ///
     /// Safety: the buffer belongs to the ``Arena`` it was made in, which frees it; `T` is
     /// `BitwiseCopyable`, so there is nothing to deinitialise. Copies of a `Frozen` (in a
-    /// walker's copy of `Raw`) share the buffer and must not outlive the map holding the arena,
+    /// walker's copy of `FrozenTables`) share the buffer and must not outlive the map holding the arena,
     /// which the walker keeps alive (`StyleWalker.map`). Indices are in range because the tables
     /// are built from each other's counts; `subscript` asserts it in debug builds.
     struct Frozen<T: BitwiseCopyable> {

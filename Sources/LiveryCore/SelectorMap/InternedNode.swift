@@ -66,7 +66,7 @@ extension SelectorMap {
                 }
             }
         }
-        n.kinds = raw.kindMasks[Int(type)]
+        n.kinds = frozen.kindMasks[Int(type)]
         return n
     }
 }

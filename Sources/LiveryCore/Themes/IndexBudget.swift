@@ -21,9 +21,9 @@ enum IndexBudget {
     /// (`isKind`, a byte per pair of types; a walker's direct (type, states) table, 1,280 bytes
     /// a type; the container state's words per type, and a step per type for each compound that
     /// is a type alone, which building them takes); a chunk's fixed 256 bytes per type; and per
-    /// type a word for each class and up to 64 `.class` candidates again (`Raw.classMasks`). Small
-    /// for real themes (the shipped ones: tens of kilobytes; 10,000 random rules over the
-    /// shipped schema: about 5 MB); it grows with rules × types and with types².
+    /// type a word for each class and up to 64 `.class` candidates again (`FrozenTables.classMasks`). It grows
+    /// with rules × types and with types² (`bench/README.md` has the sizes of real and
+    /// generated themes).
     static func size(rules: [CompiledRule], schema: Schema) -> Int {
         let types = schema.types.keys
         let t = types.count

@@ -3,7 +3,7 @@
 /// as `GQuark`s, and browsers keep atoms), so that styling a tree compares integers only.
 package struct StyleForest: Sendable {
     /// One node, in preorder; the root of each tree has depth 1.
-    struct Entry {
+    struct PreorderNode {
         var depth: Int32
         /// Its container has other children (or, for a root, there are other roots): only
         /// then can it share a style with a sibling.
@@ -11,7 +11,7 @@ package struct StyleForest: Sendable {
         /// Its classes are `classes[node.classStart ..< node.classStart + node.classCount]`.
         var node: SelectorMap.Node
     }
-    var entries: [Entry] = []
+    var entries: [PreorderNode] = []
     var classes: [Int32] = []
     /// The selector map whose ids these are: a walker of another theme refuses the forest.
     let map: SelectorMap
@@ -30,7 +30,7 @@ package struct StyleForest: Sendable {
                 guard depth >= 1, depth <= previous + 1, depth <= Int(Int32.max),
                     let n = map.intern(node, classes: &classes)
                 else { return nil }
-                entries.append(Entry(depth: Int32(depth), node: n))
+                entries.append(PreorderNode(depth: Int32(depth), node: n))
                 previous = depth
             }
         }

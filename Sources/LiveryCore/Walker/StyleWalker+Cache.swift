@@ -46,16 +46,16 @@ extension StyleWalker {
         var count = 0
         func test(_ b: SelectorMap.Bucket) {
             for c in Int(b.start)..<Int(b.start + b.count)
-            where m.matches(raw.candidates[c].rank) {
-                matched[count] = raw.candidates[c].match
+            where m.matches(frozen.candidates[c].rank) {
+                matched[count] = frozen.candidates[c].match
                 count += 1
             }
         }
-        let chain = raw.chainRanges[Int(n.type)]
+        let chain = frozen.chainRanges[Int(n.type)]
         for t in Int(chain.start)..<Int(chain.start + chain.count) {
-            test(raw.freeTypeBuckets[Int(raw.chainTypes[t])])
+            test(frozen.freeTypeBuckets[Int(frozen.chainTypes[t])])
         }
-        test(raw.freeUniversal)
+        test(frozen.freeUniversal)
         let found = UnsafeMutableBufferPointer(start: matched, count: count).map(\.x).sorted()
         // Cascade them among themselves: the last in rank order wins each property.
         let size = FreeRow.count * stride
@@ -69,20 +69,20 @@ extension StyleWalker {
         let values = freeRow(rows, FreeRow.template)
         let orders = freeRow(rows, FreeRow.orders)
         ranks.initialize(repeating: -1, count: stride)
-        values.initialize(from: raw.initial.base, count: width)
+        values.initialize(from: frozen.initial.base, count: width)
         values[width] = 0
         orders.initialize(repeating: -1, count: stride)
         for rank in found {
-            let r = raw.rules[Int(rank)]
+            let r = frozen.rules[Int(rank)]
             let start = Int(r.declarationStart)
             for d in start..<start + Int(r.declarationCount) {
-                let a = raw.declarations[d]
+                let a = frozen.declarations[d]
                 ranks[Int(a.x)] = rank
                 values[Int(a.x)] = a.y
                 orders[Int(a.x)] = r.order
             }
         }
-        for p in 0..<width where raw.inheritMask[p] != 0 && ranks[p] < 0 { values[p] = -1 }
+        for p in 0..<width where frozen.inheritMask[p] != 0 && ranks[p] < 0 { values[p] = -1 }
         if (freeCount + 1) * 2 > freeCapacity {
             let old = freeTable
             let oldCapacity = freeCapacity

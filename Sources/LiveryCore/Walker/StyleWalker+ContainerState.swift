@@ -21,7 +21,7 @@ extension StyleWalker {
     /// those of them whose compound `n` matches (a type alone by the type's bits, the rest
     /// tested one by one), and, for a descendant combinator, those the container's state has.
     private mutating func extendState(_ k: Int, _ n: SelectorMap.Node) {
-        let rules = raw.containerRules
+        let rules = frozen.containerRules
         let words = rules.stateWords
         let above = blocks + k &* blockWords
         let here = blocks + (k &+ 1) &* blockWords
@@ -76,7 +76,7 @@ extension StyleWalker {
                 if entry.exact {
                     here[Int(entry.word)] |= (missing == 0 ? may : 0) &<< bit
                 } else if may != 0
-                    && raw.compoundMatches(raw.compounds[Int(entry.compound)], n, nodeClasses)
+                    && frozen.compoundMatches(frozen.compounds[Int(entry.compound)], n, nodeClasses)
                 {
                     here[Int(entry.word)] |= 1 &<< bit
                 }

@@ -1,14 +1,14 @@
 extension StyleWalker {
-    /// Matching against the node on top of the walker's stack, on raw buffers: no reference
+    /// Matching against the node on top of the walker's stack, on frozen buffers: no reference
     /// counting and no bounds checks in the inner loops.
     ///
     /// Safety: it borrows the walker's buffers for one push and must not outlive it; the node
     /// levels it reads are below the walker's depth.
     struct Matcher {
-        /// The walker's tables (`StyleWalker.tables`), by pointer: a copy of `Raw` per node
+        /// The walker's tables (`StyleWalker.tables`), by pointer: a copy of `FrozenTables` per node
         /// would cost more than the matching it serves.
-        let tables: UnsafePointer<SelectorMap.Raw>
-        var raw: SelectorMap.Raw { _read { yield tables.pointee } }
+        let tables: UnsafePointer<SelectorMap.FrozenTables>
+        var frozen: SelectorMap.FrozenTables { _read { yield tables.pointee } }
         let nodes: UnsafeMutablePointer<SelectorMap.Node>
         let nodeClasses: UnsafeMutablePointer<Int32>
         let app: Int32
@@ -28,7 +28,7 @@ extension StyleWalker {
             var i = Int(bucket.start)
             let end = i &+ Int(bucket.count)
             while i < end {
-                test(raw.candidates[i], states: states, into: matched, &count)
+                test(frozen.candidates[i], states: states, into: matched, &count)
                 i &+= 1
             }
         }
@@ -62,7 +62,7 @@ extension StyleWalker {
         }
 
         /// `collect` for the rules with containers whose subject is a type the node is a kind of,
-        /// or `*`, with states and no name or class (a range of chunks, `Raw.typeChunks`). Each chunk's container bits are gathered into one word by its segments
+        /// or `*`, with states and no name or class (a range of chunks, `FrozenTables.typeChunks`). Each chunk's container bits are gathered into one word by its segments
         /// (the same number for every chunk, so the loop's branch is predictable), and only the
         /// candidates whose bit is set are looked at; their states are tested without a branch.
         @inline(__always)
@@ -71,9 +71,9 @@ extension StyleWalker {
             _ count: inout Int
         ) {
             let states = nodes[subject].states
-            let slots = raw.segmentSlots
+            let slots = frozen.segmentSlots
             for chunk in Int(chunks.start)..<Int(chunks.start &+ chunks.count) {
-                let segments = raw.segments.base + chunk &* slots
+                let segments = frozen.segments.base + chunk &* slots
                 var bits: UInt64 = 0
                 for s in 0..<slots {
                     let g = segments[s]
@@ -84,33 +84,33 @@ extension StyleWalker {
                     let run = containerState[w] &>> b | (containerState[w &+ 1] &<< 1) &<< (63 &- b)
                     bits |= (run & g.mask) &<< UInt64(truncatingIfNeeded: g.shift)
                 }
-                let first = Int(raw.chunkFirst[chunk])
-                let inexact = raw.chunkInexact[chunk]
+                let first = Int(frozen.chunkFirst[chunk])
+                let inexact = frozen.chunkInexact[chunk]
                 // The exact candidates whose states the node is in: every bit a match.
-                var exact = bits & raw.chunkPass[chunk &* 16 &+ Int(truncatingIfNeeded: states & 15)]
+                var exact = bits & frozen.chunkPass[chunk &* 16 &+ Int(truncatingIfNeeded: states & 15)]
                 // The first few without a branch (a loop's exit would mispredict: how many bits
                 // are set varies from node to node); `chunkMatches` is padded so that reading
                 // past a chunk's last candidate stays in bounds.
-                for _ in 0..<SelectorMap.Raw.unrolled {
+                for _ in 0..<SelectorMap.FrozenTables.unrolled {
                     let j = first &+ exact.trailingZeroBitCount
                     let some = exact != 0 ? 1 : 0
                     exact &= exact &- 1
-                    matched[count] = raw.chunkMatches[j]
+                    matched[count] = frozen.chunkMatches[j]
                     count &+= some
                 }
                 while exact != 0 {
                     let j = first &+ exact.trailingZeroBitCount
                     exact &= exact &- 1
-                    matched[count] = raw.chunkMatches[j]
+                    matched[count] = frozen.chunkMatches[j]
                     count &+= 1
                 }
                 var others = bits & inexact
                 while others != 0 {
                     let j = first &+ others.trailingZeroBitCount
                     others &= others &- 1
-                    let required = raw.chunkStates[j]
-                    if required & states == required && subjectMatches(raw.chunkMatches[j].x) {
-                        matched[count] = raw.chunkMatches[j]
+                    let required = frozen.chunkStates[j]
+                    if required & states == required && subjectMatches(frozen.chunkMatches[j].x) {
+                        matched[count] = frozen.chunkMatches[j]
                         count += 1
                     }
                 }
@@ -120,10 +120,10 @@ extension StyleWalker {
         /// Whether rule `rank`'s application and subject compound match (its containers are
         /// left to the caller).
         func subjectMatches(_ rank: Int32) -> Bool {
-            let r = raw.rules[Int(rank)]
+            let r = frozen.rules[Int(rank)]
             return (r.app == -1 || r.app == app)
-                && raw.compoundMatches(
-                    raw.compounds[Int(r.compoundStart) + Int(r.compoundCount) - 1], nodes[subject],
+                && frozen.compoundMatches(
+                    frozen.compounds[Int(r.compoundStart) + Int(r.compoundCount) - 1], nodes[subject],
                     nodeClasses)
         }
 
@@ -132,7 +132,7 @@ extension StyleWalker {
         /// (the ablation, and the reference the indexed walk is tested against), and
         /// `matchFree` the container-free rules, which have no compounds left of the subject.
         func matches(_ rank: Int32) -> Bool {
-            let r = raw.rules[Int(rank)]
+            let r = frozen.rules[Int(rank)]
             guard subjectMatches(rank) else { return false }
             let last = Int(r.compoundCount) - 1
             return last == 0 || (subject > 0 && containers(Int(r.compoundStart), last, subject))
@@ -141,7 +141,7 @@ extension StyleWalker {
         /// Whether the compounds left of `ci` match the containers of node `k` (`ci` > 0, `k` > 0).
         @inline(__always)
         func containers(_ base: Int, _ ci: Int, _ k: Int) -> Bool {
-            if raw.compounds[base + ci - 1].combinator == 2 { return match(base, ci - 1, k - 1) }
+            if frozen.compounds[base + ci - 1].combinator == 2 { return match(base, ci - 1, k - 1) }
             var j = k - 1
             while j >= 0 {
                 if match(base, ci - 1, j) { return true }
@@ -155,7 +155,9 @@ extension StyleWalker {
         /// Unlike `Cascade.matchRightToLeft` it remembers no failures (no allocation per rule:
         /// this is the naive ablation), so adversarial selectors make it exponential.
         func match(_ base: Int, _ ci: Int, _ k: Int) -> Bool {
-            guard raw.compoundMatches(raw.compounds[base + ci], nodes[k], nodeClasses) else { return false }
+            guard frozen.compoundMatches(frozen.compounds[base + ci], nodes[k], nodeClasses) else {
+                return false
+            }
             return ci == 0 || (k > 0 && containers(base, ci, k))
         }
     }

@@ -27,6 +27,8 @@ extension StyleWalker {
 
     /// `pushInterned` in the indexed mode: the selector map, container states, style sharing and
     /// the container-free rules' cache (`freeTable`); what the daemon runs.
+    // limits: the timed inner loop of every Resolve (`make bench`, indexed-a): its steps share
+    // the node's registers and the matched list, which calls between them would spill.
     private mutating func pushIndexed(_ n: SelectorMap.Node) {
         let k = depth
         nodes[k] = n
@@ -62,7 +64,7 @@ extension StyleWalker {
 
         let winners = winnerRows + k &* stride
         if tracksWinners { winners.update(repeating: -1, count: width) }
-        let parent = k == 0 ? raw.initial.base : self.row(k &- 1)
+        let parent = k == 0 ? frozen.initial.base : self.row(k &- 1)
         let m = Matcher(
             tables: tables, nodes: nodes, nodeClasses: nodeClasses, app: app,
             containerState: blocks + k &* blockWords,
@@ -83,29 +85,29 @@ extension StyleWalker {
         // a kind of.
         let type = Int(n.type)
         if n.name >= 0 {
-            m.collect(raw.keyedRanges[Int(raw.nameBase[Int(n.name)]) &+ type], into: matched, &count)
+            m.collect(frozen.keyedRanges[Int(frozen.nameBase[Int(n.name)]) &+ type], into: matched, &count)
         }
-        let first = Int(raw.classFirst[type])
+        let first = Int(frozen.classFirst[type])
         if first >= 0 {
-            // Its classes' words of candidates (`Raw.classMasks`) ORed, then the set
+            // Its classes' words of candidates (`FrozenTables.classMasks`) ORed, then the set
             // bits, each tested as a bucket's candidate is.
-            let masks = raw.classMasks.base + type &* raw.classCount
+            let masks = frozen.classMasks.base + type &* frozen.classCount
             var bits: UInt64 = 0
             for j in Int(n.classStart)..<Int(n.classStart &+ n.classCount) {
                 bits |= masks[Int(nodeClasses[j])]
             }
             while bits != 0 {
-                let c = raw.classCandidates[first &+ bits.trailingZeroBitCount]
+                let c = frozen.classCandidates[first &+ bits.trailingZeroBitCount]
                 bits &= bits &- 1
                 m.test(c, states: n.states, into: matched, &count)
             }
         } else {
             for j in Int(n.classStart)..<Int(n.classStart &+ n.classCount) {
-                let base = Int(raw.classBase[Int(nodeClasses[j])])
-                m.collect(raw.keyedRanges[base &+ type], into: matched, &count)
+                let base = Int(frozen.classBase[Int(nodeClasses[j])])
+                m.collect(frozen.keyedRanges[base &+ type], into: matched, &count)
             }
         }
-        m.collectChunks(raw.typeChunks[type], into: matched, &count)
+        m.collectChunks(frozen.typeChunks[type], into: matched, &count)
         // The container's values where the property inherits and no container-free rule
         // sets it, else the value of that rule or the initial one: a select over the
         // whole row without a branch (a loop the compiler vectorises), from a template
@@ -146,7 +148,7 @@ extension StyleWalker {
     ) {
         // In rank order; a value set by a container-free rule of higher rank stays. Two
         // copies of the loop, so that the one without winners tests nothing per declaration.
-        let declarations = raw.declarations.base
+        let declarations = frozen.declarations.base
         let scratch = width
         @inline(__always)
         func apply(tracking: Bool) {
@@ -165,7 +167,7 @@ extension StyleWalker {
                         let wins = Int(truncatingIfNeeded: (ranks[p] &- rank) &>> 31)
                         let to = scratch ^ (p ^ scratch) & wins
                         row[to] = a.y
-                        if tracking { winners[to] = raw.rules[Int(rank)].order }
+                        if tracking { winners[to] = frozen.rules[Int(rank)].order }
                     }
                     d &+= 4
                 } while d < end

@@ -23,9 +23,9 @@ extension StyleWalker {
         // A select rather than a copy and a reset (faster: `bench/README.md`).
         depth = k &+ 1
         StyleWalker.select(
-            row(k), parent: k == 0 ? raw.initial.base : row(k &- 1),
-            keep: raw.inheritMask.base,
-            otherwise: raw.initial.base, count: width)
+            row(k), parent: k == 0 ? frozen.initial.base : row(k &- 1),
+            keep: frozen.inheritMask.base,
+            otherwise: frozen.initial.base, count: width)
         // No rule wins anything.
         if tracksWinners { (winnerRows + k &* stride).update(repeating: -1, count: width) }
     }
@@ -40,16 +40,16 @@ extension StyleWalker {
         let row = self.row(k)
         let winners = winnerRows + k &* stride
         if tracksWinners { winners.update(repeating: -1, count: width) }
-        let parent = k == 0 ? raw.initial.base : self.row(k &- 1)
+        let parent = k == 0 ? frozen.initial.base : self.row(k &- 1)
         StyleWalker.select(
-            row, parent: parent, keep: raw.inheritMask.base, otherwise: raw.initial.base, count: width)
+            row, parent: parent, keep: frozen.inheritMask.base, otherwise: frozen.initial.base, count: width)
         let m = Matcher(
             tables: tables, nodes: nodes, nodeClasses: nodeClasses, app: app,
             containerState: blocks + k &* blockWords,
             classMask: n.classMask, subject: k)
         var count = 0
-        for rank in 0..<raw.rules.count where m.matches(Int32(rank)) {
-            matched[count] = raw.matches[rank]
+        for rank in 0..<frozen.rules.count where m.matches(Int32(rank)) {
+            matched[count] = frozen.matches[rank]
             count += 1
         }
         applyMatches(count, ranks: noRanks, row: row, winners: winners)

@@ -15,7 +15,7 @@
 /// them in `reserve` and `matchFree`, and frees them in `deinit`; being noncopyable, no copy can
 /// free them twice. Levels stay below `capacity` because every push reserves first; `topSlots`
 /// hands out a pointer into `rows` that is valid until the next push or pop. The map's tables
-/// it reads (`raw`, `tables`) belong to `map`, which the walker keeps alive.
+/// it reads (`frozen`, `tables`) belong to `map`, which the walker keeps alive.
 public struct StyleWalker: ~Copyable {
     /// How rules are found: `indexed` (the selector map, container states, style sharing),
     /// `naive` (every rule tested against every node; the ablation), `floor` (no rules at all:
@@ -23,15 +23,15 @@ public struct StyleWalker: ~Copyable {
     package enum Mode: Sendable { case indexed, naive, floor }
 
     let map: SelectorMap
-    let raw: SelectorMap.Raw
-    /// A copy of `raw` at a fixed address, for `Matcher`.
-    let tables: UnsafeMutablePointer<SelectorMap.Raw>
+    let frozen: SelectorMap.FrozenTables
+    /// A copy of `frozen` at a fixed address, for `Matcher`.
+    let tables: UnsafeMutablePointer<SelectorMap.FrozenTables>
     let app: Int32
     let mode: Mode
     /// Properties per style row.
     let width: Int
     /// Slots per row of `rows` and `winnerRows`: the properties and one scratch slot that
-    /// padding declarations write (`Raw.declarations`).
+    /// padding declarations write (`FrozenTables.declarations`).
     let stride: Int
     /// Records the winning rule of every property (for cross-checks); off by default. Switching
     /// it forgets the sharing keys recorded so far, so that no node shares a row whose winners
@@ -71,14 +71,14 @@ public struct StyleWalker: ~Copyable {
     /// write without a branch when a candidate does not match; `matched[-1]` is the sort's
     /// sentinel (rank `Int32.min`), the allocation starting one slot before.
     var matched: UnsafeMutablePointer<SIMD4<Int32>>
-    /// Whether the node being pushed may have siblings (`StyleForest.Entry.hasSiblings`; always
+    /// Whether the node being pushed may have siblings (`StyleForest.PreorderNode.hasSiblings`; always
     /// when pushed from a path): when not, its key is not recorded, there being no sibling to
     /// serve.
     var hasSiblings = true
     /// The container states `blocks` holds for levels `0 ... readyDepth`: a node's state for its
     /// children is computed when its first child is pushed (leaves never need one).
     var readyDepth = 0
-    /// What the container-free rules (`Raw.freeTypeBuckets`, `Raw.freeUniversal`) that match
+    /// What the container-free rules (`FrozenTables.freeTypeBuckets`, `FrozenTables.freeUniversal`) that match
     /// each (type, states) met so far set, already cascaded among themselves: an open-addressed
     /// table (`freeCapacity` a power of two, at most half full) of `FreeEntry`. Their match
     /// depends on nothing else while the walker lives (its application is fixed), so a node
@@ -119,19 +119,19 @@ public struct StyleWalker: ~Copyable {
     /// An application no rule names gets an id no rule has (−2); none is −3.
     private init(map: SelectorMap, app: Int32, mode: Mode) {
         self.map = map
-        self.raw = map.raw
+        self.frozen = map.frozen
         tables = .allocate(capacity: 1)
-        tables.initialize(to: map.raw)
+        tables.initialize(to: map.frozen)
         self.app = app
         self.mode = mode
-        width = raw.propertyCount
+        width = frozen.propertyCount
         stride = width + 1
         let levels = 16
         capacity = levels
         nodes = .allocate(capacity: levels)
         rows = .allocate(capacity: levels * stride)
         winnerRows = .allocate(capacity: levels * stride)
-        blockWords = raw.containerRules.blockWords
+        blockWords = frozen.containerRules.blockWords
         blocks = .allocate(capacity: (levels + 1) * blockWords)
         blocks.initialize(repeating: 0, count: blockWords - 2)
         (blocks + blockWords - 2).initialize(repeating: ~0, count: 2)
@@ -141,18 +141,18 @@ public struct StyleWalker: ~Copyable {
         shareKeys.initialize(repeating: ShareKey.none, count: levels + 1)
         // One slot before the list holds a rank below every rule's: the insertion sort's
         // sentinel, so that its inner loop tests one condition.
-        matched = .allocate(capacity: raw.rules.count + SelectorMap.Raw.unrolled + 2) + 1
+        matched = .allocate(capacity: frozen.rules.count + SelectorMap.FrozenTables.unrolled + 2) + 1
         matched[-1] = SIMD4(Int32.min, 0, 0, 0)
         freeTable = .allocate(capacity: freeCapacity)
-        freeDirect = .allocate(capacity: max(1, raw.typeCount) << 5)
-        freeDirect.initialize(repeating: 0, count: max(1, raw.typeCount) << 5)
+        freeDirect = .allocate(capacity: max(1, frozen.typeCount) << 5)
+        freeDirect.initialize(repeating: 0, count: max(1, frozen.typeCount) << 5)
         freeTable.initialize(
             repeating: FreeEntry.empty,
             count: freeCapacity)
-        freeRowCapacity = 8 * FreeRow.count * (raw.propertyCount + 1)
+        freeRowCapacity = 8 * FreeRow.count * (frozen.propertyCount + 1)
         freeRows = .allocate(capacity: freeRowCapacity)
-        noRanks = .allocate(capacity: raw.propertyCount + 1)
-        noRanks.initialize(repeating: -1, count: raw.propertyCount + 1)
+        noRanks = .allocate(capacity: frozen.propertyCount + 1)
+        noRanks.initialize(repeating: -1, count: frozen.propertyCount + 1)
     }
 
     deinit {

@@ -370,18 +370,19 @@ final class CascadeEquivalenceTests: XCTestCase {
         let cache = StyleCache()
         let state = ContiguousArray<UInt64>(repeating: 7, count: 100_000)
         for i in 0..<100 {
-            cache.store("path \(i)", StyleCache.Entry(style: style, state: state))
+            cache.store("path \(i)", StyleCache.CachedStyle(style: style, state: state))
             XCTAssertLessThanOrEqual(cache.size.bytes, StyleCache.byteCapacity)
             XCTAssertEqual(cache.entry("path \(i)")?.state.count, 100_000)
         }
         XCTAssertLessThan(cache.size.entries, 42, "800 KB entries: at most 41 fit in 32 MiB")
-        cache.store("path 99", StyleCache.Entry(style: style, state: [1]))
+        cache.store("path 99", StyleCache.CachedStyle(style: style, state: [1]))
         let (bytes, entries) = cache.size
-        cache.store("path 99", StyleCache.Entry(style: style, state: [1]))
+        cache.store("path 99", StyleCache.CachedStyle(style: style, state: [1]))
         XCTAssertEqual(cache.size.bytes, bytes, "replacing an entry counts it once")
         XCTAssertEqual(cache.size.entries, entries)
         // Replacing an entry near the cap does not start over; one larger than the cap is not kept.
-        let big = StyleCache.Entry(style: style, state: ContiguousArray(repeating: 0, count: 4 << 20 + 1))
+        let big = StyleCache.CachedStyle(
+            style: style, state: ContiguousArray(repeating: 0, count: 4 << 20 + 1))
         cache.store("too big", big)
         XCTAssertNil(cache.entry("too big"))
         XCTAssertEqual(cache.size.entries, entries)
@@ -457,7 +458,7 @@ final class CascadeEquivalenceTests: XCTestCase {
     }
 
     /// A type bucket's rules with containers are gathered in chunks of at most 64 candidates
-    /// and 8 runs of container bits (`SelectorMap.Raw.typeChunks`): 200 `Button` subjects with
+    /// and 8 runs of container bits (`SelectorMap.FrozenTables.typeChunks`): 200 `Button` subjects with
     /// 1–11 containers (a run per compound count and more than 64 of some counts), some with
     /// states, `@app` or an id past 63 (taking the full test), and `*` subjects (the universal
     /// chunks) give the naive walker's values on random trees, in every chunk.
@@ -481,20 +482,21 @@ final class CascadeEquivalenceTests: XCTestCase {
             sheet += i % 13 == 7 ? "@app \"org.example.App\" { \(rule) }\n" : rule
         }
         let c = try compileSheet(sheet)
-        let raw = c.map.raw
+        let frozen = c.map.frozen
         let button = Int(try XCTUnwrap(c.map.typeIDs["Button"]))
-        let chunks = raw.typeChunks[button]
+        let chunks = frozen.typeChunks[button]
         XCTAssertGreaterThan(chunks.count, 2, "Button's rules span several chunks")
-        XCTAssertEqual(raw.segmentSlots, SelectorMap.Raw.maxSegments, "some chunk has all its runs")
+        XCTAssertEqual(
+            frozen.segmentSlots, SelectorMap.FrozenTables.maxSegments, "some chunk has all its runs")
         XCTAssertGreaterThan(
-            raw.typeChunks[Int(try XCTUnwrap(c.map.typeIDs["Label"]))].count, 0, "`*` subjects")
+            frozen.typeChunks[Int(try XCTUnwrap(c.map.typeIDs["Label"]))].count, 0, "`*` subjects")
         // The unrolled steps read up to 64 entries past a chunk's first: padding keeps them in.
-        for chunk in 0..<raw.chunkFirst.count {
-            XCTAssertLessThanOrEqual(Int(raw.chunkFirst[chunk]) + 64, raw.chunkMatches.count)
-            XCTAssertLessThanOrEqual(Int(raw.chunkFirst[chunk]) + 64, raw.chunkStates.count)
+        for chunk in 0..<frozen.chunkFirst.count {
+            XCTAssertLessThanOrEqual(Int(frozen.chunkFirst[chunk]) + 64, frozen.chunkMatches.count)
+            XCTAssertLessThanOrEqual(Int(frozen.chunkFirst[chunk]) + 64, frozen.chunkStates.count)
         }
         XCTAssertTrue(
-            (Int(chunks.start)..<Int(chunks.start + chunks.count)).contains { raw.chunkInexact[$0] != 0 },
+            (Int(chunks.start)..<Int(chunks.start + chunks.count)).contains { frozen.chunkInexact[$0] != 0 },
             "some candidates take the full test")
         for app in [nil, "org.example.App"] as [String?] {
             var trees: [[(node: PathNode, depth: Int)]] = []
@@ -795,7 +797,7 @@ final class CascadeEquivalenceTests: XCTestCase {
     }
 
     /// A node's `.class` rules are found by per-type masks of them when a type has at most 64
-    /// (`SelectorMap.Raw.classMasks`), else by the class buckets: both as the naive walker has
+    /// (`SelectorMap.FrozenTables.classMasks`), else by the class buckets: both as the naive walker has
     /// them, with classes past the 64 a mask holds, subjects of two classes, `*` subjects,
     /// states and containers.
     func testClassRulesByMaskAndByBucketMatchTheNaiveWalker() throws {
@@ -815,9 +817,9 @@ final class CascadeEquivalenceTests: XCTestCase {
             }
         }
         let c = try compileSheet(sheet)
-        let raw = c.map.raw
-        XCTAssertFalse(raw.classFirst[Int(try XCTUnwrap(c.map.typeIDs["Button"]))] >= 0)
-        XCTAssertTrue(raw.classFirst[Int(try XCTUnwrap(c.map.typeIDs["Label"]))] >= 0)
+        let frozen = c.map.frozen
+        XCTAssertFalse(frozen.classFirst[Int(try XCTUnwrap(c.map.typeIDs["Button"]))] >= 0)
+        XCTAssertTrue(frozen.classFirst[Int(try XCTUnwrap(c.map.typeIDs["Label"]))] >= 0)
         var tree: [(node: PathNode, depth: Int)] = []
         var depth = 0
         for _ in 0..<1_500 {

@@ -338,7 +338,7 @@ final class SharingEquivalenceTests: XCTestCase {
     /// A theme without rules with containers (two words of state, both all ones), seeded.
     func testNoContainerRulesSeeded() throws {
         let c = try compileSheet("Button.a { row-height: 3; } Label { tint-color: #ff0000; }")
-        XCTAssertEqual(c.map.raw.containerRules.blockWords, 2)
+        XCTAssertEqual(c.map.frozen.containerRules.blockWords, 2)
         var first = StyleWalker(c)
         let window = PathNode(type: "Window")
         let style = try XCTUnwrap(first.push(window))
@@ -357,7 +357,7 @@ final class SharingEquivalenceTests: XCTestCase {
         for i in 0..<65 { css += "Window Button.c\(i) { row-height: \(i); }\n" }
         for i in 0..<130 { css += "Window View Label.d\(i) { row-height: \(i); }\n" }
         let c = try compileSheet(css)
-        let rules = c.map.raw.containerRules
+        let rules = c.map.frozen.containerRules
         XCTAssertEqual(Array(UnsafeBufferPointer(start: rules.words.base, count: rules.words.count)), [4, 4])
         XCTAssertEqual(rules.stateWords, 8)
         XCTAssertEqual(rules.blockWords, 10)

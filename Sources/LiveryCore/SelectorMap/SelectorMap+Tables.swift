@@ -1,6 +1,7 @@
 extension SelectorMap {
-    /// The tables as they are built, before `Raw` freezes them.
-    struct Built {
+    /// The tables in growable arrays, as `Builder` fills them, before `FrozenTables` copies
+    /// them into flat buffers.
+    struct Tables {
         var rules = ContiguousArray<Rule>()
         var compounds = ContiguousArray<Compound>()
         var classes = ContiguousArray<Int32>()
@@ -12,7 +13,7 @@ extension SelectorMap {
         var byClass: [ContiguousArray<Candidate>] = []
         var byType: [ContiguousArray<Candidate>] = []
         var universal = ContiguousArray<Candidate>()
-        /// The rules of `byType` and `universal` without containers (see `Raw.freeTypeBuckets`).
+        /// The rules of `byType` and `universal` without containers (see `FrozenTables.freeTypeBuckets`).
         var freeByType: [ContiguousArray<Candidate>] = []
         var freeUniversal = ContiguousArray<Candidate>()
         /// `isKind[sub * typeCount + sup]`: `sub` is `sup` or derives from it.
@@ -29,14 +30,14 @@ extension SelectorMap {
     }
 }
 
-extension SelectorMap.Built {
+extension SelectorMap.Tables {
     /// The type of rule `rank`'s subject (−1 for `*`).
     func subjectType(ofRank rank: Int) -> Int32 {
         let r = rules[rank]
         return compounds[Int(r.compoundStart) + Int(r.compoundCount) - 1].type
     }
 
-    /// The index by node type that `ContainerRules.typeRanges` and `Raw.keyedRanges` are: for a
+    /// The index by node type that `ContainerRules.typeRanges` and `FrozenTables.keyedRanges` are: for a
     /// non-empty list of `items`, `typeCount` ranges appended to `ranges`, one per node type, of
     /// the items whose type (`type`: −1 for `*`, other negative ids match nothing) a node of
     /// that type is a kind of, laid out by `store`. An empty list gets none.
