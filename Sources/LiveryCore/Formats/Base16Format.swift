@@ -73,102 +73,14 @@ public struct Base16Format: ThemeFormat {
 
     /// Reads scheme text as if it were the file `url` (an outside importer's output).
     func parse(_ text: String, url: URL, id: String) -> ThemeSource {
+        let reader = YAMLMappingReader(text: text, file: url.path)
         var sheet = Stylesheet(file: url.path)
-        let lines = YAMLNode.Lines(text)
-        func lineText(_ n: Int) -> String { lines.text(at: YAMLNode.Mark(line: n, column: 1)) }
-        func loc(_ m: YAMLNode.Mark) -> SourceLocation {
-            SourceLocation(file: url.path, line: m.line, column: m.column)
-        }
-        func error(_ message: String, _ m: YAMLNode.Mark) {
-            sheet.diagnostics.append(Diagnostic(.error, message, at: loc(m), sourceLine: lineText(m.line)))
-        }
-        let root: YAMLNode
-        switch YAMLNode.parse(text) {
-        case .failure(let e):
-            error(e.message, e.mark)
-            return ThemeSource(id: id, format: name, path: url.path, sheet: sheet)
-        case .success(let r): root = r
-        }
-        guard case .mapping(let top) = root.kind else {
-            error("a base16 scheme is a YAML mapping", root.mark)
+        guard let scheme = Scheme(text, id: id, reader: reader) else {
+            sheet.diagnostics = reader.diagnostics
             return ThemeSource(id: id, format: name, path: url.path, sheet: sheet)
         }
-        func scalar(_ map: [(YAMLNode, YAMLNode)], _ key: String) -> (String, YAMLNode.Mark)? {
-            for (k, v) in map where k.scalar == key {
-                if let s = v.scalar { return (s, v.mark) }
-            }
-            return nil
-        }
-        // Modern layout: `palette:` holds the colours; legacy: they are at the top level.
-        var colours = top
-        var system = "base16"
-        var schemeName: String
-        if let p = top.first(where: { $0.0.scalar == "palette" })?.1 {
-            guard case .mapping(let m) = p.kind else {
-                error("'palette' must be a mapping of base00…base0F to colours", p.mark)
-                return ThemeSource(id: id, format: name, path: url.path, sheet: sheet)
-            }
-            colours = m
-            if let (s, mark) = scalar(top, "system") {
-                guard s == "base16" || s == "base24" else {
-                    error("unknown system '\(s)' (expected base16 or base24)", mark)
-                    return ThemeSource(id: id, format: name, path: url.path, sheet: sheet)
-                }
-                system = s
-            }
-            schemeName = scalar(top, "name")?.0 ?? id
-        } else {
-            schemeName = scalar(top, "scheme")?.0 ?? scalar(top, "name")?.0 ?? id
-            if colours.contains(where: { $0.0.scalar?.lowercased().hasPrefix("base1") == true }) {
-                system = "base24"
-            }
-        }
-        let author = scalar(top, "author")?.0
-        let slots = Array(Base16Format.slots.prefix(system == "base24" ? 24 : 16))
-        var found: [String: (String, YAMLNode.Mark)] = [:]
-        for (k, v) in colours {
-            guard let key = k.scalar, key.lowercased().hasPrefix("base"), key.count == 6 else { continue }
-            // Slot names are matched case-insensitively (`base0a` and `base0A` are seen in the wild).
-            guard let slot = slots.first(where: { $0.lowercased() == key.lowercased() }) else { continue }
-            guard let s = v.scalar else {
-                error("'\(key)' must be a hex colour", v.mark)
-                continue
-            }
-            if found[slot] != nil {
-                error("'\(slot)' is given twice", k.mark)
-                continue
-            }
-            found[slot] = (s, v.mark)
-        }
-        for slot in slots {
-            guard let (s, mark) = found[slot] else {
-                error(
-                    "missing colour '\(slot)' (a \(system) scheme has \(slots.first!)…\(slots.last!))",
-                    root.mark)
-                continue
-            }
-            let hex = s.hasPrefix("#") ? String(s.dropFirst()) : s
-            guard hex.count == 6, RGBA(hexDigits: Substring(hex)) != nil else {
-                error("'\(slot)' is '\(s)', not a colour: expected six hex digits, with or without '#'", mark)
-                continue
-            }
-            let l = loc(mark)
-            sheet.palette.append(
-                PaletteDefinition(
-                    name: slot, value: [ValueNode(kind: .hash(hex), location: l)], location: l,
-                    sourceLine: lineText(mark.line)))
-        }
-        var variant = scalar(top, "variant")?.0.lowercased()
-        if let (v, mark) = scalar(top, "variant"), v.lowercased() != "light" && v.lowercased() != "dark" {
-            error("variant is '\(v)'; a scheme's variant is light or dark", mark)
-        }
-        if variant != "light" && variant != "dark" {
-            // Old schemes say nothing: judge by the background.
-            let bg = found["base00"].flatMap {
-                RGBA(hexDigits: Substring($0.0.hasPrefix("#") ? String($0.0.dropFirst()) : $0.0))
-            }
-            variant = (bg?.luminance ?? 0) > 0.4 ? "light" : "dark"
-        }
+        let found = scheme.colours(reader)
+        sheet.palette = scheme.palette(found, reader)
         func meta(_ key: String, _ value: String) {
             let l = SourceLocation(file: url.path, line: 1, column: 1)
             sheet.metadata.append(
@@ -176,11 +88,132 @@ public struct Base16Format: ThemeFormat {
                     property: key, value: [ValueNode(kind: .string(value), location: l)], location: l,
                     sourceLine: "", bundleRoot: nil))
         }
-        meta("name", schemeName)
-        meta("description", "\(system) scheme" + (author.map { " by \($0)" } ?? ""))
-        meta("variant", variant!)
+        meta("name", scheme.name)
+        meta("description", "\(scheme.system) scheme" + (scheme.author.map { " by \($0)" } ?? ""))
+        meta("variant", scheme.variant(background: found["base00"]?.0, reader))
         meta("inherits", Base16Format.mappingTheme)
+        sheet.diagnostics = reader.diagnostics
         // Listed as what it is: base16 or base24 (one format reads both).
-        return ThemeSource(id: id, format: system, path: url.path, sheet: sheet)
+        return ThemeSource(id: id, format: scheme.system, path: url.path, sheet: sheet)
+    }
+}
+
+extension Base16Format {
+    /// A scheme's top-level mapping read in either layout: modern (`palette:` holds the
+    /// colours) or legacy (they are at the top level).
+    struct Scheme {
+        let root: YAMLNode
+        let top: [(YAMLNode, YAMLNode)]
+        let colours: [(YAMLNode, YAMLNode)]
+        let system: String
+        let name: String
+        let author: String?
+        /// The slots a scheme of its system has.
+        var slots: ArraySlice<String> { Base16Format.slots.prefix(system == "base24" ? 24 : 16) }
+
+        /// The scheme of `text`, or nil after reporting why it is not one.
+        init?(_ text: String, id: String, reader: YAMLMappingReader) {
+            switch YAMLNode.parse(text) {
+            case .failure(let e):
+                reader.error(e.message, at: e.mark)
+                return nil
+            case .success(let r): root = r
+            }
+            guard case .mapping(let top) = root.kind else {
+                reader.error("a base16 scheme is a YAML mapping", at: root.mark)
+                return nil
+            }
+            self.top = top
+            var system = "base16"
+            if let p = top.first(where: { $0.0.scalar == "palette" })?.1 {
+                guard case .mapping(let m) = p.kind else {
+                    reader.error("'palette' must be a mapping of base00…base0F to colours", at: p.mark)
+                    return nil
+                }
+                colours = m
+                if let (s, mark) = Self.scalar(top, "system") {
+                    guard s == "base16" || s == "base24" else {
+                        reader.error("unknown system '\(s)' (expected base16 or base24)", at: mark)
+                        return nil
+                    }
+                    system = s
+                }
+                name = Self.scalar(top, "name")?.0 ?? id
+            } else {
+                colours = top
+                name = Self.scalar(top, "scheme")?.0 ?? Self.scalar(top, "name")?.0 ?? id
+                if top.contains(where: { $0.0.scalar?.lowercased().hasPrefix("base1") == true }) {
+                    system = "base24"
+                }
+            }
+            self.system = system
+            author = Self.scalar(top, "author")?.0
+        }
+
+        /// The first scalar value of `key` in `map`, with where it is.
+        static func scalar(_ map: [(YAMLNode, YAMLNode)], _ key: String) -> (String, YAMLNode.Mark)? {
+            for (k, v) in map where k.scalar == key {
+                if let s = v.scalar { return (s, v.mark) }
+            }
+            return nil
+        }
+
+        /// The colour text of each slot given, by slot, with where it is.
+        func colours(_ reader: YAMLMappingReader) -> [String: (String, YAMLNode.Mark)] {
+            var found: [String: (String, YAMLNode.Mark)] = [:]
+            // Slot names are matched case-insensitively (`base0a` and `base0A` are seen in the
+            // wild); a scheme's other keys are its own.
+            reader.forEachField(of: colours, known: Array(slots), others: .ignored, ignoringCase: true) {
+                field in
+                guard let s = field.value.scalar else {
+                    reader.error("'\(field.key.scalar!)' must be a hex colour", at: field.value.mark)
+                    return
+                }
+                found[field.name] = (s, field.value.mark)
+            }
+            return found
+        }
+
+        /// The palette: every slot of the system, each a colour of six hex digits.
+        func palette(_ found: [String: (String, YAMLNode.Mark)], _ reader: YAMLMappingReader)
+            -> [PaletteDefinition]
+        {
+            var palette: [PaletteDefinition] = []
+            for slot in slots {
+                guard let (s, mark) = found[slot] else {
+                    reader.error(
+                        "missing colour '\(slot)' (a \(system) scheme has \(slots.first!)…\(slots.last!))",
+                        at: root.mark)
+                    continue
+                }
+                let hex = s.hasPrefix("#") ? String(s.dropFirst()) : s
+                guard hex.count == 6, RGBA(hexDigits: Substring(hex)) != nil else {
+                    reader.error(
+                        "'\(slot)' is '\(s)', not a colour: expected six hex digits, with or without '#'",
+                        at: mark)
+                    continue
+                }
+                let l = reader.location(mark)
+                palette.append(
+                    PaletteDefinition(
+                        name: slot, value: [ValueNode(kind: .hash(hex), location: l)], location: l,
+                        sourceLine: reader.lines.text(at: YAMLNode.Mark(line: mark.line, column: 1))))
+            }
+            return palette
+        }
+
+        /// `light` or `dark`: the scheme's `variant`, else judged by the background (old schemes
+        /// say nothing).
+        func variant(background: String?, _ reader: YAMLMappingReader) -> String {
+            let given = Self.scalar(top, "variant")
+            if let (v, mark) = given, v.lowercased() != "light" && v.lowercased() != "dark" {
+                reader.error("variant is '\(v)'; a scheme's variant is light or dark", at: mark)
+            }
+            if let v = given?.0.lowercased(), v == "light" || v == "dark" { return v }
+            let bg = background.flatMap {
+                RGBA(hexDigits: Substring($0.hasPrefix("#") ? String($0.dropFirst()) : $0))
+            }
+            return (bg?.luminance ?? 0) > 0.4 ? "light" : "dark"
+        }
     }
 }

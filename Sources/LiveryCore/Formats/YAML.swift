@@ -47,7 +47,7 @@ struct YAMLNode {
 
     /// Parses the first document of `text` from libyaml's parser events, building the nodes
     /// here: libyaml's own document loader looks each anchor up in a list, so a scheme of many
-    /// anchors took time quadratic in their number. Anchors are kept in a dictionary, aliases
+    /// anchors takes time quadratic in their number. Anchors are kept in a dictionary, aliases
     /// share the anchored node, and the document is refused as soon as it holds, or expands
     /// through aliases to, more than `maximumNodes` nodes, or nests more than 64 levels.
     static func parse(_ text: String) -> Result<YAMLNode, ParseError> {

@@ -180,18 +180,11 @@ public struct PluginManifest: Sendable, Equatable {
     ///   - file: The path diagnostics name.
     /// - Returns: The manifest, or every error found (never empty).
     public static func parse(_ text: String, file: String) -> Result<PluginManifest, Errors> {
-        let lines = YAMLNode.Lines(text)
-        var diagnostics: [Diagnostic] = []
-        func error(_ message: String, _ mark: YAMLNode.Mark) {
-            diagnostics.append(YAMLNode.diagnostic(message, at: mark, lines: lines, file: file))
-        }
-        func location(_ mark: YAMLNode.Mark) -> SourceLocation {
-            SourceLocation(file: file, line: mark.line, column: mark.column)
-        }
+        let reader = ManifestReader(text: text, file: file)
         var manifest = PluginManifest(description: "", exports: [], hooks: [])
         let top: [(YAMLNode, YAMLNode)]
         switch YAMLNode.topLevel(
-            of: text, lines: lines, file: file,
+            of: text, lines: reader.yaml.lines, file: file,
             expected: "a plugin manifest is a mapping of 'exports', 'hooks' and 'formats'")
         {
         // An empty file (or one of comments) is an empty manifest: a plugin that does nothing.
@@ -199,219 +192,16 @@ public struct PluginManifest: Sendable, Equatable {
         case .refused(let d): return .failure(Errors(diagnostics: [d]))
         case .mapping(let pairs): top = pairs
         }
-
-        func keyName(_ key: YAMLNode, among known: [String]) -> String? {
-            guard let name = key.scalar else {
-                error("a key must be a plain name", key.mark)
-                return nil
-            }
-            if let why = unsupported[name] {
-                error(why, key.mark)
-                return nil
-            }
-            guard known.contains(name) else {
-                let hint = suggestion(for: name, among: known).map { " (did you mean '\($0)'?)" } ?? ""
-                error("unknown key '\(name)'\(hint)", key.mark)
-                return nil
-            }
-            return name
-        }
-        func string(_ node: YAMLNode, _ what: String) -> String? {
-            guard let s = node.scalar, !s.isEmpty else {
-                error("'\(what)' must be a non-empty string", node.mark)
-                return nil
-            }
-            return s
-        }
-        func argv(_ node: YAMLNode) -> [String]? {
-            guard case .sequence(let items) = node.kind, !items.isEmpty else {
-                error("'run' must be a non-empty list of strings, the program first (no shell)", node.mark)
-                return nil
-            }
-            var out: [String] = []
-            for item in items {
-                guard let s = item.scalar else {
-                    error("each argument of 'run' must be a string", item.mark)
-                    return nil
-                }
-                out.append(s)
-            }
-            if out[0].isEmpty {
-                error("the program of 'run' must not be empty", items[0].mark)
-                return nil
-            }
-            return out
-        }
-        func patterns(_ node: YAMLNode) -> [String]? {
-            guard case .sequence(let items) = node.kind, !items.isEmpty else {
-                error("'match' must be a non-empty list of file-name patterns such as \"*.gpl\"", node.mark)
-                return nil
-            }
-            var out: [String] = []
-            for item in items {
-                guard let s = item.scalar, !s.isEmpty, !s.contains("/") else {
-                    error("each pattern of 'match' must be a file name pattern, without '/'", item.mark)
-                    return nil
-                }
-                out.append(s)
-            }
-            return out
-        }
-        func defaults(_ node: YAMLNode) -> [String: String]? {
-            guard case .mapping(let pairs) = node.kind,
-                pairs.allSatisfy({ $0.0.scalar != nil && $0.1.scalar != nil })
-            else {
-                error(
-                    "'keep' maps keys to the value used when the file has none: {wallpaper: \"None\"}",
-                    node.mark)
-                return nil
-            }
-            var out: [String: String] = [:]
-            for (k, v) in pairs { out[k.scalar!] = v.scalar! }
-            return out
-        }
-        func timeout(_ node: YAMLNode) -> Double? {
-            guard let s = node.scalar, let t = Double(s), t.isFinite, t > 0, t <= maximumTimeout else {
-                error(
-                    "'timeout' must be a number of seconds above 0 and at most \(Int(maximumTimeout))",
-                    node.mark)
-                return nil
-            }
-            return t
-        }
-        func entries(_ node: YAMLNode, _ what: String) -> [[(String, YAMLNode, YAMLNode)]] {
-            guard case .sequence(let items) = node.kind else {
-                if case .scalar(let s) = node.kind, s.isEmpty { return [] }
-                error("'\(what)' must be a list", node.mark)
-                return []
-            }
-            guard items.count <= maximumEntries else {
-                error(
-                    "'\(what)' has \(items.count) entries; a plugin may have at most \(maximumEntries)",
-                    node.mark)
-                return []
-            }
-            return items.compactMap { item in
-                guard case .mapping(let pairs) = item.kind else {
-                    error("each item of '\(what)' must be a mapping", item.mark)
-                    return nil
-                }
-                return pairs.map { ($0.0.scalar ?? "", $0.0, $0.1) }
+        reader.yaml.forEachField(of: top, known: topKeys, others: .reported(unsupported: unsupported)) {
+            field in
+            switch field.name {
+            case "description": manifest.description = field.value.scalar ?? ""
+            case "exports": manifest.exports = reader.list(field.value, "exports", reader.export)
+            case "formats": manifest.formats = reader.list(field.value, "formats", reader.format)
+            default: manifest.hooks = reader.list(field.value, "hooks", reader.hook)
             }
         }
-
-        var seen: Set<String> = []
-        for (key, value) in top {
-            guard let name = keyName(key, among: topKeys) else { continue }
-            guard seen.insert(name).inserted else {
-                error("'\(name)' is given twice", key.mark)
-                continue
-            }
-            switch name {
-            case "description":
-                manifest.description = value.scalar ?? ""
-            case "exports":
-                let items = entries(value, "exports")
-                guard case .sequence(let nodes) = value.kind else { break }
-                for (pairs, node) in zip(items, nodes) {
-                    var template: (String, SourceLocation)?
-                    var repository: (String, SourceLocation)?
-                    var output: String?
-                    var run: [String] = []
-                    var time = defaultTimeout
-                    var keep: [String: String] = [:]
-                    var skipsActiveTheme = false
-                    var itemKeys: Set<String> = []
-                    for (_, k, v) in pairs {
-                        guard let n = keyName(k, among: exportKeys) else { continue }
-                        guard itemKeys.insert(n).inserted else {
-                            error("'\(n)' is given twice", k.mark)
-                            continue
-                        }
-                        switch n {
-                        case "template": template = string(v, n).map { ($0, location(v.mark)) }
-                        case "repository": repository = string(v, n).map { ($0, location(v.mark)) }
-                        case "output": output = string(v, n)
-                        case "run": run = argv(v) ?? []
-                        case "keep": keep = defaults(v) ?? [:]
-                        case "skip-when-active-theme":
-                            guard let b = v.scalar, b == "true" || b == "false" else {
-                                error("'skip-when-active-theme' is true or false", v.mark)
-                                continue
-                            }
-                            skipsActiveTheme = b == "true"
-                        default: time = timeout(v) ?? time
-                        }
-                    }
-                    if !itemKeys.contains("template") && !itemKeys.contains("repository") {
-                        error("an export needs a 'template' (or a 'repository')", node.mark)
-                    }
-                    if !itemKeys.contains("output") { error("an export needs an 'output' file", node.mark) }
-                    if let out = output, !PluginManifest.outputPrefixes.contains(where: out.hasPrefix) {
-                        let starts = PluginManifest.outputPrefixes.dropFirst().map { "'\($0)'" }
-                        error(
-                            "'output' must be an absolute path or start with "
-                                + starts.dropLast().joined(separator: ", ") + " or " + starts.last!,
-                            node.mark)
-                    }
-                    if let output, let (t, loc) = template ?? repository.map({ ("", $0.1) }) {
-                        manifest.exports.append(
-                            Export(
-                                template: t, templateLocation: repository?.1 ?? loc, output: output,
-                                run: run, timeout: time, repository: repository?.0, keep: keep,
-                                skipsActiveTheme: skipsActiveTheme))
-                    }
-                }
-            case "formats":
-                let items = entries(value, "formats")
-                guard case .sequence(let nodes) = value.kind else { break }
-                for (pairs, node) in zip(items, nodes) {
-                    var match: [String]?
-                    var run: [String]?
-                    var time = defaultTimeout
-                    var itemKeys: Set<String> = []
-                    for (_, k, v) in pairs {
-                        guard let n = keyName(k, among: formatKeys) else { continue }
-                        guard itemKeys.insert(n).inserted else {
-                            error("'\(n)' is given twice", k.mark)
-                            continue
-                        }
-                        switch n {
-                        case "match": match = patterns(v)
-                        case "run": run = argv(v)
-                        default: time = timeout(v) ?? time
-                        }
-                    }
-                    if !itemKeys.contains("match") {
-                        error("a format needs 'match': file-name patterns", node.mark)
-                    }
-                    if !itemKeys.contains("run") {
-                        error("a format needs 'run': the importer's argv", node.mark)
-                    }
-                    if let match, let run {
-                        manifest.formats.append(Format(match: match, run: run, timeout: time))
-                    }
-                }
-            default:
-                let items = entries(value, "hooks")
-                guard case .sequence(let nodes) = value.kind else { break }
-                for (pairs, node) in zip(items, nodes) {
-                    var run: [String]?
-                    var time = defaultTimeout
-                    var itemKeys: Set<String> = []
-                    for (_, k, v) in pairs {
-                        guard let n = keyName(k, among: hookKeys) else { continue }
-                        guard itemKeys.insert(n).inserted else {
-                            error("'\(n)' is given twice", k.mark)
-                            continue
-                        }
-                        if n == "run" { run = argv(v) } else { time = timeout(v) ?? time }
-                    }
-                    if !itemKeys.contains("run") { error("a hook needs 'run'", node.mark) }
-                    if let run { manifest.hooks.append(Hook(run: run, timeout: time)) }
-                }
-            }
-        }
+        let diagnostics = reader.yaml.diagnostics
         return diagnostics.isEmpty ? .success(manifest) : .failure(Errors(diagnostics: diagnostics))
     }
 }

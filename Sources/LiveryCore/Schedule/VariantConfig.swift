@@ -1,6 +1,6 @@
 import Foundation
 
-/// `$XDG_CONFIG_HOME/livery/config.yaml` (DESIGN §10; the README, "Light and dark"), read through
+/// `$XDG_CONFIG_HOME/livery/config.yaml` (the README, "Light and dark"), read through
 /// libyaml: the light and dark themes, and when to switch between them. Errors are
 /// compiler-style diagnostics at the key or value, as a sheet's; a file with any error is not
 /// returned.
@@ -81,116 +81,98 @@ public struct VariantConfig: Sendable, Equatable {
     ///   - file: The path diagnostics name.
     /// - Returns: The configuration, or every error found (never empty).
     public static func parse(_ text: String, file: String) -> Result<VariantConfig, Errors> {
-        let lines = YAMLNode.Lines(text)
-        var diagnostics: [Diagnostic] = []
-        func error(_ message: String, _ mark: YAMLNode.Mark) {
-            diagnostics.append(YAMLNode.diagnostic(message, at: mark, lines: lines, file: file))
-        }
+        let reader = YAMLMappingReader(text: text, file: file)
         var config = VariantConfig()
         let top: [(YAMLNode, YAMLNode)]
         switch YAMLNode.topLevel(
-            of: text, lines: lines, file: file,
+            of: text, lines: reader.lines, file: file,
             expected: "config.yaml is a mapping of 'light', 'dark' and 'schedule'")
         {
         case .empty: return .success(config)
         case .refused(let d): return .failure(Errors(diagnostics: [d]))
         case .mapping(let pairs): top = pairs
         }
-        func keys(_ pairs: [(YAMLNode, YAMLNode)], _ known: [String]) -> [(String, YAMLNode, YAMLNode)] {
-            var seen: Set<String> = []
-            var out: [(String, YAMLNode, YAMLNode)] = []
-            for (k, v) in pairs {
-                guard let name = k.scalar else {
-                    error("a key must be a plain name", k.mark)
-                    continue
-                }
-                guard known.contains(name) else {
-                    // darkman's names for the place, which its users bring along.
-                    let darkman = ["lat": "latitude", "lng": "longitude"]
-                    let hint =
-                        (darkman[name].flatMap { known.contains($0) ? $0 : nil }
-                        ?? suggestion(for: name, among: known))
-                        .map { " (did you mean '\($0)'?)" } ?? ""
-                    error("unknown key '\(name)'\(hint)", k.mark)
-                    continue
-                }
-                guard seen.insert(name).inserted else {
-                    error("'\(name)' is given twice", k.mark)
-                    continue
-                }
-                out.append((name, k, v))
+        for field in reader.fields(of: top, known: ["light", "dark", "schedule"], others: keyRule) {
+            switch field.name {
+            case "light": config.light = themeID(field.value, field.name, reader)
+            case "dark": config.dark = themeID(field.value, field.name, reader)
+            default: config.schedule = schedule(field.value, reader)
             }
-            return out
         }
-        func themeID(_ node: YAMLNode, _ key: String) -> String? {
-            guard let s = node.scalar, ThemeSource.isValidID(s) else {
-                error("'\(key)' must be a theme id (\(ThemeSource.idRule))", node.mark)
+        let diagnostics = reader.diagnostics
+        return diagnostics.isEmpty ? .success(config) : .failure(Errors(diagnostics: diagnostics))
+    }
+
+    /// Unknown keys are errors, with darkman's names for the place, which its users bring along,
+    /// pointing to Livery's.
+    private static let keyRule = YAMLMappingReader.OtherKeys.reported(hints: [
+        "lat": "latitude", "lng": "longitude",
+    ])
+
+    /// `light` or `dark`: a theme id.
+    private static func themeID(_ node: YAMLNode, _ key: String, _ reader: YAMLMappingReader) -> String? {
+        guard let s = node.scalar, ThemeSource.isValidID(s) else {
+            reader.error("'\(key)' must be a theme id (\(ThemeSource.idRule))", at: node.mark)
+            return nil
+        }
+        return s
+    }
+
+    /// `schedule`: a place (`latitude`, `longitude`) or two times (`light`, `dark`); nil, with
+    /// the errors reported, when it is neither.
+    private static func schedule(_ value: YAMLNode, _ reader: YAMLMappingReader) -> Schedule? {
+        guard case .mapping(let pairs) = value.kind else {
+            reader.error(
+                "'schedule' must be a mapping: 'latitude' and 'longitude', or 'light' and 'dark' times",
+                at: value.mark)
+            return nil
+        }
+        let fields = reader.fields(
+            of: pairs, known: ["latitude", "longitude", "light", "dark"], others: keyRule)
+        var values: [String: YAMLNode] = [:]
+        for field in fields { values[field.name] = field.value }
+        func degrees(_ n: String, _ limit: Double) -> Double? {
+            guard let v = values[n] else { return nil }
+            guard let s = v.scalar, let d = Double(s), d.isFinite, abs(d) <= limit else {
+                reader.error(
+                    "'\(n)' must be a number of degrees from -\(Int(limit)) to \(Int(limit))", at: v.mark)
                 return nil
             }
-            return s
+            return d
         }
-        for (name, _, value) in keys(top, ["light", "dark", "schedule"]) {
-            switch name {
-            case "light": config.light = themeID(value, name)
-            case "dark": config.dark = themeID(value, name)
-            default:
-                guard case .mapping(let pairs) = value.kind else {
-                    error(
-                        "'schedule' must be a mapping: 'latitude' and 'longitude', or 'light' and 'dark' times",
-                        value.mark)
-                    continue
-                }
-                let fields = keys(pairs, ["latitude", "longitude", "light", "dark"])
-                var values: [String: (YAMLNode, YAMLNode)] = [:]
-                for (n, k, v) in fields { values[n] = (k, v) }
-                func degrees(_ n: String, _ limit: Double) -> Double? {
-                    guard let (_, v) = values[n] else { return nil }
-                    guard let s = v.scalar, let d = Double(s), d.isFinite, abs(d) <= limit else {
-                        error(
-                            "'\(n)' must be a number of degrees from -\(Int(limit)) to \(Int(limit))", v.mark)
-                        return nil
-                    }
-                    return d
-                }
-                func time(_ n: String) -> Int? {
-                    guard let (_, v) = values[n] else { return nil }
-                    guard let s = v.scalar, let t = seconds(of: s) else {
-                        error("'\(n)' must be a local time \"HH:MM\" or \"HH:MM:SS\" (24-hour)", v.mark)
-                        return nil
-                    }
-                    return t
-                }
-                let place = values["latitude"] != nil || values["longitude"] != nil
-                let times = values["light"] != nil || values["dark"] != nil
-                if place && times {
-                    error(
-                        "a schedule is either a place (latitude, longitude) or times (light, dark), not both",
-                        value.mark)
-                } else if place {
-                    let (lat, lon) = (degrees("latitude", 90), degrees("longitude", 180))
-                    for n in ["latitude", "longitude"] where values[n] == nil {
-                        error("a schedule by place needs '\(n)'", value.mark)
-                    }
-                    if let lat, let lon { config.schedule = .sun(latitude: lat, longitude: lon) }
-                } else if times {
-                    let (l, d) = (time("light"), time("dark"))
-                    for n in ["light", "dark"] where values[n] == nil {
-                        error("a schedule by times needs '\(n)'", value.mark)
-                    }
-                    if let l, let d {
-                        if l == d {
-                            error("'light' and 'dark' are the same time", value.mark)
-                        } else {
-                            config.schedule = .times(light: l, dark: d)
-                        }
-                    }
-                } else if fields.isEmpty && diagnostics.isEmpty {
-                    error(
-                        "'schedule' needs 'latitude' and 'longitude', or 'light' and 'dark' times", value.mark
-                    )
-                }
+        func time(_ n: String) -> Int? {
+            guard let v = values[n] else { return nil }
+            guard let s = v.scalar, let t = seconds(of: s) else {
+                reader.error("'\(n)' must be a local time \"HH:MM\" or \"HH:MM:SS\" (24-hour)", at: v.mark)
+                return nil
             }
+            return t
         }
-        return diagnostics.isEmpty ? .success(config) : .failure(Errors(diagnostics: diagnostics))
+        let place = values["latitude"] != nil || values["longitude"] != nil
+        let times = values["light"] != nil || values["dark"] != nil
+        if place && times {
+            reader.error(
+                "a schedule is either a place (latitude, longitude) or times (light, dark), not both",
+                at: value.mark)
+        } else if place {
+            let (lat, lon) = (degrees("latitude", 90), degrees("longitude", 180))
+            for n in ["latitude", "longitude"] where values[n] == nil {
+                reader.error("a schedule by place needs '\(n)'", at: value.mark)
+            }
+            if let lat, let lon { return .sun(latitude: lat, longitude: lon) }
+        } else if times {
+            let (l, d) = (time("light"), time("dark"))
+            for n in ["light", "dark"] where values[n] == nil {
+                reader.error("a schedule by times needs '\(n)'", at: value.mark)
+            }
+            if let l, let d {
+                if l != d { return .times(light: l, dark: d) }
+                reader.error("'light' and 'dark' are the same time", at: value.mark)
+            }
+        } else if fields.isEmpty && reader.diagnostics.isEmpty {
+            reader.error(
+                "'schedule' needs 'latitude' and 'longitude', or 'light' and 'dark' times", at: value.mark)
+        }
+        return nil
     }
 }

@@ -4,8 +4,9 @@ import Foundation
 /// entries, each rendered from `templates/<entry>.mustache` for every scheme of the systems it
 /// supports, to the file its `filename` names (tinted-builder-rust's rules).
 public struct TemplateRepository: Sendable {
-    /// One entry of `config.yaml`.
-    public struct Entry: Sendable, Equatable {
+    /// One entry of `config.yaml`: a template and the files it renders (tinted-builder-rust's
+    /// `TemplateConfig`).
+    public struct TemplateConfig: Sendable, Equatable {
         /// The entry's key, which names its template.
         public var name: String
         /// The output path relative to the output directory, with `{{ scheme-system }}` and
@@ -41,9 +42,12 @@ public struct TemplateRepository: Sendable {
     public var root: URL
     /// The entries built, in the order of the configuration file; an entry that also lists
     /// systems Livery does not build keeps only base16 and base24.
-    public var entries: [Entry]
+    public var entries: [TemplateConfig]
     /// The entries none of whose systems Livery builds, in the order of the configuration file.
     public var skipped: [Skipped]
+
+    /// The keys an entry of `config.yaml` may have.
+    static let entryKeys = ["filename", "extension", "output", "supported-systems", "options", "supports"]
 
     /// Reads `root/templates/config.yaml`.
     /// - Throws: A `Diagnostic` at the place in the file where it is wrong.
@@ -59,11 +63,9 @@ public struct TemplateRepository: Sendable {
         case .failure(let d): throw d
         case .success(let t): text = t
         }
-        let lines = YAMLNode.Lines(text)
+        let reader = YAMLMappingReader(text: text, file: config.path)
         func error(_ message: String, _ mark: YAMLNode.Mark) -> Diagnostic {
-            Diagnostic(
-                .error, message, at: SourceLocation(file: config.path, line: mark.line, column: mark.column),
-                sourceLine: lines.text(at: mark))
+            reader.diagnostic(message, at: mark)
         }
         let root: YAMLNode
         switch YAMLNode.parse(text) {
@@ -73,7 +75,7 @@ public struct TemplateRepository: Sendable {
         guard case .mapping(let top) = root.kind else {
             throw error("a template configuration is a mapping of entry names to settings", root.mark)
         }
-        var entries: [Entry] = []
+        var entries: [TemplateConfig] = []
         var skipped: [Skipped] = []
         for (key, value) in top {
             guard let name = key.scalar else { throw error("an entry's name is a string", key.mark) }
@@ -81,15 +83,10 @@ public struct TemplateRepository: Sendable {
                 throw error("entry '\(name)' must be a mapping (filename, supported-systems)", value.mark)
             }
             var fields: [String: YAMLNode] = [:]
-            for (k, v) in settings {
-                guard let field = k.scalar else { continue }
-                let known = ["filename", "extension", "output", "supported-systems", "options", "supports"]
-                guard known.contains(field) else {
-                    let hint = suggestion(for: field, among: known).map { " (did you mean '\($0)'?)" } ?? ""
-                    throw error("unknown key '\(field)'\(hint)", k.mark)
-                }
-                fields[field] = v
+            for field in reader.fields(of: settings, known: Self.entryKeys) {
+                fields[field.name] = field.value
             }
+            if let first = reader.diagnostics.first { throw first }
             let filename: String
             switch (fields["filename"]?.scalar, fields["extension"]?.scalar, fields["output"]?.scalar) {
             case (let f?, _, _): filename = f
@@ -117,7 +114,7 @@ public struct TemplateRepository: Sendable {
             }
             systems = built
             entries.append(
-                Entry(
+                TemplateConfig(
                     name: name, filename: filename, systems: systems,
                     template: templates.appendingPathComponent(name + ".mustache")))
         }
