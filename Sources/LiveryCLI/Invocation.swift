@@ -44,144 +44,168 @@ struct UsageError: Error {
 /// - Throws: `UsageError` for unknown commands or flags, missing values and wrong arguments.
 func parse(_ args: [String]) throws(UsageError) -> Invocation {
     var inv = Invocation()
-    var i = 0
-    func value(_ flag: String) throws(UsageError) -> String {
-        i += 1
-        guard i < args.count else { throw UsageError(message: "\(flag) needs a value", command: inv.command) }
-        return args[i]
-    }
-    var onlyPositional = false
-    while i < args.count {
-        let a = args[i]
-        if onlyPositional || !a.hasPrefix("-") || a == "-" {
-            if inv.command == nil {
-                guard let c = Command(rawValue: a) else {
-                    let hint =
-                        suggestion(for: a, among: Command.allCases.map(\.rawValue)).map {
-                            " (did you mean '\($0)'?)"
-                        } ?? ""
-                    throw UsageError(message: "unknown command '\(a)'\(hint)", command: nil)
-                }
-                inv.command = c
-            } else {
-                inv.positional.append(a)
-            }
-            i += 1
-            continue
-        }
-        var flag = a
-        var inline: String?
-        if let eq = a.firstIndex(of: "="), a.hasPrefix("--") {
-            flag = String(a[..<eq])
-            inline = String(a[a.index(after: eq)...])
-        }
-        func arg() throws(UsageError) -> String {
-            if let inline { return inline } else { return try value(flag) }
-        }
-        switch flag {
-        case "--": onlyPositional = true
-        case "--json": inv.json = true
-        case "--app": inv.app = try arg()
-        case "--address":
-            let a = try arg()
-            guard !a.isEmpty else {
-                throw UsageError(message: "--address needs a bus address", command: inv.command)
-            }
-            inv.address = a
-        case "--system": inv.system = true
-        case "--themes-dir": inv.themesDirectories.append(try arg())
-        case "--schema": inv.schema = try arg()
-        case "--out": inv.out = try arg()
-        case "-o", "--output": inv.output = try arg()
-        case "--size": inv.size = try arg()
-        case "--warnings": inv.warnings = true
-        case "--variant": inv.variant = true
-        case "--property": inv.properties.append(try arg())
-        case "--timeout":
-            let v = try arg()
-            guard let seconds = Double(v), seconds > 0, seconds.isFinite else {
-                throw UsageError(
-                    message: "--timeout needs a number of seconds above 0, not '\(v)'", command: inv.command)
-            }
-            inv.timeout = seconds
-        case "--latitude", "--longitude":
-            let v = try arg()
-            guard let degrees = Double(v), degrees.isFinite else {
-                throw UsageError(
-                    message: "\(flag) needs a number of degrees, not '\(v)'", command: inv.command)
-            }
-            if flag == "--latitude" { inv.latitude = degrees } else { inv.longitude = degrees }
-        case "--date":
-            let v = try arg()
-            guard let date = CalendarDate(iso: v) else {
-                throw UsageError(
-                    message: "--date needs a day as YYYY-MM-DD, not '\(v)'", command: inv.command)
-            }
-            inv.date = date
-        case "-h", "--help": inv.help = true
-        case "--version":
-            print("livery \(LiveryBus.version)")
-            exit(0)
-        default: throw UsageError(message: "unknown option '\(a)'", command: inv.command)
-        }
-        i += 1
-    }
+    try inv.read(args)
     if inv.help { return inv }
     if inv.system && inv.address != nil {
         throw UsageError(message: "--system and --address exclude each other", command: inv.command)
     }
     guard let c = inv.command else { return inv }
-    let n = inv.positional.count
-    let ok: Bool
-    switch c {
-    case .list, .get, .reload, .status, .toggle, .dark, .light, .plugins, .sun, .schedule: ok = n == 0
-    case .watch: ok = true
-    case .set: ok = n == 1
-    case .resolve: ok = n >= 1
-    case .explain: ok = n == 2
-    case .check, .palette: ok = n >= 1
-    case .build: ok = n >= 1
-    case .export: ok = n == 2
-    case .preview, .gallery: ok = n == 1
-    }
-    if !ok {
-        throw UsageError(
-            message:
-                "wrong number of arguments for '\(c.rawValue)'\nUsage: \(c.usage.split(separator: "\n")[0])",
-            command: c)
-    }
-    if inv.out != nil && c != .build {
-        throw UsageError(message: "--out applies to 'build' only", command: c)
-    }
-    if inv.output != nil && c != .preview {
-        throw UsageError(message: "-o applies to 'preview' only", command: c)
-    }
-    if inv.size != nil && c != .preview && c != .gallery {
-        throw UsageError(message: "--size applies to 'preview' and 'gallery' only", command: c)
-    }
-    if inv.json
-        && [.set, .check, .reload, .toggle, .dark, .light, .build, .export, .preview, .gallery].contains(c)
-    {
-        throw UsageError(message: "'\(c.rawValue)' has no --json output", command: c)
-    }
-    if !inv.properties.isEmpty && (c != .watch || inv.positional.isEmpty) {
-        throw UsageError(message: "--property applies to 'watch PATH...' only", command: c)
-    }
-    if inv.variant && c != .get {
-        throw UsageError(message: "--variant applies to 'get' only", command: c)
-    }
-    if inv.warnings && c != .check {
-        throw UsageError(message: "--warnings applies to 'check' only", command: c)
-    }
-    if c == .sun && (inv.latitude == nil || inv.longitude == nil) {
-        throw UsageError(message: "'sun' needs --latitude and --longitude", command: c)
-    }
-    if c != .sun && (inv.latitude != nil || inv.longitude != nil || inv.date != nil) {
-        throw UsageError(message: "--latitude, --longitude and --date apply to 'sun' only", command: c)
-    }
-    if inv.app != nil && c != .resolve && c != .explain && c != .watch && c != .preview {
-        throw UsageError(
-            message: "--app applies to 'resolve', 'explain', 'watch' and 'preview' only", command: c)
-    }
+    try inv.checkArguments(of: c)
+    try inv.checkOptions(of: c)
     return inv
+}
+
+extension Invocation {
+    /// The options followed by a value (`--flag value` or `--flag=value`).
+    static let valueOptions: Set<String> = [
+        "--app", "--address", "--themes-dir", "--schema", "--out", "-o", "--output", "--size", "--property",
+        "--timeout", "--latitude", "--longitude", "--date",
+    ]
+
+    /// Reads the command, its arguments and the options, in any order; after `--`, every
+    /// argument is positional.
+    mutating func read(_ args: [String]) throws(UsageError) {
+        var i = 0
+        var onlyPositional = false
+        while i < args.count {
+            let a = args[i]
+            i += 1
+            if onlyPositional || !a.hasPrefix("-") || a == "-" {
+                try addWord(a)
+                continue
+            }
+            var flag = a
+            var inline: String?
+            if let eq = a.firstIndex(of: "="), a.hasPrefix("--") {
+                flag = String(a[..<eq])
+                inline = String(a[a.index(after: eq)...])
+            }
+            if flag == "--" {
+                onlyPositional = true
+                continue
+            }
+            var value: String?
+            if Self.valueOptions.contains(flag) {
+                if let inline {
+                    value = inline
+                } else {
+                    guard i < args.count else {
+                        throw UsageError(message: "\(flag) needs a value", command: command)
+                    }
+                    value = args[i]
+                    i += 1
+                }
+            }
+            try set(flag, value, as: a)
+        }
+    }
+
+    /// The command when there is none yet, else a positional argument.
+    private mutating func addWord(_ a: String) throws(UsageError) {
+        guard command == nil else {
+            positional.append(a)
+            return
+        }
+        guard let c = Command(rawValue: a) else {
+            let hint =
+                suggestion(for: a, among: Command.allCases.map(\.rawValue)).map { " (did you mean '\($0)'?)" }
+                ?? ""
+            throw UsageError(message: "unknown command '\(a)'\(hint)", command: nil)
+        }
+        command = c
+    }
+
+    /// Sets option `flag` (written as `written`) with its value, for those that take one.
+    private mutating func set(_ flag: String, _ value: String?, as written: String) throws(UsageError) {
+        func error(_ message: String) -> UsageError { UsageError(message: message, command: command) }
+        switch (flag, value) {
+        case ("--json", _): json = true
+        case ("--app", let v?): app = v
+        case ("--address", let v?):
+            guard !v.isEmpty else { throw error("--address needs a bus address") }
+            address = v
+        case ("--system", _): system = true
+        case ("--themes-dir", let v?): themesDirectories.append(v)
+        case ("--schema", let v?): schema = v
+        case ("--out", let v?): out = v
+        case ("-o", let v?), ("--output", let v?): output = v
+        case ("--size", let v?): size = v
+        case ("--warnings", _): warnings = true
+        case ("--variant", _): variant = true
+        case ("--property", let v?): properties.append(v)
+        case ("--timeout", let v?):
+            guard let seconds = Double(v), seconds > 0, seconds.isFinite else {
+                throw error("--timeout needs a number of seconds above 0, not '\(v)'")
+            }
+            timeout = seconds
+        case ("--latitude", let v?), ("--longitude", let v?):
+            guard let degrees = Double(v), degrees.isFinite else {
+                throw error("\(flag) needs a number of degrees, not '\(v)'")
+            }
+            if flag == "--latitude" { latitude = degrees } else { longitude = degrees }
+        case ("--date", let v?):
+            guard let day = CalendarDate(iso: v) else {
+                throw error("--date needs a day as YYYY-MM-DD, not '\(v)'")
+            }
+            date = day
+        case ("-h", _), ("--help", _): help = true
+        case ("--version", _):
+            print("livery \(LiveryBus.version)")
+            exit(0)
+        default: throw error("unknown option '\(written)'")
+        }
+    }
+
+    /// Checks the number of positional arguments against the command.
+    func checkArguments(of c: Command) throws(UsageError) {
+        let n = positional.count
+        let ok: Bool
+        switch c {
+        case .list, .get, .reload, .status, .toggle, .dark, .light, .plugins, .sun, .schedule: ok = n == 0
+        case .watch: ok = true
+        case .set: ok = n == 1
+        case .resolve: ok = n >= 1
+        case .explain: ok = n == 2
+        case .check, .palette: ok = n >= 1
+        case .build: ok = n >= 1
+        case .export: ok = n == 2
+        case .preview, .gallery: ok = n == 1
+        }
+        if !ok {
+            throw UsageError(
+                message:
+                    "wrong number of arguments for '\(c.rawValue)'\nUsage: \(c.usage.split(separator: "\n")[0])",
+                command: c)
+        }
+    }
+
+    /// Checks that every option given applies to the command.
+    func checkOptions(of c: Command) throws(UsageError) {
+        func error(_ message: String) -> UsageError { UsageError(message: message, command: c) }
+        if out != nil && c != .build { throw error("--out applies to 'build' only") }
+        if output != nil && c != .preview { throw error("-o applies to 'preview' only") }
+        if size != nil && c != .preview && c != .gallery {
+            throw error("--size applies to 'preview' and 'gallery' only")
+        }
+        if json
+            && [.set, .check, .reload, .toggle, .dark, .light, .build, .export, .preview, .gallery].contains(
+                c)
+        {
+            throw error("'\(c.rawValue)' has no --json output")
+        }
+        if !properties.isEmpty && (c != .watch || positional.isEmpty) {
+            throw error("--property applies to 'watch PATH...' only")
+        }
+        if variant && c != .get { throw error("--variant applies to 'get' only") }
+        if warnings && c != .check { throw error("--warnings applies to 'check' only") }
+        if c == .sun && (latitude == nil || longitude == nil) {
+            throw error("'sun' needs --latitude and --longitude")
+        }
+        if c != .sun && (latitude != nil || longitude != nil || date != nil) {
+            throw error("--latitude, --longitude and --date apply to 'sun' only")
+        }
+        if app != nil && c != .resolve && c != .explain && c != .watch && c != .preview {
+            throw error("--app applies to 'resolve', 'explain', 'watch' and 'preview' only")
+        }
+    }
 }

@@ -15,20 +15,7 @@ import Mustache
 /// template does not compile, in any repository.
 func build(_ inv: Invocation, output: Output) -> Int32 {
     let roots = inv.positional.map { URL(fileURLWithPath: $0).standardizedFileURL }
-    // Where each repository is written: an output root (the user's path, its links followed)
-    // and the directory under it (`NAME/` for several under --out: confined like any output).
-    let outDirectories: [(root: String, under: String)]
-    switch (inv.out.map { URL(fileURLWithPath: $0).standardizedFileURL.path }, roots.count) {
-    case (let out?, 1): outDirectories = [(out, "")]
-    case (let out?, _):
-        let names = roots.map(\.lastPathComponent)
-        if let twice = names.first(where: { n in names.filter { $0 == n }.count > 1 }) {
-            output.err("livery: two repositories are named '\(twice)'; each is built into --out/NAME\n")
-            return 1
-        }
-        outDirectories = names.map { (out, $0 + "/") }
-    case (nil, _): outDirectories = roots.map { ($0.path, "") }
-    }
+    guard let outDirectories = outDirectories(of: roots, out: inv.out, output: output) else { return 1 }
     // Every configuration and template is read and compiled before the schemes, and every plan
     // made before anything is written.
     var repositories: [(repo: TemplateRepository, templates: [Template])] = []
@@ -86,27 +73,58 @@ func build(_ inv: Invocation, output: Output) -> Int32 {
             failed = true
             continue
         }
-        var written = 0
-        // A link or a file where a directory goes fails every output under it: said once.
-        var said: Set<String> = []
-        for item in plan {
-            let value = data[item.scheme] ?? variables(schemes[item.scheme])
-            data[item.scheme] = value
-            do {
-                try root.write(try templates[item.entry].renderBytes(value), to: target.under + item.path)
-                written += 1
-            } catch {
-                if said.insert("\(error)").inserted {
-                    output.err("\(outDir)/\(item.path): error: \(error)\n")
-                }
-                failed = true
-            }
+        let written = write(plan, of: templates, schemes: schemes, data: &data, under: target.under, in: root)
+        {
+            output.err("\(outDir)/\($0): error: \($1)\n")
+            failed = true
         }
         output.out(
             "built \(written) file\(written == 1 ? "" : "s") (\(repo.entries.count) templates, \(schemes.count) schemes) in \(outDir)"
                 + (written < plan.count ? "; \(plan.count - written) not written\n" : "\n"))
     }
     return failed ? 1 : 0
+}
+
+/// Where each repository is written: an output root (the user's path, its links followed) and
+/// the directory under it (`NAME/` for several under `--out`: confined like any output).
+/// - Returns: One per repository, or nil after saying that two share a name under `--out`.
+private func outDirectories(of roots: [URL], out: String?, output: Output) -> [(root: String, under: String)]?
+{
+    switch (out.map { URL(fileURLWithPath: $0).standardizedFileURL.path }, roots.count) {
+    case (let out?, 1): return [(out, "")]
+    case (let out?, _):
+        let names = roots.map(\.lastPathComponent)
+        if let twice = names.first(where: { n in names.filter { $0 == n }.count > 1 }) {
+            output.err("livery: two repositories are named '\(twice)'; each is built into --out/NAME\n")
+            return nil
+        }
+        return names.map { (out, $0 + "/") }
+    case (nil, _): return roots.map { ($0.path, "") }
+    }
+}
+
+/// Renders and writes a repository's outputs under `under` in `root`, each scheme's variables
+/// made once (kept in `data`) when its first output is rendered; `failure` is told of an
+/// output not written (its path and why), once for each reason (a link or a file where a
+/// directory goes fails every output under it).
+/// - Returns: The number of files written.
+private func write(
+    _ plan: [TemplateRepository.Output], of templates: [Template], schemes: [TintedScheme],
+    data: inout [MustacheValue?], under: String, in root: OutputRoot, failure: (String, Error) -> Void
+) -> Int {
+    var written = 0
+    var said: Set<String> = []
+    for item in plan {
+        let value = data[item.scheme] ?? variables(schemes[item.scheme])
+        data[item.scheme] = value
+        do {
+            try root.write(try templates[item.entry].renderBytes(value), to: under + item.path)
+            written += 1
+        } catch {
+            if said.insert("\(error)").inserted { failure(item.path, error) }
+        }
+    }
+    return written
 }
 
 /// The compiled template of each entry of `repo`, in entry order.

@@ -102,15 +102,40 @@ struct Lexer {
     /// time, so that a sheet's tokens are never all held at once (4 MiB of `}` would be four
     /// million of them).
     mutating func next() -> Token {
+        let spaced = skipSpaceAndComments()
+        let (l, col) = (line, column)
+        func make(_ k: Token.Kind) -> Token { Token(kind: k, line: l, column: col, spaceBefore: spaced) }
+        guard let c = peek() else { return make(.eof) }
+        if c == "\"" || c == "'" { return make(quoted(by: c, line: l, column: col)) }
+        if isNumberStart() { return make(number(line: l, column: col)) }
+        if c == "@" || c == "#" {
+            advance()
+            let name = readName()
+            if name.isEmpty {
+                error("expected a name after '\(c)'", line: l, column: col)
+                return make(.delim(Character(c)))
+            }
+            return make(c == "@" ? .atKeyword(name) : .hash(name))
+        }
+        if Lexer.isNameStart(c) || (c == "-" && peek(1).map(Lexer.isNameStart) == true) {
+            let name = readName()
+            guard peek() == "(" else { return make(.ident(name)) }
+            advance()
+            return make(.function(name))
+        }
+        advance()
+        return make(.delim(Character(c)))
+    }
+
+    /// Skips whitespace and comments.
+    /// - Returns: Whether there was any.
+    private mutating func skipSpaceAndComments() -> Bool {
         var space = false
         while true {
-            // Whitespace and comments.
             if let c = peek(), c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\u{0C}" {
                 advance()
                 space = true
-                continue
-            }
-            if peek() == "/" && peek(1) == "*" {
+            } else if peek() == "/" && peek(1) == "*" {
                 let (l, col) = (line, column)
                 advance()
                 advance()
@@ -122,116 +147,97 @@ struct Lexer {
                     advance()
                 }
                 space = true
-                continue
-            }
-            let (l, col, spaced) = (line, column, space)
-            func make(_ k: Token.Kind) -> Token { Token(kind: k, line: l, column: col, spaceBefore: spaced) }
-            guard let c = peek() else {
-                return make(.eof)
-            }
-            space = false
-            if c == "\"" || c == "'" {
-                advance()
-                var s = ""
-                var closed = false
-                while let d = peek(), d != "\n" {
-                    advance()
-                    if d == c {
-                        closed = true
-                        break
-                    }
-                    if d == "\\", let e = peek() {
-                        // CSS Syntax 3 §4.3.7: up to six hex digits and one optional space name a
-                        // code point; an escaped newline continues the string; any other character
-                        // stands for itself.
-                        if e == "\n" {
-                            advance()
-                        } else if e.properties.isASCIIHexDigit {
-                            var hex = ""
-                            while hex.count < 6, let h = peek(), h.properties.isASCIIHexDigit {
-                                hex.unicodeScalars.append(h)
-                                advance()
-                            }
-                            if peek() == " " { advance() }
-                            let v = UInt32(hex, radix: 16) ?? 0xFFFD
-                            s.unicodeScalars.append(
-                                v == 0 || (0xD800...0xDFFF).contains(v)
-                                    ? "\u{FFFD}" : Unicode.Scalar(v) ?? "\u{FFFD}")
-                        } else {
-                            advance()
-                            s.unicodeScalars.append(e)
-                        }
-                    } else {
-                        s.unicodeScalars.append(d)
-                    }
-                }
-                if !closed { error("unterminated string", line: l, column: col) }
-                return make(.string(s))
-            } else if isNumberStart() {
-                var text = ""
-                if c == "-" || c == "+" {
-                    text.unicodeScalars.append(c)
-                    advance()
-                }
-                while let d = peek(), ("0"..."9").contains(d) || d == "." {
-                    if d == ".", !(peek(1).map { ("0"..."9").contains($0) } ?? false) { break }
-                    text.unicodeScalars.append(d)
-                    advance()
-                }
-                // An exponent (CSS Syntax 3 §4.3.12): `e`, an optional sign, digits.
-                func digit(_ s: Unicode.Scalar?) -> Bool { s.map { ("0"..."9").contains($0) } ?? false }
-                if let e = peek(), e == "e" || e == "E",
-                    digit(peek(1)) || ((peek(1) == "+" || peek(1) == "-") && digit(peek(2)))
-                {
-                    for _ in 0..<(digit(peek(1)) ? 1 : 2) {
-                        text.unicodeScalars.append(peek()!)
-                        advance()
-                    }
-                    while let d = peek(), ("0"..."9").contains(d) {
-                        text.unicodeScalars.append(d)
-                        advance()
-                    }
-                }
-                var unit = ""
-                if peek() == "%" {
-                    unit = "%"
-                    advance()
-                } else {
-                    while let d = peek(), Lexer.isNameStart(d) {
-                        unit.unicodeScalars.append(d)
-                        advance()
-                    }
-                }
-                if let v = Double(text), v.isFinite {
-                    // −0 is 0: values are interned by equality, and −0 == 0, so one spelling
-                    // must stand for both (else `resolve` and `explain` could print either).
-                    return make(.number(v == 0 ? 0 : v, unit: unit))
-                } else {
-                    error("number '\(text)' is malformed or out of range", line: l, column: col)
-                    return make(.number(0, unit: unit))
-                }
-            } else if c == "@" || c == "#" {
-                advance()
-                let name = readName()
-                if name.isEmpty {
-                    error("expected a name after '\(c)'", line: l, column: col)
-                    return make(.delim(Character(c)))
-                } else {
-                    return make(c == "@" ? .atKeyword(name) : .hash(name))
-                }
-            } else if Lexer.isNameStart(c) || (c == "-" && peek(1).map(Lexer.isNameStart) == true) {
-                let name = readName()
-                if peek() == "(" {
-                    advance()
-                    return make(.function(name))
-                } else {
-                    return make(.ident(name))
-                }
             } else {
-                advance()
-                return make(.delim(Character(c)))
+                return space
             }
         }
+    }
+
+    /// A string token whose opening `quote` is the next character (at `line`, `column`), to
+    /// its closing quote or the end of the line.
+    private mutating func quoted(by quote: Unicode.Scalar, line: Int, column: Int) -> Token.Kind {
+        advance()
+        var s = ""
+        var closed = false
+        while let d = peek(), d != "\n" {
+            advance()
+            if d == quote {
+                closed = true
+                break
+            }
+            if d == "\\", let e = peek() {
+                // CSS Syntax 3 §4.3.7: up to six hex digits and one optional space name a
+                // code point; an escaped newline continues the string; any other character
+                // stands for itself.
+                if e == "\n" {
+                    advance()
+                } else if e.properties.isASCIIHexDigit {
+                    var hex = ""
+                    while hex.count < 6, let h = peek(), h.properties.isASCIIHexDigit {
+                        hex.unicodeScalars.append(h)
+                        advance()
+                    }
+                    if peek() == " " { advance() }
+                    let v = UInt32(hex, radix: 16) ?? 0xFFFD
+                    s.unicodeScalars.append(
+                        v == 0 || (0xD800...0xDFFF).contains(v) ? "\u{FFFD}" : Unicode.Scalar(v) ?? "\u{FFFD}"
+                    )
+                } else {
+                    advance()
+                    s.unicodeScalars.append(e)
+                }
+            } else {
+                s.unicodeScalars.append(d)
+            }
+        }
+        if !closed { error("unterminated string", line: line, column: column) }
+        return .string(s)
+    }
+
+    /// A number token, with its unit (`px`, `%`, or none), starting at the next character (at
+    /// `line`, `column`; `isNumberStart`).
+    private mutating func number(line: Int, column: Int) -> Token.Kind {
+        var text = ""
+        if let c = peek(), c == "-" || c == "+" {
+            text.unicodeScalars.append(c)
+            advance()
+        }
+        while let d = peek(), ("0"..."9").contains(d) || d == "." {
+            if d == ".", !(peek(1).map { ("0"..."9").contains($0) } ?? false) { break }
+            text.unicodeScalars.append(d)
+            advance()
+        }
+        // An exponent (CSS Syntax 3 §4.3.12): `e`, an optional sign, digits.
+        func digit(_ s: Unicode.Scalar?) -> Bool { s.map { ("0"..."9").contains($0) } ?? false }
+        if let e = peek(), e == "e" || e == "E",
+            digit(peek(1)) || ((peek(1) == "+" || peek(1) == "-") && digit(peek(2)))
+        {
+            for _ in 0..<(digit(peek(1)) ? 1 : 2) {
+                text.unicodeScalars.append(peek()!)
+                advance()
+            }
+            while let d = peek(), ("0"..."9").contains(d) {
+                text.unicodeScalars.append(d)
+                advance()
+            }
+        }
+        var unit = ""
+        if peek() == "%" {
+            unit = "%"
+            advance()
+        } else {
+            while let d = peek(), Lexer.isNameStart(d) {
+                unit.unicodeScalars.append(d)
+                advance()
+            }
+        }
+        guard let v = Double(text), v.isFinite else {
+            error("number '\(text)' is malformed or out of range", line: line, column: column)
+            return .number(0, unit: unit)
+        }
+        // −0 is 0: values are interned by equality, and −0 == 0, so one spelling must stand for
+        // both (else `resolve` and `explain` could print either).
+        return .number(v == 0 ? 0 : v, unit: unit)
     }
 
     private func isNumberStart() -> Bool {

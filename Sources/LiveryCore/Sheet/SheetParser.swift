@@ -108,41 +108,7 @@ public struct SheetParser {
                         path, at: pathToken, from: file, cursor: &cursor, into: &sheet, imports: imports,
                         log: &log)
                 case "app":
-                    guard case .string(let app) = cursor.peek.kind else {
-                        cursor.error("expected a quoted application id after '@app'", at: cursor.peek)
-                        cursor.skipStatement()
-                        continue
-                    }
-                    // Ids are matched exactly (the README): a glob would never match anything.
-                    if app.contains("*") {
-                        cursor.error(
-                            "'@app' matches application ids exactly: '\(app)' has '*', which would never match",
-                            at: cursor.peek)
-                    }
-                    cursor.next()
-                    guard cursor.peek.kind == .delim("{") else {
-                        cursor.error("expected '{' after '@app \"\(app)\"'", at: cursor.peek)
-                        cursor.skipStatement()
-                        continue
-                    }
-                    cursor.next()
-                    while !cursor.atEnd && cursor.peek.kind != .delim("}") {
-                        if case .atKeyword(let inner) = cursor.peek.kind {
-                            cursor.error("'@\(inner)' is not allowed inside '@app'", at: cursor.peek)
-                            cursor.next()
-                            cursor.skipStatement()
-                            continue
-                        }
-                        if var rule = cursor.rule() {
-                            rule.app = app
-                            sheet.rules.append(rule)
-                        }
-                    }
-                    if cursor.atEnd {
-                        cursor.error("expected '}' to close '@app'", at: cursor.peek)
-                    } else {
-                        cursor.next()
-                    }
+                    cursor.appBlock(into: &sheet)
                 case "component":
                     cursor.component(into: &sheet)
                 default:
@@ -567,6 +533,46 @@ private struct Cursor {
     }
 
     // MARK: At-rules
+
+    /// An `@app "id" { rules }` block, after its keyword: the rules apply to that
+    /// application's requests only.
+    mutating func appBlock(into sheet: inout Stylesheet) {
+        guard case .string(let app) = peek.kind else {
+            error("expected a quoted application id after '@app'", at: peek)
+            skipStatement()
+            return
+        }
+        // Ids are matched exactly (the README): a glob would never match anything.
+        if app.contains("*") {
+            error(
+                "'@app' matches application ids exactly: '\(app)' has '*', which would never match",
+                at: peek)
+        }
+        next()
+        guard peek.kind == .delim("{") else {
+            error("expected '{' after '@app \"\(app)\"'", at: peek)
+            skipStatement()
+            return
+        }
+        next()
+        while !atEnd && peek.kind != .delim("}") {
+            if case .atKeyword(let inner) = peek.kind {
+                error("'@\(inner)' is not allowed inside '@app'", at: peek)
+                next()
+                skipStatement()
+                continue
+            }
+            if var r = rule() {
+                r.app = app
+                sheet.rules.append(r)
+            }
+        }
+        if atEnd {
+            error("expected '}' to close '@app'", at: peek)
+        } else {
+            next()
+        }
+    }
 
     mutating func defineColor(into sheet: inout Stylesheet) {
         let t = peek

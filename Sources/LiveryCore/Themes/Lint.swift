@@ -13,16 +13,23 @@ public enum Lint {
         // The rules are looked at last first, so warnings are found in no useful order: only
         // the first of each file by position are kept as they come, the rest counted.
         var out = FirstDiagnostics()
+        shadowedRules(in: own, into: &out)
+        unusedPaletteNames(in: chain, into: &out)
+        return out.diagnostics(severity: .warning)
+    }
 
-        // Shadowed rules, by (app, selector): the properties later rules with that selector set,
-        // and where the latest sets each. A block's declarations are looked at once for the
-        // block and once for each of its selectors that another block also lists; a copy of a
-        // selector earlier in its own list never wins, whatever it sets. What is left is
-        // bounded by `work`, past which the check stops with a warning saying so.
-        struct Key: Hashable {
-            var app: String?
-            var selector: String
-        }
+    /// A rule's selector within its `@app` block, if any.
+    private struct Key: Hashable {
+        var app: String?
+        var selector: String
+    }
+
+    /// Warns of the rules of `own` that can never win. By (app, selector): the properties later
+    /// rules with that selector set, and where the latest sets each. A block's declarations
+    /// are looked at once for the block and once for each of its selectors that another block
+    /// also lists; a copy of a selector earlier in its own list never wins, whatever it sets.
+    /// What is left is bounded by `work`, past which the check stops with a warning saying so.
+    private static func shadowedRules(in own: ThemeSource, into out: inout FirstDiagnostics) {
         let texts = own.sheet.rules.map { $0.selectors.map(\.text) }
         var blocksListing: [Key: Int] = [:]
         for (rule, selectorTexts) in zip(own.sheet.rules, texts) {
@@ -34,19 +41,7 @@ public enum Lint {
             1_000_000 + 16 * own.sheet.rules.reduce(0) { $0 + $1.selectors.count + $1.declarations.count }
         var laterSetters: [Key: [String: SourceLocation]] = [:]
         rules: for (rule, selectorTexts) in zip(own.sheet.rules, texts).reversed() {
-            var properties: [String] = []  // distinct, last declaration first
-            var seenInRule: Set<String> = []
-            for d in rule.declarations.reversed() {
-                if seenInRule.insert(d.property).inserted {
-                    properties.append(d.property)
-                } else {
-                    out.append(
-                        Diagnostic(
-                            .warning,
-                            "'\(d.property)' is set again later in the same rule; this one never wins",
-                            at: d.location, sourceLine: d.sourceLine))
-                }
-            }
+            let properties = distinctProperties(of: rule, into: &out)
             var listedLater: Set<String> = []
             for (selector, text) in zip(rule.selectors, selectorTexts).reversed() {
                 let key = Key(app: rule.app, selector: text)
@@ -98,8 +93,30 @@ public enum Lint {
                 break rules
             }
         }
+    }
 
-        // Unused palette names: references anywhere in the chain count.
+    /// The properties `rule` sets, each once, the last declaration first; warns of each
+    /// declaration set again later in the rule.
+    private static func distinctProperties(of rule: Rule, into out: inout FirstDiagnostics) -> [String] {
+        var properties: [String] = []
+        var seenInRule: Set<String> = []
+        for d in rule.declarations.reversed() {
+            if seenInRule.insert(d.property).inserted {
+                properties.append(d.property)
+            } else {
+                out.append(
+                    Diagnostic(
+                        .warning, "'\(d.property)' is set again later in the same rule; this one never wins",
+                        at: d.location, sourceLine: d.sourceLine))
+            }
+        }
+        return properties
+    }
+
+    /// Warns of the palette names of the theme's own sheet (the last of `chain`) that nothing in
+    /// the chain refers to.
+    private static func unusedPaletteNames(in chain: [ThemeSource], into out: inout FirstDiagnostics) {
+        guard let own = chain.last else { return }
         var used: Set<String> = []
         func collect(_ nodes: [ValueNode]) { ValueNode.forEachReference(in: nodes) { used.insert($0) } }
         for source in chain {
@@ -119,7 +136,6 @@ public enum Lint {
                     .warning, "palette colour '@\(d.name)' is never used", at: d.location,
                     sourceLine: d.sourceLine))
         }
-        return out.diagnostics(severity: .warning)
     }
 }
 

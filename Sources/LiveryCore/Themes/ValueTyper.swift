@@ -54,25 +54,7 @@ struct ValueTyper {
             return .color(c)
         case .image:
             guard let n = single() else { return nil }
-            if case .ident("none") = n.kind { return .image(nil) }
-            guard case .function("url", let args) = n.kind, args.count == 1, args[0].count == 1,
-                case .string(let path) = args[0][0].kind
-            else {
-                error("'\(name)' takes url(\"path\") or none", at: n)
-                return nil
-            }
-            guard let root = declaration.bundleRoot else {
-                error(
-                    "url() is only allowed in a bundle directory (this sheet has no bundle to hold images)",
-                    at: n)
-                return nil
-            }
-            switch BundleFiles.checkImage(path, in: root) {
-            case .success(let abs): return .image(abs)
-            case .failure(let e):
-                error(e.message, at: args[0][0])
-                return nil
-            }
+            return image(n, for: name, declaration: declaration)
         case .length:
             guard let n = single(), let v = number(n, units: ["", "px"], what: "a length") else { return nil }
             return .length(v)
@@ -81,27 +63,10 @@ struct ValueTyper {
             return .number(v)
         case .duration:
             guard let n = single() else { return nil }
-            if case .number(let v, let unit) = n.kind {
-                switch unit {
-                case "s": return .duration(v)
-                case "ms": return .duration(v / 1000 + 0)  // + 0: an underflow to −0 is 0
-                case "" where v == 0: return .duration(0)
-                default: break
-                }
-            }
-            error("'\(name)' takes a duration such as 0.6s or 600ms", at: n)
-            return nil
+            return duration(n, for: name)
         case .keyword:
             guard let n = single() else { return nil }
-            guard case .ident(let k) = n.kind, property.keywords.contains(k) else {
-                let word: String
-                if case .ident(let k) = n.kind { word = k } else { word = "" }
-                error(
-                    "'\(name)' takes one of \(property.keywords.joined(separator: ", "))"
-                        + (word.isEmpty ? "" : hint(word, property.keywords)), at: n)
-                return nil
-            }
-            return .keyword(k)
+            return keyword(n, for: property)
         case .string:
             guard let n = single() else { return nil }
             guard case .string(let s) = n.kind else {
@@ -120,22 +85,77 @@ struct ValueTyper {
             else { return nil }
             return .size(w, h)
         case .insets:
-            guard (1...4).contains(nodes.count) else {
-                error("'\(name)' takes one to four lengths (top right bottom left)", at: nodes[0])
-                return nil
+            return insets(nodes, for: name)
+        }
+    }
+
+    /// `url("path")` (a file of the bundle, checked) or `none`.
+    private mutating func image(_ n: ValueNode, for name: String, declaration: Declaration) -> Value? {
+        if case .ident("none") = n.kind { return .image(nil) }
+        guard case .function("url", let args) = n.kind, args.count == 1, args[0].count == 1,
+            case .string(let path) = args[0][0].kind
+        else {
+            error("'\(name)' takes url(\"path\") or none", at: n)
+            return nil
+        }
+        guard let root = declaration.bundleRoot else {
+            error(
+                "url() is only allowed in a bundle directory (this sheet has no bundle to hold images)", at: n
+            )
+            return nil
+        }
+        switch BundleFiles.checkImage(path, in: root) {
+        case .success(let abs): return .image(abs)
+        case .failure(let e):
+            error(e.message, at: args[0][0])
+            return nil
+        }
+    }
+
+    /// Seconds: `0.6s`, `600ms`, or a unitless 0.
+    private mutating func duration(_ n: ValueNode, for name: String) -> Value? {
+        if case .number(let v, let unit) = n.kind {
+            switch unit {
+            case "s": return .duration(v)
+            case "ms": return .duration(v / 1000 + 0)  // + 0: an underflow to −0 is 0
+            case "" where v == 0: return .duration(0)
+            default: break
             }
-            var v: [Double] = []
-            for n in nodes {
-                guard let x = number(n, units: ["", "px"], what: "a length") else { return nil }
-                v.append(x)
-            }
-            // CSS shorthand expansion (CSS Box 3 §4, "margin").
-            switch v.count {
-            case 1: return .insets(v[0], v[0], v[0], v[0])
-            case 2: return .insets(v[0], v[1], v[0], v[1])
-            case 3: return .insets(v[0], v[1], v[2], v[1])
-            default: return .insets(v[0], v[1], v[2], v[3])
-            }
+        }
+        error("'\(name)' takes a duration such as 0.6s or 600ms", at: n)
+        return nil
+    }
+
+    /// One of the property's keywords.
+    private mutating func keyword(_ n: ValueNode, for property: PropertyDefinition) -> Value? {
+        guard case .ident(let k) = n.kind, property.keywords.contains(k) else {
+            let word: String
+            if case .ident(let k) = n.kind { word = k } else { word = "" }
+            error(
+                "'\(property.name)' takes one of \(property.keywords.joined(separator: ", "))"
+                    + (word.isEmpty ? "" : hint(word, property.keywords)), at: n)
+            return nil
+        }
+        return .keyword(k)
+    }
+
+    /// One to four lengths, expanded as CSS's shorthand (CSS Box 3 §4, "margin"): top, right,
+    /// bottom, left.
+    private mutating func insets(_ nodes: [ValueNode], for name: String) -> Value? {
+        guard (1...4).contains(nodes.count) else {
+            error("'\(name)' takes one to four lengths (top right bottom left)", at: nodes[0])
+            return nil
+        }
+        var v: [Double] = []
+        for n in nodes {
+            guard let x = number(n, units: ["", "px"], what: "a length") else { return nil }
+            v.append(x)
+        }
+        switch v.count {
+        case 1: return .insets(v[0], v[0], v[0], v[0])
+        case 2: return .insets(v[0], v[1], v[0], v[1])
+        case 3: return .insets(v[0], v[1], v[2], v[1])
+        default: return .insets(v[0], v[1], v[2], v[3])
         }
     }
 
