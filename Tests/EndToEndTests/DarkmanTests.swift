@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// darkman's interface (DESIGN §10), driven with busctl and dbus-monitor as darkman's users do.
+/// darkman's interface (`nl.whynothugo.darkman`, owned when no darkman runs), driven with busctl and dbus-monitor as darkman's users do.
 final class DarkmanTests: EndToEndTestCase {
     let darkmanName = "nl.whynothugo.darkman"
     let path = "/nl/whynothugo/darkman"

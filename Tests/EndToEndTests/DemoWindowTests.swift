@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// `livery-demo`, the GTK 4 window of the sample screen, follows every switch (DESIGN §11): on an
+/// `livery-demo`, the GTK 4 window of the sample screen, follows every switch: on an
 /// Xvfb screen the size of the window, after `livery set crimson` the tab bar's selected tab is
 /// crimson's accent and no pixel anywhere in the window is forest's green, nor any green at all
 /// (the button images, the blends of the accent with what is under it); after `livery set

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Light and dark (DESIGN §10): `livery dark`, `light`, `toggle`, `get --variant`, the bus's
+/// Light and dark (the README, "Light and dark"): `livery dark`, `light`, `toggle`, `get --variant`, the bus's
 /// `SetVariant` and `Variant`, pairs from `config.yaml`, declared variants and the naming rule.
 final class VariantTests: EndToEndTestCase {
     var tinted: String { Locations.fixtures + "/tinted/schemes/base16" }

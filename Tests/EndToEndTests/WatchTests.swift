@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Watching components (DESIGN §5, dconf's model; seed case 2): a client adds a match rule for
+/// Watching components (dconf's model: match first, then read): a client adds a match rule for
 /// its paths, then calls `Watch` and gets every property at one serial; each published change
 /// is broadcast once per watched (path, app), whatever the number of watchers. Driven with
 /// python3-dbus, `livery watch`, `gdbus monitor` and `dbus-monitor`.

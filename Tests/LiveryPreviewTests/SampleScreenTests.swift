@@ -14,7 +14,7 @@ final class SampleScreenTests: XCTestCase {
     }
 
     func testEveryRoleOfTheIssueIsOnTheScreen() {
-        // DESIGN §11: a navigation bar with bar button items, a segmented control, a progress
+        // The UIAppearance sample screen: a navigation bar with bar button items, a segmented control, a progress
         // view, a slider, switches on and off, an activity indicator, a table with rows, a button
         // in each state, an overlay and a tab bar.
         let roles = SampleScreen.elements.map(\.role)
@@ -52,7 +52,8 @@ final class SampleScreenTests: XCTestCase {
         XCTAssertEqual(Set(styles.keys), Set(SampleScreen.paths))
         let green = RGBA(red8: 0, green8: 128, blue8: 0)
         XCTAssertEqual(styles["Window/NavigationBar"]?.color("tint-color"), green)
-        // Inherited from the navigation bar by its bar button items (DESIGN §4).
+        // Inherited from the navigation bar by its bar button items (an inheritable property a node does not set takes
+        // its container's value).
         XCTAssertEqual(styles["Window/NavigationBar/BarButtonItem"]?.color("tint-color"), green)
         XCTAssertEqual(styles["Window/TabBar"]?.color("tint-color"), green)
         XCTAssertEqual(styles["Window/Switch:selected"]?.color("on-tint-color"), green)

@@ -7,7 +7,7 @@ import Mustache
 import Synchronization
 
 /// `livery preview ID [-o FILE.png] [--size WxH] [--app APP] [--themes-dir DIR]...`: draws the
-/// sample screen (`SampleScreen`, DESIGN §11) with theme ID's resolved values into a PNG, with no
+/// sample screen (`SampleScreen`, the UIAppearance example) with theme ID's resolved values into a PNG, with no
 /// daemon. The theme is found as `livery palette` finds it. The picture goes to FILE (default
 /// `ID.png` in the current directory), written whole or not at all, and its path is printed;
 /// `-o -` writes the PNG to standard output instead.

@@ -2,7 +2,8 @@ import Foundation
 import LiveryCore
 
 /// `livery sun --latitude LAT --longitude LON [--date YYYY-MM-DD] [--json]`: the sunrise and
-/// sunset of a day at a place, in UTC, with no daemon (DESIGN §10, `SolarTimes`).
+/// sunset of a day at a place, in UTC, with no daemon (`SolarTimes`: the day is taken in the
+/// place's mean solar time, so that sunrise comes before sunset).
 ///
 /// Prints `sunrise 2026-06-21T03:18:25Z` and `sunset …Z` lines, or `polar day` / `polar night`;
 /// with `--json` one object, `{"date": "2026-06-21", "latitude": 52.37, "longitude": 4.89,

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// An outside format (`formats:` in a plugin manifest, DESIGN §8): an importer program for theme
+/// An outside format (`formats:` in a plugin manifest, the README's "Plugins"): an importer program for theme
 /// files whose names match its patterns. The file (at most `ThemeFormats.maximumSchemeSize`
 /// bytes) goes to the importer's standard input; what it writes on standard output (at most
 /// `BundleFiles.maximumSheetSize` bytes, UTF-8) is read as a sheet when it starts with `@` or

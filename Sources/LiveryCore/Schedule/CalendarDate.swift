@@ -1,6 +1,6 @@
 /// A day of the proleptic Gregorian calendar, with no time zone attached: `2026-06-21`. Which
 /// zone's day it is belongs to whoever uses it (`SolarTimes` takes it in the place's mean solar
-/// time, DESIGN §10).
+/// time, UTC + longitude/15 hours, so that sunrise comes before sunset).
 public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The year, 1 through 9999 (four digits in `YYYY-MM-DD`).
     public let year: Int

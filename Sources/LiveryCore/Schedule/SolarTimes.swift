@@ -43,7 +43,7 @@ public enum SolarTimes {
 
     /// The sunrise and sunset of calendar day `date` at the place, or that there is none.
     ///
-    /// `date` is the day in the place's mean solar time, UTC + longitude/15 hours (DESIGN §10),
+    /// `date` is the day in the place's mean solar time, UTC + longitude/15 hours,
     /// so that sunrise comes before sunset everywhere, the date line included: at longitude 180
     /// the sunrise of 2026-06-21 is at 2026-06-20T17:58Z. A time lies within that day, except
     /// that a sun crossing the horizon near local midnight (days next to the midnight sun's) may

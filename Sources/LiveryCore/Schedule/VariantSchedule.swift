@@ -1,6 +1,6 @@
 import Foundation
 
-/// When a schedule (`VariantConfig.Schedule`) turns light and dark (DESIGN §10): at sunrise and
+/// When a schedule (`VariantConfig.Schedule`) turns light and dark: at sunrise and
 /// sunset of each day at a place (`SolarTimes`), or at two local times of day. Pure: every
 /// answer is computed from the instant and the time zone given, so that tests can move the
 /// clock and the zone as they like.
@@ -112,7 +112,7 @@ public struct VariantSchedule: Sendable, Equatable {
 }
 
 /// Decides, each time the clock is looked at, whether the schedule switches the variant
-/// (DESIGN §10): at start-up (the first look) it applies the variant the schedule says; after
+/// (a manual switch holds until the next transition): at start-up (the first look) it applies the variant the schedule says; after
 /// that only when a transition lies between the last look and this one, forwards or backwards
 /// (a timer that fired, a resume after suspend, a clock or time-zone change), so that a manual
 /// switch holds until the next transition. A look with no valid schedule (`config.yaml` absent,

@@ -1,4 +1,6 @@
-/// The sample screen of DESIGN §11, the UIAppearance example Livery's model comes from: which
+/// The sample screen of the UIAppearance example Livery's model comes from (a navigation bar
+/// with bar button items, a segmented control, a progress view, a slider, switches, an activity
+/// indicator, a table, a button in each state, an overlay and a tab bar): which
 /// component path is drawn where, and which of its properties the drawing reads. `livery preview`
 /// draws it with Cairo and `livery-demo` builds it from GTK widgets; both read this one
 /// description, so that the picture and the window cannot drift apart.

@@ -1,6 +1,6 @@
 /// The naming rule that pairs a light theme with a dark one when neither the user's
-/// `config.yaml` nor the theme's `@theme` (`light-variant`, `dark-variant`) says (DESIGN §10;
-/// the README, "Light and dark"). It follows the names of the tinted-theming scheme collection
+/// `config.yaml` nor the theme's `@theme` (`light-variant`, `dark-variant`) says (the
+/// README, "Light and dark"). It follows the names of the tinted-theming scheme collection
 /// (`gruvbox-dark-medium` / `gruvbox-light-medium`, `catppuccin-mocha` / `catppuccin-latte`,
 /// `rose-pine` / `rose-pine-dawn`, `tomorrow-night` / `tomorrow`, `atelier-cave` /
 /// `atelier-cave-light`), in this order:

@@ -6,7 +6,8 @@ Made once with astral 3.2 (PyPI) on Python 3.11:
     python3 -m venv /tmp/astral-venv && /tmp/astral-venv/bin/pip install astral==3.2
     /tmp/astral-venv/bin/python Tests/Fixtures/sun/make_reference.py > Tests/Fixtures/sun/reference.json
 
-Like with like, as Livery's `SolarTimes` computes (DESIGN §10):
+Like with like, as Livery's `SolarTimes` computes (the day taken in the place's mean solar
+time, UTC + longitude/15 hours):
 
 - The horizon is NOAA's: the sun's centre at a zenith of 90.833° (refraction and the sun's
   radius), so astral's elevation without refraction (`elevation(..., with_refraction=False)`)

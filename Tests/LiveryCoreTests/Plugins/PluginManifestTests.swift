@@ -112,7 +112,7 @@ final class PluginManifestTests: XCTestCase {
             errors(hooks), ["plugin.yaml:2:3: error: 'hooks' has 257 entries; a plugin may have at most 256"])
     }
 
-    /// Outside formats and repository exports as DESIGN §8's example writes them.
+    /// Outside formats and repository exports as the README's "Plugins" example writes them.
     func testFormatsAndRepositoryExports() throws {
         let m = try parse(
             """
