@@ -276,40 +276,7 @@ extension Connection {
                     }
                     return [.dictionary(key: .string, value: .variant, entries)]
                 },
-                Method.deferred(
-                    "Set",
-                    inputs: [
-                        Argument("interface_name", .string), Argument("property_name", .string),
-                        Argument("value", .variant),
-                    ], outputs: []
-                ) { [weak self] call, reply in
-                    let (interface, property) = try Connection.findProperty(
-                        call.arguments[0].string!, call.arguments[1].string!, in: own, path: path)
-                    guard property.access == .readWrite, property.set != nil || property.deferredSet != nil
-                    else {
-                        throw DBusError(.propertyReadOnly, "Property '\(property.name)' is read-only")
-                    }
-                    guard case .variant(let value) = call.arguments[2] else {
-                        reply.succeed([])
-                        return
-                    }
-                    if value.signature != property.signature {
-                        throw DBusError.invalidArgs(
-                            "Property '\(property.name)' has type '\(property.signature)', not '\(value.signature)'"
-                        )
-                    }
-                    if let later = property.deferredSet {
-                        try later(value, reply)
-                        return
-                    }
-                    try property.set?(value)
-                    if property.emitsChangedSignal {
-                        try self?.emitPropertiesChanged(
-                            path: path, interface: interface.name,
-                            changed: [property.name: try Connection.read(property)])
-                    }
-                    reply.succeed([])
-                },
+                propertySet(path: path, own: own),
             ],
             signals: Connection.standardInterfaceDescriptions[1].signals)
         let peer = Interface(
@@ -321,6 +288,46 @@ extension Connection {
                 },
             ])
         return [introspectable, properties, peer]
+    }
+
+    /// `org.freedesktop.DBus.Properties.Set` on the object at `path`: a read-write property of
+    /// `own` takes a value of its type, deferred when the property says so, and its change is
+    /// signalled when it emits `PropertiesChanged`.
+    private func propertySet(path: ObjectPath, own: [Interface]) -> Method {
+        Method.deferred(
+            "Set",
+            inputs: [
+                Argument("interface_name", .string), Argument("property_name", .string),
+                Argument("value", .variant),
+            ], outputs: []
+        ) { [weak self] call, reply in
+            let (interface, property) = try Connection.findProperty(
+                call.arguments[0].string!, call.arguments[1].string!, in: own, path: path)
+            guard property.access == .readWrite, property.set != nil || property.deferredSet != nil
+            else {
+                throw DBusError(.propertyReadOnly, "Property '\(property.name)' is read-only")
+            }
+            guard case .variant(let value) = call.arguments[2] else {
+                reply.succeed([])
+                return
+            }
+            if value.signature != property.signature {
+                throw DBusError.invalidArgs(
+                    "Property '\(property.name)' has type '\(property.signature)', not '\(value.signature)'"
+                )
+            }
+            if let later = property.deferredSet {
+                try later(value, reply)
+                return
+            }
+            try property.set?(value)
+            if property.emitsChangedSignal {
+                try self?.emitPropertiesChanged(
+                    path: path, interface: interface.name,
+                    changed: [property.name: try Connection.read(property)])
+            }
+            reply.succeed([])
+        }
     }
 
     /// The standard interfaces as introspection shows them (D-Bus specification, "Standard

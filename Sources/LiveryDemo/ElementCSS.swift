@@ -54,20 +54,7 @@ public enum ElementCSS {
 
                 """
         case .segmentedControl:
-            let tint = color(s, "tint-color")
-            let radius = s.length("corner-radius")
-            // The segments' outer corners follow the control's, inside its 1 px outline.
-            let inner = px(max(radius - 1, 0))
-            return """
-                \(id) { background-color: \(color(s, "background-color")); color: \(color(s, "text-color")); \
-                border: 1px solid \(tint); border-radius: \(px(radius)); \(font(s)) }
-                \(id) > button { border-style: none; border-radius: 0; min-height: 30px; margin: 0; padding: 0; }
-                \(id) > button:first-child { border-radius: \(inner) 0 0 \(inner); }
-                \(id) > button:last-child { border-radius: 0 \(inner) \(inner) 0; }
-                \(id) > button + button { border-left: 1px solid \(tint); }
-                \(id) > button:checked { background-color: \(color(s, "selected-segment-tint-color")); }
-
-                """
+            return segmentedControl(id, s)
         case .progressView:
             let bar =
                 "min-height: 6px; margin: 0; border-style: none; border-radius: \(px(s.length("corner-radius")));"
@@ -78,30 +65,9 @@ public enum ElementCSS {
 
                 """
         case .slider:
-            let track = color(s, "maximum-track-tint-color")
-            let bar = "min-height: 4px; margin: 0; border-style: none; border-radius: 2px;"
-            return """
-                \(id) { min-height: 28px; padding: 0 12px; }
-                \(id) > trough { background-color: \(track); \(bar) }
-                \(id) > trough > highlight { background-color: \(color(s, "minimum-track-tint-color")); \(bar) }
-                \(id) > trough > slider { background-color: \(color(s, "thumb-tint-color")); \
-                border: 1px solid \(track); border-radius: 50%; min-width: 24px; min-height: 24px; margin: -11px; }
-
-                """
+            return slider(id, s)
         case .toggleSwitch:
-            // Off: a clear track and the thumb outlined in tint-color, as UIKit's; on (`:checked`,
-            // which the element's switch is when `isOn`): a track of on-tint-color.
-            let on = color(s, "on-tint-color")
-            return """
-                \(id) { background-color: transparent; border: 2px solid \(color(s, "tint-color")); \
-                border-radius: 16px; opacity: \(number(s.length("alpha", 1))); }
-                \(id):checked { background-color: \(on); border-color: \(on); }
-                \(id):not(:checked) > slider { box-shadow: 0 0 0 1px \(color(s, "tint-color")); }
-                \(id) > slider { background-color: \(color(s, "thumb-tint-color")); border-style: none; \
-                border-radius: 50%; min-width: 24px; min-height: 24px; margin: 2px 0; }
-                \(id) > image { color: transparent; -gtk-icon-source: none; }
-
-                """
+            return toggleSwitch(id, s)
         case .activityIndicator:
             let size = s.text("indicator-style") == "large" ? 32.0 : 20.0
             return """
@@ -114,16 +80,7 @@ public enum ElementCSS {
 
                 """
         case .tableRow:
-            let insets = table.insets("separator-insets")
-            // The label spans the row inside the separator's insets, its bottom border the
-            // separator; its text starts 16 px from the row's edge, or at the inset when larger.
-            return """
-                \(id) { background-color: \(color(s, "background-color")); color: \(color(s, "text-color")); \
-                min-height: \(px(table.length("row-height", 44))); padding: 0; \(font(s)) }
-                \(id) > label { margin: 0 \(px(insets.right)) 0 \(px(insets.left)); \
-                padding: 0 0 0 \(px(max(16 - insets.left, 0))); border-bottom: 1px solid \(color(table, "separator-color")); }
-
-                """
+            return tableRow(id, s, table)
         case .button:
             return """
                 \(id) { \(background(s, "background-color")) color: \(color(s, "title-color")); \
@@ -146,6 +103,69 @@ public enum ElementCSS {
 
                 """
         }
+    }
+
+    /// A segmented control: its segments outlined in tint-color, the selected one filled.
+    private static func segmentedControl(_ id: String, _ s: SampleStyle) -> String {
+        let tint = color(s, "tint-color")
+        let radius = s.length("corner-radius")
+        // The segments' outer corners follow the control's, inside its 1 px outline.
+        let inner = px(max(radius - 1, 0))
+        return """
+            \(id) { background-color: \(color(s, "background-color")); color: \(color(s, "text-color")); \
+            border: 1px solid \(tint); border-radius: \(px(radius)); \(font(s)) }
+            \(id) > button { border-style: none; border-radius: 0; min-height: 30px; margin: 0; padding: 0; }
+            \(id) > button:first-child { border-radius: \(inner) 0 0 \(inner); }
+            \(id) > button:last-child { border-radius: 0 \(inner) \(inner) 0; }
+            \(id) > button + button { border-left: 1px solid \(tint); }
+            \(id) > button:checked { background-color: \(color(s, "selected-segment-tint-color")); }
+
+            """
+    }
+
+    /// A slider: its track either side of the thumb and the thumb.
+    private static func slider(_ id: String, _ s: SampleStyle) -> String {
+        let track = color(s, "maximum-track-tint-color")
+        let bar = "min-height: 4px; margin: 0; border-style: none; border-radius: 2px;"
+        return """
+            \(id) { min-height: 28px; padding: 0 12px; }
+            \(id) > trough { background-color: \(track); \(bar) }
+            \(id) > trough > highlight { background-color: \(color(s, "minimum-track-tint-color")); \(bar) }
+            \(id) > trough > slider { background-color: \(color(s, "thumb-tint-color")); \
+            border: 1px solid \(track); border-radius: 50%; min-width: 24px; min-height: 24px; margin: -11px; }
+
+            """
+    }
+
+    /// A switch, off and on.
+    private static func toggleSwitch(_ id: String, _ s: SampleStyle) -> String {
+        // Off: a clear track and the thumb outlined in tint-color, as UIKit's; on (`:checked`,
+        // which the element's switch is when `isOn`): a track of on-tint-color.
+        let on = color(s, "on-tint-color")
+        return """
+            \(id) { background-color: transparent; border: 2px solid \(color(s, "tint-color")); \
+            border-radius: 16px; opacity: \(number(s.length("alpha", 1))); }
+            \(id):checked { background-color: \(on); border-color: \(on); }
+            \(id):not(:checked) > slider { box-shadow: 0 0 0 1px \(color(s, "tint-color")); }
+            \(id) > slider { background-color: \(color(s, "thumb-tint-color")); border-style: none; \
+            border-radius: 50%; min-width: 24px; min-height: 24px; margin: 2px 0; }
+            \(id) > image { color: transparent; -gtk-icon-source: none; }
+
+            """
+    }
+
+    /// A table row, with the table's row height and separator.
+    private static func tableRow(_ id: String, _ s: SampleStyle, _ table: SampleStyle) -> String {
+        let insets = table.insets("separator-insets")
+        // The label spans the row inside the separator's insets, its bottom border the
+        // separator; its text starts 16 px from the row's edge, or at the inset when larger.
+        return """
+            \(id) { background-color: \(color(s, "background-color")); color: \(color(s, "text-color")); \
+            min-height: \(px(table.length("row-height", 44))); padding: 0; \(font(s)) }
+            \(id) > label { margin: 0 \(px(insets.right)) 0 \(px(insets.left)); \
+            padding: 0 0 0 \(px(max(16 - insets.left, 0))); border-bottom: 1px solid \(color(table, "separator-color")); }
+
+            """
     }
 
     // MARK: Pieces
