@@ -92,6 +92,63 @@ func generateThemes(count: Int, fixtures: [URL], into dir: URL) throws {
     }
 }
 
+/// Starts a private dbus-daemon.
+/// - Returns: The process and the bus's address.
+private func startPrivateBus() throws -> (Process, String) {
+    guard let dbusDaemon = which("dbus-daemon") else { throw BenchFailure("dbus-daemon is not installed") }
+    let bus = Process()
+    bus.executableURL = URL(fileURLWithPath: dbusDaemon)
+    bus.arguments = ["--session", "--nofork", "--nopidfile", "--print-address=1"]
+    let out = Pipe()
+    bus.standardOutput = out
+    bus.standardError = FileHandle.nullDevice
+    try bus.run()
+    var addressData = Data()
+    while !addressData.contains(UInt8(ascii: "\n")) {
+        let chunk = out.fileHandleForReading.availableData
+        if chunk.isEmpty {
+            bus.terminate()
+            throw BenchFailure("dbus-daemon printed no address")
+        }
+        addressData += chunk
+    }
+    let address = String(decoding: addressData, as: UTF8.self).split(separator: "\n")[0]
+        .trimmingCharacters(in: .whitespaces)
+    return (bus, address)
+}
+
+/// The daemon's environment: fresh XDG directories under `work`, so nothing of the user's is
+/// read, and the private bus's address.
+private func freshEnvironment(under work: URL, address: String) throws -> [String: String] {
+    let fm = FileManager.default
+    let home = work.appendingPathComponent("home")
+    try? fm.removeItem(at: home)
+    for d in ["data", "config", "state", "dirs"] {
+        try fm.createDirectory(at: home.appendingPathComponent(d), withIntermediateDirectories: true)
+    }
+    var env = ["HOME": home.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+    env["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
+    env["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
+    env["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
+    env["XDG_DATA_DIRS"] = home.appendingPathComponent("dirs").path
+    env["DBUS_SESSION_BUS_ADDRESS"] = address
+    return env
+}
+
+/// `ListThemes` once every installed theme is checked: the daemon checks them after it starts
+/// serving (`checked` false until then), so the listing is read again until every theme is
+/// checked, for at most 60 s.
+private func checkedThemes(_ client: Connection) throws -> [ThemeListing] {
+    var listed: [ThemeListing] = []
+    let checkDeadline = ContinuousClock.now + .seconds(60)
+    repeat {
+        listed = ThemeListing.list(decoding: try client.call(.listThemes))
+        if listed.allSatisfy(\.checked) { break }
+        usleep(20_000)
+    } while ContinuousClock.now < checkDeadline
+    return listed
+}
+
 func runBusBench(
     liveryd: String, shippedThemes: String, fixtures: [URL], work: URL, themeCount: Int, startups: Int,
     calls: Int, wrapper: [String] = []
@@ -101,27 +158,11 @@ func runBusBench(
     try generateThemes(count: themeCount, fixtures: fixtures, into: generated)
     let shipped = (try fm.contentsOfDirectory(atPath: shippedThemes)).filter { $0 != "schema.json" }.count
 
-    // A private bus.
-    guard let dbusDaemon = which("dbus-daemon") else { throw BenchFailure("dbus-daemon is not installed") }
-    let bus = Process()
-    bus.executableURL = URL(fileURLWithPath: dbusDaemon)
-    bus.arguments = ["--session", "--nofork", "--nopidfile", "--print-address=1"]
-    let out = Pipe()
-    bus.standardOutput = out
-    bus.standardError = FileHandle.nullDevice
-    try bus.run()
+    let (bus, address) = try startPrivateBus()
     defer {
         bus.terminate()
         bus.waitUntilExit()
     }
-    var addressData = Data()
-    while !addressData.contains(UInt8(ascii: "\n")) {
-        let chunk = out.fileHandleForReading.availableData
-        if chunk.isEmpty { throw BenchFailure("dbus-daemon printed no address") }
-        addressData += chunk
-    }
-    let address = String(decoding: addressData, as: UTF8.self).split(separator: "\n")[0]
-        .trimmingCharacters(in: .whitespaces)
 
     // Watches NameOwnerChanged for the daemon's name on its own loop thread; the time is taken
     // in the handler.
@@ -138,26 +179,97 @@ func runBusBench(
     watcher.startThread()
     defer { watcher.close() }
 
-    // Fresh XDG directories, so nothing of the user's is read.
-    let home = work.appendingPathComponent("home")
-    try? fm.removeItem(at: home)
-    for d in ["data", "config", "state", "dirs"] {
-        try fm.createDirectory(at: home.appendingPathComponent(d), withIntermediateDirectories: true)
-    }
-    var env = ["HOME": home.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
-    env["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
-    env["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
-    env["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
-    env["XDG_DATA_DIRS"] = home.appendingPathComponent("dirs").path
-    env["DBUS_SESSION_BUS_ADDRESS"] = address
+    let env = try freshEnvironment(under: work, address: address)
     let log = work.appendingPathComponent("liveryd.log")
     _ = fm.createFile(atPath: log.path, contents: nil)
 
-    func start() throws -> (Process, Double) {
+    let launcher = DaemonLauncher(
+        liveryd: liveryd, wrapper: wrapper, themes: [generated.path, shippedThemes], address: address,
+        environment: env, log: log, acquired: acquired)
+    let (startupSeconds, rss, daemon) = try launcher.start(startups) { acquiredAt.withLock { $0 } }
+    defer {
+        daemon.interrupt()  // SIGINT: a wrapper such as valgrind then still writes its output
+        daemon.waitUntilExit()
+    }
+
+    let c = try TimedCalls(address: address)
+    defer { c.client.close() }
+    let reply = try c.resolve()
+    guard let values = reply.first?.stringVariantDictionary, !values.isEmpty else {
+        throw BenchFailure("Resolve returned no values: \(reply)")
+    }
+    // Every generated theme must be there and valid, or the start-up figure means little.
+    let listed = try checkedThemes(c.client)
+    let valid = listed.filter(\.valid).count
+    guard listed.count >= themeCount + shipped, valid >= themeCount else {
+        throw BenchFailure(
+            "liveryd lists \(listed.count) themes, \(valid) valid; expected \(themeCount + shipped)")
+    }
+    for _ in 0..<min(1000, calls) {
+        try c.ping()
+        _ = try c.resolve()
+    }
+    let timer = CallTimer(daemon: daemon.processIdentifier, bus: bus.processIdentifier, calls: calls)
+    let (pingLoop, resolveLoop, ratios) = try timer.alternate({ try c.ping() }, { _ = try c.resolve() })
+    let (pingCall, resolveCall) = try c.prepared()
+    let client = c.client
+    guard try client.call(resolveCall).arguments == reply else {
+        throw BenchFailure("a prepared Resolve call answered differently")
+    }
+    let (preparedPingLoop, preparedResolveLoop, preparedRatios) = try timer.alternate(
+        { _ = try client.call(pingCall).arguments }, { _ = try client.call(resolveCall).arguments })
+    let rssAfter = residentKiB(daemon.processIdentifier) ?? -1
+
+    return BusResults(
+        themesGenerated: themeCount, themesShipped: shipped, themesListed: listed.count, themesValid: valid,
+        startupSeconds: startupSeconds,
+        rssKiBAfterStartup: rss, rssKiBAfterCalls: rssAfter, calls: calls,
+        resolvePath: TimedCalls.resolvePath,
+        ping: pingLoop, resolve: resolveLoop, preparedPing: preparedPingLoop,
+        preparedResolve: preparedResolveLoop, rounds: timer.rounds, ratios: ratios,
+        preparedRatios: preparedRatios)
+}
+
+/// Starts liveryd on the private bus, timing it from the start to its name acquired (the time
+/// taken on the watcher's loop thread, in its `NameOwnerChanged` handler).
+private struct DaemonLauncher {
+    let liveryd: String
+    /// A program (valgrind, for `make bench-profile-daemon`) that runs liveryd, with its
+    /// arguments; empty for none.
+    let wrapper: [String]
+    /// The generated themes' directory, then the shipped themes'.
+    let themes: [String]
+    let address: String
+    let environment: [String: String]
+    let log: URL
+    let acquired: DispatchSemaphore
+
+    /// Starts liveryd `count` times, each after the last stopped, keeping the last running.
+    /// - Parameter acquiredAt: When the name was last acquired (`now()`).
+    /// - Returns: Each start's seconds to its name, the resident memory after each, the last.
+    func start(_ count: Int, acquiredAt: () -> Double) throws -> (
+        startupSeconds: [Double], rss: [Int], daemon: Process
+    ) {
+        var startupSeconds: [Double] = []
+        var rss: [Int] = []
+        for i in 0..<count {
+            let (p, seconds) = try start(acquiredAt: acquiredAt)
+            startupSeconds.append(seconds)
+            rss.append(residentKiB(p.processIdentifier) ?? -1)
+            if i == count - 1 { return (startupSeconds, rss, p) }
+            p.terminate()
+            p.waitUntilExit()
+        }
+        throw BenchFailure("no daemon")
+    }
+
+    /// Starts liveryd and waits for its name, for at most 30 s.
+    /// - Returns: The process and the seconds it took to take its name.
+    func start(acquiredAt: () -> Double) throws -> (Process, Double) {
         let p = Process()
         let arguments = [
-            "--themes-dir", generated.path, "--themes-dir", shippedThemes, "--address", address,
-            "--log-level", "warning",
+            "--themes-dir", themes[0], "--themes-dir", themes[1], "--address", address, "--log-level",
+            "warning",
         ]
         // With a wrapper (e.g. valgrind, for `make bench-profile-daemon`), it runs liveryd.
         if let tool = wrapper.first {
@@ -167,7 +279,7 @@ func runBusBench(
             p.executableURL = URL(fileURLWithPath: liveryd)
             p.arguments = arguments
         }
-        p.environment = env
+        p.environment = environment
         p.standardOutput = FileHandle.nullDevice
         p.standardError = try FileHandle(forWritingTo: log)
         let t0 = now()
@@ -176,81 +288,75 @@ func runBusBench(
             p.terminate()
             throw BenchFailure("liveryd did not take \(LiveryBus.name) within 30 s; see \(log.path)")
         }
-        return (p, acquiredAt.withLock { $0 } - t0)
+        return (p, acquiredAt() - t0)
     }
+}
 
-    var startupSeconds: [Double] = []
-    var rss: [Int] = []
-    var daemon: Process?
-    for i in 0..<startups {
-        let (p, seconds) = try start()
-        startupSeconds.append(seconds)
-        rss.append(residentKiB(p.processIdentifier) ?? -1)
-        if i == startups - 1 {
-            daemon = p
-        } else {
-            p.terminate()
-            p.waitUntilExit()
-        }
-    }
-    guard let daemon else { throw BenchFailure("no daemon") }
-    defer {
-        daemon.interrupt()  // SIGINT: a wrapper such as valgrind then still writes its output
-        daemon.waitUntilExit()
-    }
-
-    // One client, no loop thread: each call blocks for its reply.
-    let client = try Connection(address: address)
-    defer { client.close() }
+/// The calls the bench times, `Peer.Ping` and a `Resolve`, from one client with no loop thread:
+/// each call blocks for its reply. They are made with the names directly (no check of the
+/// arguments per call).
+private struct TimedCalls {
+    static let resolvePath = "Window/NavigationBar/BarButtonItem:highlighted"
+    let client: Connection
     let dest = LiveryBus.busName
     let path = LiveryBus.objectPath
     let iface = LiveryBus.interfaceName
-    // The timed loops call with the names directly (no check of the arguments per call).
-    let resolve = LiveryMethod.resolve.member
-    let ping = try MemberName("Ping")
-    let resolvePath = "Window/NavigationBar/BarButtonItem:highlighted"
-    let args: [DBusValue] = [.string(resolvePath), .strings([]), .dict([:])]
-    let reply = try client.call(
-        destination: dest, path: path, interface: iface, member: resolve, arguments: args)
-    guard let values = reply.first?.stringVariantDictionary, !values.isEmpty else {
-        throw BenchFailure("Resolve returned no values: \(reply)")
+    let resolveMember = LiveryMethod.resolve.member
+    let pingMember: MemberName
+    let args: [DBusValue] = [.string(TimedCalls.resolvePath), .strings([]), .dict([:])]
+
+    init(address: String) throws {
+        client = try Connection(address: address)
+        pingMember = try MemberName("Ping")
     }
-    // Every generated theme must be there and valid, or the start-up figure means little. The
-    // daemon checks the installed themes after it starts serving (`checked` false until then),
-    // so the listing is read again until every theme is checked.
-    var listed: [ThemeListing] = []
-    let checkDeadline = ContinuousClock.now + .seconds(60)
-    repeat {
-        listed = ThemeListing.list(decoding: try client.call(.listThemes))
-        if listed.allSatisfy(\.checked) { break }
-        usleep(20_000)
-    } while ContinuousClock.now < checkDeadline
-    let valid = listed.filter(\.valid).count
-    guard listed.count >= themeCount + shipped, valid >= themeCount else {
-        throw BenchFailure(
-            "liveryd lists \(listed.count) themes, \(valid) valid; expected \(themeCount + shipped)")
+
+    func ping() throws {
+        _ = try client.call(destination: dest, path: path, interface: .peer, member: pingMember)
     }
-    for _ in 0..<min(1000, calls) {
-        _ = try client.call(destination: dest, path: path, interface: .peer, member: ping)
-        _ = try client.call(destination: dest, path: path, interface: iface, member: resolve, arguments: args)
+
+    func resolve() throws -> [DBusValue] {
+        try client.call(
+            destination: dest, path: path, interface: iface, member: resolveMember, arguments: args)
     }
-    func own() -> Double {
+
+    /// The two calls marshalled once, to be sent as copies.
+    func prepared() throws -> (ping: PreparedCall, resolve: PreparedCall) {
+        (
+            try PreparedCall(destination: dest, path: path, interface: .peer, member: pingMember),
+            try PreparedCall(
+                destination: dest, path: path, interface: iface, member: resolveMember, arguments: args)
+        )
+    }
+}
+
+/// Times blocks of calls: the wall time, and the CPU time of liveryd, of dbus-daemon and of
+/// this process, over the same block.
+private struct CallTimer {
+    let daemon: pid_t
+    let bus: pid_t
+    /// Calls of each kind in all.
+    let calls: Int
+    let rounds = 10
+
+    /// This process's CPU time, in seconds.
+    private static func own() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
     }
-    func delta(_ a: Double?, _ b: Double?) -> Double? { a.flatMap { x in b.map { $0 - x } } }
-    let rounds = 10
+
+    private func delta(_ a: Double?, _ b: Double?) -> Double? { a.flatMap { x in b.map { $0 - x } } }
+
+    /// `n` calls of `call`, timed.
     func timed(_ n: Int, _ call: () throws -> Void) rethrows -> BusResults.Loop {
-        let (d0, b0, c0, t0) = (
-            cpuSeconds(daemon.processIdentifier), cpuSeconds(bus.processIdentifier), own(), now()
-        )
+        let (d0, b0, c0, t0) = (cpuSeconds(daemon), cpuSeconds(bus), Self.own(), now())
         for _ in 0..<n { try call() }
-        let (t1, c1) = (now(), own())
+        let (t1, c1) = (now(), Self.own())
         return BusResults.Loop(
-            seconds: t1 - t0, daemonCPU: delta(d0, cpuSeconds(daemon.processIdentifier)),
-            busCPU: delta(b0, cpuSeconds(bus.processIdentifier)), clientCPU: c1 - c0)
+            seconds: t1 - t0, daemonCPU: delta(d0, cpuSeconds(daemon)), busCPU: delta(b0, cpuSeconds(bus)),
+            clientCPU: c1 - c0)
     }
+
     /// `rounds` rounds of a Ping block then a Resolve block: the totals and each round's ratio.
     func alternate(_ ping: () throws -> Void, _ resolve: () throws -> Void) rethrows -> (
         BusResults.Loop, BusResults.Loop, [Double]
@@ -266,26 +372,4 @@ func runBusBench(
         }
         return (p, r, ratios)
     }
-    let (pingLoop, resolveLoop, ratios) = try alternate(
-        { _ = try client.call(destination: dest, path: path, interface: .peer, member: ping) },
-        {
-            _ = try client.call(
-                destination: dest, path: path, interface: iface, member: resolve, arguments: args)
-        })
-    let pingCall = try PreparedCall(destination: dest, path: path, interface: .peer, member: ping)
-    let resolveCall = try PreparedCall(
-        destination: dest, path: path, interface: iface, member: resolve, arguments: args)
-    guard try client.call(resolveCall).arguments == reply else {
-        throw BenchFailure("a prepared Resolve call answered differently")
-    }
-    let (preparedPingLoop, preparedResolveLoop, preparedRatios) = try alternate(
-        { _ = try client.call(pingCall).arguments }, { _ = try client.call(resolveCall).arguments })
-    let rssAfter = residentKiB(daemon.processIdentifier) ?? -1
-
-    return BusResults(
-        themesGenerated: themeCount, themesShipped: shipped, themesListed: listed.count, themesValid: valid,
-        startupSeconds: startupSeconds,
-        rssKiBAfterStartup: rss, rssKiBAfterCalls: rssAfter, calls: calls, resolvePath: resolvePath,
-        ping: pingLoop, resolve: resolveLoop, preparedPing: preparedPingLoop,
-        preparedResolve: preparedResolveLoop, rounds: rounds, ratios: ratios, preparedRatios: preparedRatios)
 }

@@ -38,64 +38,7 @@ struct Report {
 
     var rows: [Row] {
         var rows: [Row] = []
-        for w in workloads {
-            let tag = "(\(w.label)) \(Report.grouped(Double(w.rules))) rules"
-            rows.append(
-                Row(
-                    figure: "workload (\(w.label))",
-                    measured:
-                        "\(Report.grouped(Double(w.rules))) rules; \(Report.grouped(Double(w.nodes))) nodes in \(w.trees) trees, depth ≤ \(w.maxDepth)",
-                    target: "", result: ""))
-            for (label, runs) in [
-                ("Livery indexed (interned tree)", w.indexed),
-                ("Livery indexed (strings looked up per node)", w.indexedStrings),
-                ("Livery naive (ablation)", w.naive), ("no-rule floor (interned tree)", w.floor),
-                ("no-rule floor (strings looked up per node)", w.floorStrings),
-            ] {
-                guard let r = runs else { continue }
-                rows.append(Row(figure: "\(tag): \(label)", measured: Report.rate(r), target: "", result: ""))
-            }
-            if let p = w.cssselect2 {
-                rows.append(
-                    Row(
-                        figure: "\(tag): cssselect2 + tinycss2", measured: Report.rate(p.runs), target: "",
-                        result: ""))
-            }
-            let isA = w.label == "a"
-            for (kind, i, f) in [
-                ("interned tree", w.indexed, w.floor), ("strings", w.indexedStrings, w.floorStrings),
-            ] {
-                if let i, let p = w.cssselect2 {
-                    let x = i.medianRate / p.runs.medianRate
-                    rows.append(
-                        Row(
-                            figure: "\(tag): Livery ÷ cssselect2 (\(kind))",
-                            measured: String(format: "%.0f×", x),
-                            target: isA ? "≥ 100×" : "", result: isA ? Report.verdict(x >= 100) : ""))
-                }
-                if let i, let f {
-                    let x = f.medianRate / i.medianRate
-                    rows.append(
-                        Row(
-                            figure: "\(tag): Livery slower than the floor by (\(kind))",
-                            measured: String(format: "%.2f×", x),
-                            target: isA ? "≤ 4×" : "", result: isA ? Report.verdict(x <= 4) : ""))
-                }
-            }
-            if let i = w.indexed, let n = w.naive {
-                rows.append(
-                    Row(
-                        figure: "\(tag): indexed ÷ naive",
-                        measured: String(format: "%.1f×", i.medianRate / n.medianRate), target: "", result: ""
-                    ))
-            }
-            if let c = w.crossCheck {
-                rows.append(
-                    Row(
-                        figure: "(\(w.label)) cross-check of winners with cssselect2", measured: c,
-                        target: "no difference", result: c.hasSuffix("differences") ? "FAIL" : "pass"))
-            }
-        }
+        for w in workloads { rows += Report.rows(of: w) }
         if let p = parse {
             let total = median(p.parse) + median(p.compile) + median(p.index)
             rows.append(
@@ -107,67 +50,134 @@ struct Report {
                         median(p.parse) * 1e3, median(p.compile) * 1e3, median(p.index) * 1e3, p.parse.count),
                     target: "", result: ""))
         }
-        if let b = bus {
-            let m = median(b.startupSeconds) * 1e3
+        if let b = bus { rows += Report.rows(of: b) }
+        return rows
+    }
+
+    /// A workload's rows: each walker's rate, the ratios the targets judge, the cross-check.
+    static func rows(of w: WorkloadResults) -> [Row] {
+        var rows: [Row] = []
+        let tag = "(\(w.label)) \(Report.grouped(Double(w.rules))) rules"
+        rows.append(
+            Row(
+                figure: "workload (\(w.label))",
+                measured:
+                    "\(Report.grouped(Double(w.rules))) rules; \(Report.grouped(Double(w.nodes))) nodes in \(w.trees) trees, depth ≤ \(w.maxDepth)",
+                target: "", result: ""))
+        for (label, runs) in [
+            ("Livery indexed (interned tree)", w.indexed),
+            ("Livery indexed (strings looked up per node)", w.indexedStrings),
+            ("Livery naive (ablation)", w.naive), ("no-rule floor (interned tree)", w.floor),
+            ("no-rule floor (strings looked up per node)", w.floorStrings),
+        ] {
+            guard let r = runs else { continue }
+            rows.append(Row(figure: "\(tag): \(label)", measured: Report.rate(r), target: "", result: ""))
+        }
+        if let p = w.cssselect2 {
             rows.append(
                 Row(
-                    figure:
-                        "liveryd start-up to name acquired, \(b.themesGenerated) generated + \(b.themesShipped) shipped themes (\(b.themesListed) listed, \(b.themesValid) valid)",
-                    measured: String(
-                        format: "%.0f ms median (best %.0f, first %.0f; %d starts)", m,
-                        b.startupSeconds.min()! * 1e3,
-                        b.startupSeconds[0] * 1e3, b.startupSeconds.count),
-                    target: "< 300 ms", result: Report.verdict(m < 300)))
-            let rss = Double(b.rssKiBAfterStartup.max()!) * 1024 / 1e6
-            rows.append(
-                Row(
-                    figure: "liveryd resident memory after start-up (VmRSS)",
-                    measured: String(
-                        format: "%.1f MB (largest of %d; %.1f MB after the call loops)", rss,
-                        b.rssKiBAfterStartup.count,
-                        Double(b.rssKiBAfterCalls) * 1024 / 1e6),
-                    target: "< 40 MB", result: Report.verdict(rss < 40)))
-            let n = Double(b.calls)
-            for (kind, p, r, ratios) in [
-                ("each call marshalled anew", b.ping, b.resolve, b.ratios),
-                (
-                    "each call marshalled once, a copy sent (`PreparedCall`)", b.preparedPing,
-                    b.preparedResolve, b.preparedRatios
-                ),
-            ] {
+                    figure: "\(tag): cssselect2 + tinycss2", measured: Report.rate(p.runs), target: "",
+                    result: ""))
+        }
+        let isA = w.label == "a"
+        for (kind, i, f) in [
+            ("interned tree", w.indexed, w.floor), ("strings", w.indexedStrings, w.floorStrings),
+        ] {
+            if let i, let p = w.cssselect2 {
+                let x = i.medianRate / p.runs.medianRate
                 rows.append(
                     Row(
-                        figure: "Peer.Ping over the bus, one client, \(kind)",
-                        measured: "\(Report.grouped(n / p.seconds)) calls/s (\(Report.grouped(n)) calls)",
-                        target: "", result: ""))
-                rows.append(
-                    Row(
-                        figure: "Resolve `\(b.resolvePath)` (all properties), one client, \(kind)",
-                        measured: "\(Report.grouped(n / r.seconds)) calls/s (\(Report.grouped(n)) calls)",
-                        target: "", result: ""))
-                for (who, pc, rc) in [
-                    ("liveryd", p.daemonCPU, r.daemonCPU), ("dbus-daemon", p.busCPU, r.busCPU),
-                    ("the client", p.clientCPU, r.clientCPU),
-                ] {
-                    guard let pc, let rc else { continue }
-                    rows.append(
-                        Row(
-                            figure: "CPU (user + system) of \(who) a call, Ping / Resolve, \(kind)",
-                            measured: String(format: "%.1f µs / %.1f µs", pc / n * 1e6, rc / n * 1e6),
-                            target: "", result: ""))
-                }
-                // Judged on the median of the rounds' ratios (each round times both back to
-                // back); the ratio of the totals is shown beside it.
-                let x = median(ratios)
-                rows.append(
-                    Row(
-                        figure: "Resolve ÷ Ping, \(kind)",
-                        measured: String(
-                            format: "%.2f× (median of %d rounds, %.2f–%.2f; %.2f× from the totals)", x,
-                            ratios.count, ratios.min() ?? .nan, ratios.max() ?? .nan, p.seconds / r.seconds),
-                        target: "≥ 0.8×",
-                        result: Report.verdict(x >= 0.8)))
+                        figure: "\(tag): Livery ÷ cssselect2 (\(kind))",
+                        measured: String(format: "%.0f×", x),
+                        target: isA ? "≥ 100×" : "", result: isA ? Report.verdict(x >= 100) : ""))
             }
+            if let i, let f {
+                let x = f.medianRate / i.medianRate
+                rows.append(
+                    Row(
+                        figure: "\(tag): Livery slower than the floor by (\(kind))",
+                        measured: String(format: "%.2f×", x),
+                        target: isA ? "≤ 4×" : "", result: isA ? Report.verdict(x <= 4) : ""))
+            }
+        }
+        if let i = w.indexed, let n = w.naive {
+            rows.append(
+                Row(
+                    figure: "\(tag): indexed ÷ naive",
+                    measured: String(format: "%.1f×", i.medianRate / n.medianRate), target: "", result: ""
+                ))
+        }
+        if let c = w.crossCheck {
+            rows.append(
+                Row(
+                    figure: "(\(w.label)) cross-check of winners with cssselect2", measured: c,
+                    target: "no difference", result: c.hasSuffix("differences") ? "FAIL" : "pass"))
+        }
+        return rows
+    }
+
+    /// liveryd's rows: start-up, memory, and Ping and Resolve over the bus.
+    static func rows(of b: BusResults) -> [Row] {
+        var rows: [Row] = []
+        let m = median(b.startupSeconds) * 1e3
+        rows.append(
+            Row(
+                figure:
+                    "liveryd start-up to name acquired, \(b.themesGenerated) generated + \(b.themesShipped) shipped themes (\(b.themesListed) listed, \(b.themesValid) valid)",
+                measured: String(
+                    format: "%.0f ms median (best %.0f, first %.0f; %d starts)", m,
+                    b.startupSeconds.min()! * 1e3,
+                    b.startupSeconds[0] * 1e3, b.startupSeconds.count),
+                target: "< 300 ms", result: Report.verdict(m < 300)))
+        let rss = Double(b.rssKiBAfterStartup.max()!) * 1024 / 1e6
+        rows.append(
+            Row(
+                figure: "liveryd resident memory after start-up (VmRSS)",
+                measured: String(
+                    format: "%.1f MB (largest of %d; %.1f MB after the call loops)", rss,
+                    b.rssKiBAfterStartup.count,
+                    Double(b.rssKiBAfterCalls) * 1024 / 1e6),
+                target: "< 40 MB", result: Report.verdict(rss < 40)))
+        let n = Double(b.calls)
+        for (kind, p, r, ratios) in [
+            ("each call marshalled anew", b.ping, b.resolve, b.ratios),
+            (
+                "each call marshalled once, a copy sent (`PreparedCall`)", b.preparedPing,
+                b.preparedResolve, b.preparedRatios
+            ),
+        ] {
+            rows.append(
+                Row(
+                    figure: "Peer.Ping over the bus, one client, \(kind)",
+                    measured: "\(Report.grouped(n / p.seconds)) calls/s (\(Report.grouped(n)) calls)",
+                    target: "", result: ""))
+            rows.append(
+                Row(
+                    figure: "Resolve `\(b.resolvePath)` (all properties), one client, \(kind)",
+                    measured: "\(Report.grouped(n / r.seconds)) calls/s (\(Report.grouped(n)) calls)",
+                    target: "", result: ""))
+            for (who, pc, rc) in [
+                ("liveryd", p.daemonCPU, r.daemonCPU), ("dbus-daemon", p.busCPU, r.busCPU),
+                ("the client", p.clientCPU, r.clientCPU),
+            ] {
+                guard let pc, let rc else { continue }
+                rows.append(
+                    Row(
+                        figure: "CPU (user + system) of \(who) a call, Ping / Resolve, \(kind)",
+                        measured: String(format: "%.1f µs / %.1f µs", pc / n * 1e6, rc / n * 1e6),
+                        target: "", result: ""))
+            }
+            // Judged on the median of the rounds' ratios (each round times both back to
+            // back); the ratio of the totals is shown beside it.
+            let x = median(ratios)
+            rows.append(
+                Row(
+                    figure: "Resolve ÷ Ping, \(kind)",
+                    measured: String(
+                        format: "%.2f× (median of %d rounds, %.2f–%.2f; %.2f× from the totals)", x,
+                        ratios.count, ratios.min() ?? .nan, ratios.max() ?? .nan, p.seconds / r.seconds),
+                    target: "≥ 0.8×",
+                    result: Report.verdict(x >= 0.8)))
         }
         return rows
     }
