@@ -16,9 +16,9 @@ Braces are matched on a token stream without comments and string literals (inter
 multi-line and raw strings included), so a brace in a string or a comment never counts.
 
 Each violation is printed as `path:line: name, N lines` (and a reason); the exit status is 1 when
-there is one. `--all` also checks the paths listed in EXCLUDED.
+there is one.
 
-Usage: scripts/check-limits.py [--all] [ROOT]
+Usage: scripts/check-limits.py [ROOT]
 """
 
 import os
@@ -29,12 +29,6 @@ MAX_FUNCTION_LINES = 120
 LONG_FUNCTION_LINES = 80
 MAX_LONG_FUNCTIONS = 3
 MARKER = "limits:"
-
-# Temporarily excluded while the daemon is rewritten into the service module and its bus
-# adapters: its files still hold the functions the rewrite splits. Remove this entry when that
-# work lands; `--all` checks it meanwhile. Every excluded path is named on standard error at each
-# run, so nothing is skipped silently.
-EXCLUDED = ["Sources/LiveryDaemon"]
 
 DECLARATION_KEYWORDS = {"func", "init", "deinit", "subscript"}
 TYPE_KEYWORDS = {"struct", "class", "enum", "extension", "actor", "protocol"}
@@ -345,23 +339,14 @@ def measure(path, text):
 
 def main():
     args = sys.argv[1:]
-    check_all = "--all" in args
-    args = [a for a in args if a != "--all"]
     root = args[0] if args else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     root = os.path.normpath(root)
-    excluded = [] if check_all else EXCLUDED
-    for path in excluded:
-        print(f"check-limits: not checking {path} (excluded in scripts/check-limits.py; --all checks it)",
-              file=sys.stderr)
 
     violations = []
     long_functions = []
     for directory, subdirectories, files in os.walk(os.path.join(root, "Sources")):
         subdirectories.sort()
         relative_directory = os.path.relpath(directory, root)
-        if any(relative_directory == e or relative_directory.startswith(e + os.sep) for e in excluded):
-            subdirectories[:] = []
-            continue
         for file in sorted(files):
             if not file.endswith(".swift"):
                 continue
