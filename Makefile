@@ -1,4 +1,4 @@
-# Livery: make run | make demo | make test | make bench | make fuzz | make install PREFIX=...
+# Livery: make run | make demo | make test | make unit | make bench | make fuzz | make install PREFIX=...
 SHELL := /bin/bash
 PREFIX ?= $(HOME)/.local
 BINDIR ?= $(PREFIX)/bin
@@ -29,7 +29,7 @@ TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus python3-gi python3-
   gir1.2-gtk-4.0 gir1.2-adw-1 xsettingsd chromium \
   kitty tmux alacritty foot weston fonts-dejavu-core x11-xserver-utils xterm $(DEMO_PACKAGES)
 
-.PHONY: all build run demo test deps deps-demo deps-test install uninstall clean format lint bench bench-profile bench-profile-daemon fuzz fuzz-build
+.PHONY: all build run demo test unit deps deps-demo deps-test install uninstall clean format lint bench bench-profile bench-profile-daemon fuzz fuzz-build
 
 all: build
 
@@ -73,12 +73,22 @@ demo: build deps-demo
 	$(SWIFT) build -c $(CONFIG) --product livery-demo
 	@scripts/run-demo.sh "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)" themes
 
+# How many tests run at once: most end-to-end tests wait on the programs they drive, so more
+# than the cores.
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
+
 # Unit tests and end-to-end tests (liveryd on private buses, driven by livery, gdbus, busctl,
-# dbus-send, dbus-monitor and python3-dbus), all under a private session bus.
+# dbus-send, dbus-monitor and python3-dbus), all under a private session bus, several at once
+# (scripts/test.sh says which run one at a time and why); the summary line closes the output.
 test: deps-test
 	$(SWIFT) build --build-tests
-	@set -o pipefail; dbus-run-session -- $(SWIFT) test --skip-build --disable-swift-testing 2>&1 | tee .build/test.log; \
-	status=$$?; scripts/test-summary.sh .build/test.log; exit $$status
+	@dbus-run-session -- scripts/test.sh $(SWIFT) $(TEST_WORKERS) all
+
+# The unit tests alone: every test target but EndToEndTests (the outside tools some of them
+# compare with, gdbus, busctl and python3 among them, are test packages too).
+unit: deps-test
+	$(SWIFT) build --build-tests
+	@scripts/test.sh $(SWIFT) $(TEST_WORKERS) unit
 
 # Installs the release build.
 install: CONFIG = release

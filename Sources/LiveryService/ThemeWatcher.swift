@@ -30,6 +30,8 @@ public final class ThemeWatcher: @unchecked Sendable {
     private var watchOf: [String: Int32] = [:]
     private var debounce: FileDebounce
     private var reportedUnfollowed: [String] = []
+    /// Signalled once the first plan is watched (`waitUntilWatching`).
+    private let watching = DispatchSemaphore(value: 0)
 
     /// - Parameters:
     ///   - directories: the theme directories, watched with their contents; asked again after
@@ -72,6 +74,16 @@ public final class ThemeWatcher: @unchecked Sendable {
         let thread = Thread { [self] in self.run() }
         thread.name = "livery-inotify"
         thread.start()
+    }
+
+    /// Waits until the watcher thread has its first watches in place: a file written after this
+    /// returns true is seen.
+    /// - Parameter timeout: seconds to wait at most.
+    /// - Returns: false when the watches were not in place within `timeout`.
+    public func waitUntilWatching(timeout: TimeInterval) -> Bool {
+        guard watching.wait(timeout: .now() + timeout) == .success else { return false }
+        watching.signal()  // for the next caller
+        return true
     }
 
     /// Stops the watcher thread.
@@ -166,6 +178,7 @@ public final class ThemeWatcher: @unchecked Sendable {
 
     private func run() {
         refresh(countingNewAt: nil)
+        watching.signal()
         var fds = [
             pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
             pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0),

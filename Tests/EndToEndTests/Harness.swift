@@ -76,8 +76,11 @@ final class Background {
     private var reaped = false
 
     /// Starts `executable` with `arguments` in `environment`; output files go into `directory`.
-    init(_ executable: String, _ arguments: [String], environment: [String: String], directory: String) throws
-    {
+    /// It runs in `workingDirectory`, or in the test's own when nil.
+    init(
+        _ executable: String, _ arguments: [String], environment: [String: String], directory: String,
+        workingDirectory: String? = nil
+    ) throws {
         let n = outputCounter.next()
         name = (executable as NSString).lastPathComponent
         stdoutPath = "\(directory)/\(n)-\(name).out"
@@ -87,6 +90,7 @@ final class Background {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment
+        if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
         process.standardError = FileHandle(forWritingAtPath: stderrPath)
@@ -151,6 +155,9 @@ class EndToEndTestCase: XCTestCase {
     var logs: String { root + "/logs" }
     /// The environment of every program the test runs.
     var environment: [String: String] = [:]
+    /// The working directory of every program the test runs; nil for the test process's own
+    /// (the repository).
+    var workingDirectory: String?
     var bus: Background!
     var address = ""
     /// The most recently started liveryd.
@@ -214,7 +221,9 @@ class EndToEndTestCase: XCTestCase {
 
     /// Starts a program in the background; tearDown stops it.
     func background(_ executable: String, _ arguments: [String]) throws -> Background {
-        let process = try Background(executable, arguments, environment: environment, directory: logs)
+        let process = try Background(
+            executable, arguments, environment: environment, directory: logs,
+            workingDirectory: workingDirectory)
         started.append(process)
         return process
     }
@@ -222,7 +231,9 @@ class EndToEndTestCase: XCTestCase {
     /// Runs a program to completion (killed after `timeout` seconds) and returns its status and
     /// output. Output goes through files, so a chatty program cannot dead-lock the test.
     func run(_ executable: String, _ arguments: [String], timeout: TimeInterval = 10) throws -> RunResult {
-        let process = try Background(executable, arguments, environment: environment, directory: logs)
+        let process = try Background(
+            executable, arguments, environment: environment, directory: logs,
+            workingDirectory: workingDirectory)
         var timedOut = false
         if !process.waitForExit(timeout: timeout) {
             timedOut = true

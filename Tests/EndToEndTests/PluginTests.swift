@@ -617,15 +617,26 @@ final class PluginTests: EndToEndTestCase {
                 hooks:
                   - run: ["/usr/bin/touch", "\(marker)"]
                 """, files: ["t.mustache": "x\n"])
+        // A valid plugin beside it: the runner records the runs of one switch together, before
+        // their commands start, so once the witness's run for the switch is over, the typo
+        // plugin's would have been recorded too, had it run.
+        try writePlugin("witness", manifest: "hooks:\n  - run: [\"true\"]\n")
         try startDaemon()
         let manifest = pluginsDirectory + "/typo/plugin.yaml"
         let text = try status()
         XCTAssertTrue(
             text.contains("\(manifest):3:5: error: unknown key 'outptu' (did you mean 'output'?)"), text)
         try setTheme("forest")
+        let switched = Int(try serial())
+        let witnessed = try waitUntil {
+            let witness = try pluginRow("witness")
+            return witness?["serial"] as? Int == switched && witness?["result"] as? String == "ok"
+        }
+        let witness = try pluginRow("witness") ?? [:]
+        XCTAssertTrue(witnessed, "\(witness)")
         let row = try XCTUnwrap(try pluginRow("typo"))
         XCTAssertEqual(row["result"] as? String, "not run: the manifest has errors")
-        usleep(500_000)
+        XCTAssertEqual(row["serial"] as? Int, 0, "a plugin with errors ran: \(row)")
         XCTAssertFalse(FileManager.default.fileExists(atPath: marker), "a plugin with errors ran")
         XCTAssertTrue(try status().contains("plugin 'typo' does not run: \(manifest):3:5"))
     }

@@ -27,9 +27,13 @@ final class TerminalProgram {
     private let master: Int32
     private let screen = Screen()
 
-    /// Starts `executable` with `arguments` and `environment` (plus `TERM=xterm-256color`).
+    /// Starts `executable` with `arguments` and `environment` (plus `TERM=xterm-256color`), in
+    /// `workingDirectory` (the test process's own when nil).
     /// - Throws: `HarnessFailure` when the terminal cannot be made, or what `Process.run` throws.
-    init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
+    init(
+        _ executable: String, _ arguments: [String], environment: [String: String],
+        workingDirectory: String? = nil
+    ) throws {
         master = sysOpenPT(O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard master >= 0, sysGrantPT(master) == 0, sysUnlockPT(master) == 0 else {
             throw HarnessFailure("no pseudo-terminal: \(String(cString: strerror(errno)))")
@@ -50,6 +54,7 @@ final class TerminalProgram {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment.merging(["TERM": "xterm-256color"]) { $1 }
+        if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
         process.standardInput = handle
         process.standardOutput = handle
         process.standardError = handle

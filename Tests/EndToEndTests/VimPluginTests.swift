@@ -20,6 +20,10 @@ final class VimPluginTests: EndToEndTestCase {
         }
         home = try makeDirectory("home")
         environment["HOME"] = home
+        // Neovim writes its log to $NVIM_LOG_FILE, or else under ~/.cache, or else to .nvimlog in
+        // its working directory: all three the test's own, never the repository.
+        environment["NVIM_LOG_FILE"] = logs + "/nvim.log"
+        workingDirectory = home
         environment["XDG_CONFIG_HOME"] = nil  // ~/.config, as most users have it
         // Neovim 0.7 makes its default server socket under $TMPDIR; the plugin's commands do not
         // get this variable.
@@ -92,7 +96,7 @@ final class VimPluginTests: EndToEndTestCase {
         let prompt = try TerminalProgram(
             nvim,
             ["-c", "call writefile([v:servername], '\(promptFile)')", "-c", "echo \"one\\ntwo\\nthree\""],
-            environment: environment)
+            environment: environment, workingDirectory: workingDirectory)
         defer { prompt.stop() }
         XCTAssertTrue(waitUntil { prompt.shows("Press ENTER") }, prompt.tail())
         XCTAssertTrue(prompt.showsBackground(nord), prompt.tail())
@@ -130,7 +134,8 @@ final class VimPluginTests: EndToEndTestCase {
         try startDaemon()
         try setTheme("nord")
         waitForColourFiles("nord")
-        let editor = try TerminalProgram(vim, [], environment: environment)
+        let editor = try TerminalProgram(
+            vim, [], environment: environment, workingDirectory: workingDirectory)
         defer { editor.stop() }
         XCTAssertTrue(waitUntil { editor.showsBackground(nord) }, editor.tail())
         let mark = editor.drawnCount

@@ -122,7 +122,11 @@ final class WatchTests: EndToEndTestCase {
         let monitor = try background(
             Locations.tool("gdbus"), ["monitor", "--address", address, "--dest", "org.livery.Livery1"])
         let watcher = try startWatcher(["Window/TabBar"], changes: 1)
-        Thread.sleep(forTimeInterval: 0.3)
+        // gdbus prints the owner of the name once it has it, after its match for the signals:
+        // the bus has both, so nothing sent afterwards is missed.
+        XCTAssertTrue(
+            waitUntil { monitor.stdout.contains("The name org.livery.Livery1 is owned by ") },
+            monitor.stdout + monitor.stderr)
         let n = try serial()
         try setTheme("forest")
         XCTAssertTrue(watcher.waitForExit(timeout: 15), watcher.stdout + watcher.stderr)
@@ -137,8 +141,12 @@ final class WatchTests: EndToEndTestCase {
     /// Watches belong to their client: another client's `Unwatch` does not remove them, and they
     /// go when the client leaves (no more `Changed` for the path once nobody watches it).
     func testWatchesBelongToTheirClientAndGoWithIt() throws {
-        try startDaemon()
+        // The debug log says when a client that left has been released, and how many watched
+        // keys each publication recomputed.
+        try startDaemon(arguments: ["--log-level", "debug"])
         let keeper = try startWatcher(["Window/Switch"], changes: 1000)
+        // A client of another path that stays: every switch's publication recomputes its key.
+        _ = try startWatcher(["Window/TabBar"], changes: 1000)
         let other = try python(
             """
             import sys, dbus
@@ -151,19 +159,31 @@ final class WatchTests: EndToEndTestCase {
         let monitor = try startMonitor(
             "type='signal',interface='org.livery.Livery1',member='Changed'",
             "type='signal',sender='org.freedesktop.DBus',member='NameLost'")
+        // dbus-monitor prints a signal's header line, then its arguments, the path first.
+        func broadcasts(of path: String) -> [String] {
+            let lines = monitor.stdout.components(separatedBy: "\n")
+            return zip(lines, lines.dropFirst()).filter {
+                $0.0.contains("member=Changed")
+                    && $0.1.trimmingCharacters(in: .whitespaces) == "string \"\(path)\""
+            }.map(\.0)
+        }
         let n = try serial()
         try setTheme("forest")
         XCTAssertTrue(waitUntil { keeper.stdout.contains("\(n + 1) Window/Switch") }, keeper.stdout)
         keeper.stop()
-        // Wait until the daemon has heard the keeper leave: its match on NameOwnerChanged goes.
-        Thread.sleep(forTimeInterval: 0.5)
+        // The daemon has heard the keeper leave once it logs the release of its one watch.
+        XCTAssertTrue(
+            waitUntil { self.daemon.stderr.contains(" left the bus; released 1 watch(es)") }, daemon.stderr)
         try setTheme("crimson")
         try setTheme("default")
-        _ = try serial()
-        Thread.sleep(forTimeInterval: 0.5)
-        let sent = monitor.stdout.components(separatedBy: "\n").filter { $0.contains("member=Changed") }
-        XCTAssertEqual(sent.count, 1, "only the switch while the keeper watched:\n\(monitor.stdout)")
-        XCTAssertTrue(monitor.stdout.contains("string \"Window/Switch\""), monitor.stdout)
+        // The last switch's publication has run, and recomputed the other client's key alone.
+        XCTAssertTrue(
+            waitUntil { self.daemon.stderr.contains("serial \(n + 3)'s first batch of 1 keys") },
+            daemon.stderr)
+        XCTAssertTrue(waitUntil { !broadcasts(of: "Window/Switch").isEmpty }, monitor.stdout)
+        XCTAssertEqual(
+            broadcasts(of: "Window/Switch").count, 1,
+            "only the switch while the keeper watched:\n\(monitor.stdout)")
         XCTAssertTrue(daemon.isRunning, daemon.stderr)
     }
 
@@ -225,7 +245,6 @@ final class WatchTests: EndToEndTestCase {
         var watchers: [Background] = []
         for _ in 0..<4 {
             watchers.append(try startWatcherLive(["Window/TabBar", "Window/NavigationBar"]))
-            Thread.sleep(forTimeInterval: 0.05)
         }
         XCTAssertTrue(switching.waitForExit(timeout: 60), switching.stderr)
         XCTAssertEqual(switching.stdout, "done\n", switching.stderr)

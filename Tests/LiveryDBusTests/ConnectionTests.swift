@@ -112,17 +112,30 @@ final class ConnectionTests: BusTestCase {
         XCTAssertEqual(log.value, ["0:livery-dbus", "1:livery-dbus", "2:livery-dbus"])
     }
 
+    /// A call's timeout is its own: a call with a short one fails with NoReply while an earlier
+    /// call of a long one, to the same method that has answered neither, still waits, and gets
+    /// its answer when it comes.
     func testCallTimesOutWithNoReply() throws {
-        let sleeper = try Connection(address: bus.address)  // never runs its loop: never answers
-        defer { sleeper.close() }
-        let start = Date()
+        let patient = try Connection(address: bus.address)
+        defer { patient.close() }
+        let answered = Box<Bool?>(nil)
+        let hold = try MemberName("Hold")
+        Thread.detachNewThread {
+            let reply = try? patient.call(
+                destination: Test.name, path: Test.path, interface: Test.interface, member: hold,
+                arguments: [.string("patient")], timeout: 600)
+            answered.value = reply != nil
+        }
+        XCTAssertTrue(eventually { held.value.count == 1 }, "the long call never arrived")
         assertDBusError(.noReply) {
             _ = try client.call(
-                destination: BusName(sleeper.uniqueName), path: .root, interface: .peer,
-                member: MemberName("Nope"),
-                timeout: 0.2)
+                destination: Test.name, path: Test.path, interface: Test.interface, member: hold,
+                arguments: [.string("hasty")], timeout: 0.2)
         }
-        XCTAssertLessThan(Date().timeIntervalSince(start), 2)
+        XCTAssertNil(answered.value, "the long call ended with the short one")
+        held.value[0].succeed([])
+        XCTAssertTrue(eventually { answered.value != nil })
+        XCTAssertEqual(answered.value, true)
     }
 
     func testPreparedCallsAreAnsweredEachTimeWithTheirOwnSerial() throws {

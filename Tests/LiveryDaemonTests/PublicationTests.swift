@@ -122,20 +122,20 @@ final class PublicationTests: XCTestCase {
         }
         watcher.start()
         defer { watcher.stop() }
-        Thread.sleep(forTimeInterval: 0.2)
+        XCTAssertTrue(watcher.waitUntilWatching(timeout: 10))
         for i in 0..<5 { try scratch.write("mine/theme.css", "Button { tint-color: #01020\(i); }\n") }
-        XCTAssertTrue(calls.wait(for: 1, timeout: 3))
+        XCTAssertTrue(calls.wait(for: 1, timeout: 10))
         try scratch.write("newone/theme.css", "Button { tint-color: red; }\n")
-        XCTAssertTrue(calls.wait(for: 2, timeout: 3))
+        XCTAssertTrue(calls.wait(for: 2, timeout: 10))
         // The callback of a later write has come: had the five edits made more than one, they
         // would have come before it.
         XCTAssertEqual(calls.value, 2)
         // Watched from the second callback on, the new directory counts as changed once (files
         // may have been written in it before its watch existed).
-        XCTAssertTrue(calls.wait(for: 3, timeout: 3))
+        XCTAssertTrue(calls.wait(for: 3, timeout: 10))
         // The new bundle directory is watched too: an edit inside it is seen.
         try scratch.write("newone/theme.css", "Button { tint-color: blue; }\n")
-        XCTAssertTrue(calls.wait(for: 4, timeout: 3))
+        XCTAssertTrue(calls.wait(for: 4, timeout: 10))
     }
 }
 

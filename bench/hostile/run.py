@@ -130,9 +130,37 @@ def plain_keys(n):
     return BASE16_HEAD + "extra:\n" + "".join("  k%d: x\n" % i for i in range(n))
 
 
-def write_scheme(directory, text):
+def kde_colors(n):
+    """5c. A KDE colour scheme of n colour lines, every other one bad (two channels)."""
+    return "[Colors:Window]\n" + "".join(
+        "Key%d=1,2,3\n" % i if i % 2 == 0 else "Key%d=1,2\n" % i for i in range(n)
+    )
+
+
+def iterm_keys(n):
+    """5d. An .itermcolors of n unknown colour keys before the real background."""
+    body = "".join(
+        "<key>Other %d Color</key><dict><key>Red Component</key><real>2</real></dict>\n" % i
+        for i in range(n)
+    )
+    body += "<key>Background Color</key><dict><key>Red Component</key><real>9</real></dict>\n"
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0">\n<dict>\n' + body + "</dict>\n</plist>\n"
+    )
+
+
+def colors_json_keys(n):
+    """5e. A pywal colors.json of n colour keys."""
+    return (
+        '{"special": {"background": "#000"}, "colors": {'
+        + ",".join('"k%d": "#000000"' % i for i in range(n))
+        + "}}"
+    )
+
+
+def write_scheme(directory, text, name="hostile.yaml"):
     os.makedirs(directory, exist_ok=True)
-    path = os.path.join(directory, "hostile.yaml")
+    path = os.path.join(directory, name)
     with open(path, "w") as f:
         f.write(text)
     return path
@@ -223,15 +251,22 @@ def main():
             bundle = write_imports(os.path.join(work, "imports-%d" % depth), depth)
             run("imports (4 wide)", "depth %d" % depth, bundle, [])
 
-    for name, make in (("yaml anchors", anchors), ("yaml keys", plain_keys)):
-        if only and name.split()[1] not in only:
+    schemes = (
+        ("yaml anchors", anchors, "hostile.yaml"),
+        ("yaml keys", plain_keys, "hostile.yaml"),
+        ("kde colors", kde_colors, "hostile.colors"),
+        ("iterm keys", iterm_keys, "hostile.itermcolors"),
+        ("json keys", colors_json_keys, "hostile.json"),
+    )
+    for name, make, filename in schemes:
+        if only and name.split()[1] not in only and name.split()[0] not in only:
             continue
         for size in sizes:
             n = fit(make, SCHEME_LIMIT) if size == "limit" else int(size)
             text = make(n)
             if len(text.encode()) > SCHEME_LIMIT:
                 continue
-            path = write_scheme(os.path.join(work, "%s-%s" % (name.replace(" ", "-"), size)), text)
+            path = write_scheme(os.path.join(work, "%s-%s" % (name.replace(" ", "-"), size)), text, filename)
             run(name, "limit (%d)" % n if size == "limit" else size, path, [])
 
     with open(os.path.join(args.out, "hostile.json"), "w") as f:

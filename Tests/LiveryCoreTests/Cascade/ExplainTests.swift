@@ -19,7 +19,7 @@ final class ExplainTests: XCTestCase {
         try c.explain(ComponentPath(path, schema: c.theme.schema), property: property).origin
     }
 
-    func testSeedCase5DirectMatchListedAloneContainerRuleNotACandidate() throws {
+    func testDirectMatchListedAloneContainerRuleNotACandidate() throws {
         let c = try compileSheet(
             "Window NavigationBar { tint-color: #008000; }\nBarButtonItem { tint-color: #0000ff; }")
         XCTAssertEqual(
@@ -30,7 +30,7 @@ final class ExplainTests: XCTestCase {
             ["1:24 Window NavigationBar #008000ff theme (0,0,2) wins"])
     }
 
-    func testSeedCase5InheritedValueSaysFromWhichContainer() throws {
+    func testInheritedValueSaysFromWhichContainer() throws {
         let c = try compileSheet("NavigationBar { tint-color: #008000; }")
         XCTAssertEqual(try lines(c, "Window/NavigationBar/BarButtonItem", "tint-color"), [])
         XCTAssertEqual(
@@ -41,7 +41,7 @@ final class ExplainTests: XCTestCase {
         XCTAssertEqual(try origin(c, "Window", "tint-color"), .initial)
     }
 
-    func testSeedCase6DescendantLabelRuleBeatsTypeRuleBySpecificity() throws {
+    func testDescendantLabelRuleBeatsTypeRuleBySpecificity() throws {
         let c = try compileSheet("Label { text-color: #ff0000; }\nButton Label { text-color: #0000ff; }")
         XCTAssertEqual(
             try lines(c, "Window/Button/Label#title", "text-color"),
@@ -52,7 +52,7 @@ final class ExplainTests: XCTestCase {
         XCTAssertEqual(try lines(c, "Window/Label", "text-color"), ["1:9 Label #ff0000ff theme (0,0,1) wins"])
     }
 
-    func testSeedCase7MoreDerivedTypeWinsWhateverTheOrder() throws {
+    func testMoreDerivedTypeWinsWhateverTheOrder() throws {
         let c = try compileSheet("Button { background-color: #ffff00; }\nView { background-color: #ffffff; }")
         XCTAssertEqual(
             try lines(c, "Window/Button", "background-color"),
@@ -64,7 +64,7 @@ final class ExplainTests: XCTestCase {
             try lines(c, "Window/Switch", "background-color"), ["2:8 View #ffffffff theme (0,0,1) wins"])
     }
 
-    func testSeedCase10HigherLayerWinsAndTheLoserIsShown() throws {
+    func testHigherLayerWinsAndTheLoserIsShown() throws {
         let c = try compileSheet(
             "Window Button.destructive:highlighted { tint-color: #111111; }",
             overrides: "Button { tint-color: #333333; }")

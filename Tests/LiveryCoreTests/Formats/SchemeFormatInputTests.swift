@@ -157,7 +157,9 @@ final class SchemeFormatInputTests: XCTestCase {
         }
     }
 
-    func testLargeSchemesCostWhatTheirSizeSays() throws {
+    /// Schemes near the size limit are read to their end and their errors reported (how long
+    /// each takes is measured by bench/hostile, which generates the same three).
+    func testLargeSchemesAreReadToTheEnd() throws {
         // Near 1 MiB each: a KDE file of 40,000 colour lines (half of them bad), an .itermcolors
         // of 5,000 unknown colour keys around the real ones, a colors.json with 50,000 keys.
         var kde = "[Colors:Window]\n"
@@ -172,10 +174,8 @@ final class SchemeFormatInputTests: XCTestCase {
         for (name, text) in [("big.colors", kde), ("big.itermcolors", Self.plist(iterm)), ("big.json", json)]
         {
             XCTAssertLessThan(text.utf8.count, ThemeFormats.maximumSchemeSize, name)
-            let start = Date()
             let s = try read(name, text)
             XCTAssertFalse(errors(s).isEmpty, name)
-            XCTAssertLessThan(Date().timeIntervalSince(start), 5, name)
         }
     }
 }

@@ -3,7 +3,7 @@ import XCTest
 
 /// Seed cases 5, 8 and 10 (Tests/Fixtures/seed-cases.md) with bundles installed for a running
 /// liveryd and resolved through `livery resolve` over the bus.
-final class DaemonSeedCaseTests: EndToEndTestCase {
+final class DaemonCascadeRuleTests: EndToEndTestCase {
     func testSubviewsOwnSettingWinsWhateverTheOrder() throws {
         let themes = try makeDirectory("themes")
         // Bundles inherit nothing unless they say so: these hold exactly the sheets of case 5.

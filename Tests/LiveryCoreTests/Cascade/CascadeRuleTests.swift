@@ -4,7 +4,7 @@ import XCTest
 @testable import LiveryCore
 
 /// Every case of Tests/Fixtures/seed-cases.md, with its exact expected value.
-final class SeedCaseTests: XCTestCase {
+final class CascadeRuleTests: XCTestCase {
     // 1. Class-wide setting
     func testClassWideSettingReachesEverySwitch() throws {
         let c = try compileSheet("Switch { on-tint-color: #00ff00; }")

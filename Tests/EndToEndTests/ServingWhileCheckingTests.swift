@@ -4,7 +4,7 @@ import XCTest
 /// One file of each shape whose cost grew faster than its size, installed beside the shipped
 /// themes and never selected: liveryd owns its name and answers at once, checks them on a
 /// thread of its own, lists each with the bound it passed, and activates the valid ones.
-final class HostileThemesTests: EndToEndTestCase {
+final class ServingWhileCheckingTests: EndToEndTestCase {
     func hostileThemesDirectory() throws -> String {
         let dir = try makeDirectory("hostile-themes")
         func write(_ name: String, _ text: String) throws {
