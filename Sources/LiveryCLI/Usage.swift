@@ -71,7 +71,7 @@ let generalUsage = """
       export ID TEMPLATE      render one Mustache template for theme ID
       preview ID              draw the sample screen with theme ID into a PNG offline
       gallery DIR             draw every installed theme into DIR with an index.html offline
-      reload                  rescan theme directories
+      reload                  rescan theme directories, run every plugin again
       status                  show the daemon's state
       plugins                 list plugins with their last run and result
       sun --latitude LAT --longitude LON

@@ -14,8 +14,6 @@ extension ThemeService {
         return Dictionary(pairs.map { ($0.property, $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Every installed theme that can be made active, sorted by id: abstract themes (`abstract:
-    /// true`, there only to be inherited) are left out once checked.
     /// Values resolved for one component, with the theme generation they came from: a
     /// collection of (property, value) pairs in the order asked.
     public struct Resolution: RandomAccessCollection, Sendable {
@@ -29,8 +27,6 @@ extension ThemeService {
         public var endIndex: Int { values.endIndex }
         public subscript(i: Int) -> (property: String, value: Value) { values[i] }
     }
-
-    /// The active theme's generation (`Cascade.generation`), the key of caches of its answers.
 
     /// Resolves properties of one component in the active theme.
     /// - Parameters:

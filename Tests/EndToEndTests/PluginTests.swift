@@ -636,6 +636,8 @@ final class PluginTests: EndToEndTestCase {
         XCTAssertTrue(witnessed, "\(witness)")
         let row = try XCTUnwrap(try pluginRow("typo"))
         XCTAssertEqual(row["result"] as? String, "not run: the manifest has errors")
+        XCTAssertEqual(
+            row["kind"] as? String, "invalid", "a plugin whose manifest cannot be read is of no kind")
         XCTAssertEqual(row["serial"] as? Int, 0, "a plugin with errors ran: \(row)")
         XCTAssertFalse(FileManager.default.fileExists(atPath: marker), "a plugin with errors ran")
         XCTAssertTrue(try status().contains("plugin 'typo' does not run: \(manifest):3:5"))

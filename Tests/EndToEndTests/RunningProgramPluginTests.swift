@@ -261,6 +261,28 @@ final class RunningProgramPluginTests: EndToEndTestCase {
         XCTAssertTrue(reported, shown)
     }
 
+    /// A kitty that quits while it is told (its socket stops listening, the connection closes
+    /// with no answer) has no colours left to change: the plugin's run succeeds. The same close
+    /// from a kitty whose socket still listens is a failure that says so.
+    func testAKittyThatQuitsDuringTheSwitchIsNoFailure() throws {
+        let home = try makeDirectory("home")
+        environment["HOME"] = home
+        let colours = root + "/colours.conf"
+        try "background #102030\n".write(toFile: colours, atomically: true, encoding: .utf8)
+        let recolour = Locations.repo + "/plugins/kitty/recolour"
+        let quitting = try startKittyImpostor(serving: readRequest + "\ns.close()\nconnection.close()\nbreak")
+        let gone = try run(recolour, [colours, "unix:@livery-kitty-\(quitting.pid)"])
+        XCTAssertEqual(gone.status, 0, "\(gone)")
+        XCTAssertEqual(gone.stderr, "")
+        let closing = try startKittyImpostor(serving: readRequest + "\nconnection.close()")
+        let address = "unix:@livery-kitty-\(closing.pid)"
+        let failed = try run(recolour, [colours, address])
+        XCTAssertEqual(failed.status, 1, "\(failed)")
+        XCTAssertTrue(
+            failed.stderr.contains("kitty at \(address): closed the connection without an answer"),
+            failed.stderr)
+    }
+
     /// The plugin's request is the one kitty's own client (`kitty @ set-colors --all
     /// --configured FILE`) sends for the same file, compared as JSON: for the file Livery writes
     /// and for one with the rest of kitty's colour syntax (short and long hex, `rgb:`, `none`,

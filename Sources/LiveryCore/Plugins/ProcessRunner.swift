@@ -46,7 +46,7 @@ package enum ProcessRunner {
                         in: .whitespaces)
                 }
                 .first { !$0.isEmpty }
-            return line.map { String($0.prefix(ProcessRunner.errorLineLimit)) }
+            return line.map(ProcessRunner.shortened)
         }
 
         /// What happened, for a problem or the log: `exited with status 3`.
@@ -58,6 +58,16 @@ package enum ProcessRunner {
             case .notStarted(let why): return "could not be started: \(why)"
             }
         }
+    }
+
+    /// `line` when it has at most `errorLineLimit` characters; otherwise cut at the last space
+    /// within the limit (or at the limit when a word is longer) and ended with "…", so that a
+    /// reason is never cut inside a word.
+    static func shortened(_ line: String) -> String {
+        guard line.count > errorLineLimit else { return line }
+        let kept = line.prefix(errorLineLimit - 1)
+        let cut = kept.lastIndex(of: " ").map { kept[..<$0] } ?? kept
+        return cut.trimmingCharacters(in: .whitespaces) + "…"
     }
 
     /// Characters of standard error's first line kept in `Outcome.firstErrorLine`.

@@ -113,7 +113,7 @@ enum PluginCatalog {
     ) -> LoadedPlugin {
         let cache = cache ?? PluginFileCache()
         var plugin = LoadedPlugin(
-            name: name, origin: origin, directory: directory, kind: "hook", enabled: origin != "shipped",
+            name: name, origin: origin, directory: directory, kind: "invalid", enabled: origin != "shipped",
             errors: [], manifest: PluginManifest(description: "", exports: [], hooks: []), templates: [])
         let parsed: Result<PluginManifest, PluginManifest.Errors>
         switch BundleFiles.contents(of: path, limit: PluginManifest.maximumSize) {
