@@ -165,7 +165,10 @@ public final class ThemeService: Sendable {
             images: prepared.images, currentProblems: start.problems, loggedNotes: Set(start.catalog.notes))
         initial.prepared.keep(cascade, for: prepared.key)
         state = Mutex(initial)
-        log(.info, "active theme '\(start.id)' (\(start.catalog.installedIDs.count) themes found, abstract ones included)")
+        log(
+            .info,
+            "active theme '\(start.id)' (\(start.catalog.installedIDs.count) themes found, abstract ones included)"
+        )
         startChecking()
     }
 
