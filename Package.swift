@@ -47,7 +47,7 @@ let package = Package(
         .target(
             name: "LiveryCLI",
             dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus", "LiveryPreview", "Mustache"]),
-        // The GTK 4 window of the sample screen (DESIGN §11), a client of Watch and Changed.
+        // The GTK 4 window of the sample screen (`make demo`), a client of Watch and Changed.
         .target(name: "LiveryDemo", dependencies: ["CGtk", "LiveryAPI", "LiveryCore", "LiveryDBus"]),
         .executableTarget(name: "liveryd", dependencies: ["LiveryDaemon"]),
         .executableTarget(name: "livery", dependencies: ["LiveryCLI"]),

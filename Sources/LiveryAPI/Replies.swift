@@ -278,7 +278,7 @@ public struct DaemonProperties: Sendable, Equatable {
     }
 }
 
-/// The reply `(u serial, a{sa{sv}} values)` of `Watch` (DESIGN §5): every property of each path
+/// The reply `(u serial, a{sa{sv}} values)` of `Watch`: every property of each path
 /// watched, all at one serial; a `Changed` whose serial is not above it is older than these
 /// values.
 public struct WatchReply: Sendable, Equatable {
@@ -307,7 +307,7 @@ public struct WatchReply: Sendable, Equatable {
     public var arguments: [DBusValue] { [.structure([.uint32(serial), values.dbusValue])] }
 }
 
-/// The signal `Changed(s path, s app, u serial, a{sv} values)` (DESIGN §5): broadcast once per
+/// The signal `Changed(s path, s app, u serial, a{sv} values)`: broadcast once per
 /// watched (path, app) and published change, with the path's changed properties. Clients match
 /// on `arg0` (the path) and `arg1` (the application id, empty for none).
 public struct ChangedSignal: Sendable, Equatable {
