@@ -409,10 +409,10 @@ public final class Connection: @unchecked Sendable {
     /// - Throws: ``DBusError`` as ``call(destination:path:interface:member:arguments:timeout:)``.
     public func call(_ prepared: PreparedCall, timeout: Double = 25) throws(DBusError) -> Message {
         // The copy has serial 0, so the connection numbers it.
-        guard let copy = dbus_message_copy(prepared.template) else {
+        guard let copy = prepared.call.copy() else {
             throw DBusError(.noMemory, "cannot copy a method call")
         }
-        return try sendAndWait(MessageReference(copy), timeout: timeout, what: "the prepared call")
+        return try sendAndWait(copy, timeout: timeout, what: "the prepared call")
     }
 
     /// Blocks until every queued outgoing message has been written to the socket.

@@ -86,7 +86,7 @@ public struct MethodInvocation: Sendable {
 final class CallBody: @unchecked Sendable {
     // Safe to share: the message is never changed after `init` (which puts it in this
     // machine's byte order), and the lazily computed values are only touched with `lock` held.
-    private let message: OpaquePointer?
+    private let message: MessageReference?
     private let lock = Mutex<(arguments: [DBusValue]?, body: [UInt8]?)>((nil, nil))
 
     /// Holds `message`, a received call, on the thread that dispatches it. libdbus swaps a
@@ -95,7 +95,7 @@ final class CallBody: @unchecked Sendable {
     /// invocation to another thread, since the dispatching thread goes on to read the
     /// message's header for the reply: the swap must not run while another thread reads it.
     init(message: OpaquePointer) {
-        self.message = dbus_message_ref(message)
+        self.message = MessageReference(retaining: message)
         var iter = DBusMessageIter()
         _ = dbus_message_iter_init(message, &iter)
     }
@@ -105,16 +105,16 @@ final class CallBody: @unchecked Sendable {
         lock.withLock { $0.arguments = arguments }
     }
 
-    /// Holds `message`, which it owns: a copy already in this machine's byte order.
-    private init(owning message: OpaquePointer) {
-        self.message = message
+    /// Holds `copy`, a copy of a received call, already in this machine's byte order.
+    private init(copy: MessageReference) {
+        self.message = copy
     }
 
     /// A body over its own copy of the message, or this one when there is no message or no
     /// memory for the copy.
     func detached() -> CallBody {
-        guard let message, let copy = dbus_message_copy(message) else { return self }
-        return CallBody(owning: copy)
+        guard let copy = message?.copy() else { return self }
+        return CallBody(copy: copy)
     }
 
     /// See ``MethodInvocation/count(ofArrayArgument:)``.
@@ -122,7 +122,7 @@ final class CallBody: @unchecked Sendable {
         guard let message else { return lock.withLock { $0.arguments }.flatMap { CallBody.count($0, index) } }
         return lock.withLock { _ in
             var iter = DBusMessageIter()
-            guard dbus_message_iter_init(message, &iter) != 0 else { return nil }
+            guard dbus_message_iter_init(message.raw, &iter) != 0 else { return nil }
             for _ in 0..<index {
                 guard dbus_message_iter_next(&iter) != 0 else { return nil }
             }
@@ -140,12 +140,10 @@ final class CallBody: @unchecked Sendable {
         }
     }
 
-    deinit { if let message { dbus_message_unref(message) } }
-
     var arguments: [DBusValue] {
         lock.withLock { state in
             if let a = state.arguments { return a }
-            let a = message.map(Marshalling.read) ?? []
+            let a = message.map { Marshalling.read($0.raw) } ?? []
             state.arguments = a
             return a
         }
@@ -154,7 +152,9 @@ final class CallBody: @unchecked Sendable {
     var body: [UInt8] {
         lock.withLock { state in
             if let b = state.body { return b }
-            let b = message.map(CallBody.marshalledBody) ?? CallBody.marshalledBody(of: state.arguments ?? [])
+            let b =
+                message.map { CallBody.marshalledBody($0.raw) }
+                ?? CallBody.marshalledBody(of: state.arguments ?? [])
             state.body = b
             return b
         }
@@ -445,7 +445,7 @@ public final class PreparedValues: @unchecked Sendable {
     public let values: [DBusValue]
     /// Their concatenated signature.
     let signature: String
-    let template: OpaquePointer
+    private let template: MessageReference
 
     /// Validates and marshals `values`.
     /// - Throws: ``DBusError`` `InvalidArgs` for an invalid value; `NoMemory`.
@@ -453,21 +453,15 @@ public final class PreparedValues: @unchecked Sendable {
         guard let message = dbus_message_new(CDBUS_MESSAGE_TYPE_METHOD_RETURN) else {
             throw DBusError(.noMemory, "cannot allocate a message")
         }
-        do throws(DBusError) {
-            try Marshalling.append(values, to: message)
-        } catch {
-            dbus_message_unref(message)
-            throw error
-        }
+        let template = MessageReference(message)
+        try Marshalling.append(values, to: message)
         self.values = values
         self.signature = values.map(\.signatureText).joined()
-        self.template = message
+        self.template = template
     }
 
-    deinit { dbus_message_unref(template) }
-
     /// A reply to the call at `caller` with this body, or nil when out of memory.
-    func reply(to caller: ReplyAddress) -> OpaquePointer? {
-        caller.address(dbus_message_copy(template))
+    func reply(to caller: ReplyAddress) -> MessageReference? {
+        caller.address(dbus_message_copy(template.raw))
     }
 }

@@ -141,22 +141,21 @@ public final class FanOutSignal: @unchecked Sendable {
         }
         guard let made else { throw DBusError.take(&error, fallback: "cannot read back a marshalled signal") }
         // The copy is unlocked and has serial 0, so the connection gives it the next serial.
-        let copied = dbus_message_copy(made)
-        dbus_message_unref(made)
-        guard let copied else { throw DBusError(.noMemory, "cannot copy a signal") }
-        let reference = MessageReference(copied)
-        guard dbus_message_set_destination(copied, destination.rawValue) != 0 else {
+        guard let copied = MessageReference.copy(releasing: made) else {
+            throw DBusError(.noMemory, "cannot copy a signal")
+        }
+        guard dbus_message_set_destination(copied.raw, destination.rawValue) != 0 else {
             throw DBusError(.noMemory, "cannot set a destination")
         }
-        return reference
+        return copied
     }
 }
 
 /// A method call built and marshalled once, to be sent many times with
 /// ``Connection/call(_:timeout:)``: each call sends a copy (`dbus_message_copy`).
 public final class PreparedCall: @unchecked Sendable {
-    // Safe to share: the template is never sent or changed after init; copying only reads it.
-    private let call: MessageReference
+    // Safe to share: the call is never sent or changed after init; copying only reads it.
+    let call: MessageReference
 
     /// Builds the call.
     /// - Throws: ``DBusError`` `InvalidArgs` for an invalid argument; `NoMemory`.
@@ -168,18 +167,44 @@ public final class PreparedCall: @unchecked Sendable {
             CDBUS_MESSAGE_TYPE_METHOD_CALL, path: path, interface: interface, member: member,
             destination: destination, arguments: arguments)
     }
-
-    var template: OpaquePointer { call.raw }
 }
 
-/// Owns one reference to a libdbus message and releases it.
+/// Owns one reference to a libdbus message and releases it: the one type that calls
+/// `dbus_message_unref`. Every other holder of a message it must release (a received call kept
+/// for its arguments, a prepared reply body, a reply built on one thread and sent from the loop
+/// thread) holds a `MessageReference`.
 ///
-/// Use the message through the methods below: inside them the reference is alive, whereas
+/// Use the message through the methods below, or through `raw` while the reference is held:
 /// `MessageReference(m).raw` passed on may be released (and the message freed) before use.
-final class MessageReference {
+///
+/// Safe to share between threads (`@unchecked Sendable`): libdbus, initialised for threads
+/// (`dbus_threads_init_default`, run before any connection opens), counts a message's
+/// references atomically, so the last release may run on any thread. The message itself is not
+/// locked, so a holder that shares it changes it only before handing it on (a reply built on
+/// the answering thread and then only sent from the loop thread, a prepared template only
+/// copied) or under a lock of its own (``CallBody``).
+final class MessageReference: @unchecked Sendable {
     let raw: OpaquePointer
+
+    /// Takes over the reference `raw` came with (from `dbus_message_new`, `dbus_message_copy`
+    /// or a reply received).
     init(_ raw: OpaquePointer) { self.raw = raw }
+
+    /// Takes a reference of its own to `raw`, a message borrowed from libdbus.
+    init(retaining raw: OpaquePointer) { self.raw = dbus_message_ref(raw) }
+
     deinit { dbus_message_unref(raw) }
+
+    /// A copy of `message` (`dbus_message_copy`: unlocked, serial 0), or nil when out of memory;
+    /// releases `message`, whose reference the caller owned, either way.
+    static func copy(releasing message: OpaquePointer) -> MessageReference? {
+        defer { dbus_message_unref(message) }
+        return dbus_message_copy(message).map { MessageReference($0) }
+    }
+
+    /// A copy of the message (`dbus_message_copy`: unlocked, serial 0), or nil when out of
+    /// memory.
+    func copy() -> MessageReference? { dbus_message_copy(raw).map { MessageReference($0) } }
 
     /// A new method call or signal with `arguments` appended before its header fields are set:
     /// libdbus rewrites the header's `SIGNATURE` field once per top-level argument, which costs

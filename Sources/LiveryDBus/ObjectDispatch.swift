@@ -98,17 +98,16 @@ extension Connection {
         case .success(.deferred): return
         case .success(.prepared(let p)):
             if let message = p.reply(to: caller) {
-                MessageReference(message).send(on: self.raw)
+                message.send(on: self.raw)
                 return
             }
             result = .failure(DBusError(.noMemory, "cannot allocate a reply"))
         }
         var outcome = result
         if case .success(let values) = result, let message = caller.methodReturn() {
-            let owner = MessageReference(message)
             do throws(DBusError) {
-                try Marshalling.append(values, to: message)
-                owner.send(on: self.raw)
+                try Marshalling.append(values, to: message.raw)
+                message.send(on: self.raw)
                 return
             } catch {
                 outcome = .failure(DBusError(.failed, "the reply could not be built: \(error.message)"))
@@ -120,7 +119,7 @@ extension Connection {
         case .success: error = DBusError(.noMemory, "cannot allocate a reply")
         }
         guard let message = caller.error(error) else { return }
-        MessageReference(message).send(on: self.raw)
+        message.send(on: self.raw)
     }
 
     /// The answer to the method call `raw`. Its header fields are read as they are needed and

@@ -55,19 +55,19 @@ public final class PendingReply: Sendable {
         // Built here, on the answering thread, so that the loop thread only sends it: a large
         // reply (a Watch of 1,024 paths) marshalled there, or its values freed there, held
         // every other call, Ping included, for as long.
-        guard let raw = caller.methodReturn() else {
+        guard let message = caller.methodReturn() else {
             send(.failure(DBusError(.noMemory, "cannot allocate a reply")))
             return
         }
-        let message = BuiltReply(raw)
         do throws(DBusError) {
-            try Marshalling.append(values, to: raw)
+            try Marshalling.append(values, to: message.raw)
         } catch {
             send(.failure(DBusError(.failed, "the reply could not be built: \(error.message)")))
             return
         }
         let connection = self.connection
-        connection.perform { _ = dbus_connection_send(connection.raw, message.raw, nil) }
+        // Nothing touches the reply after this but the loop thread, which only sends it.
+        connection.perform { message.send(on: connection.raw) }
     }
 
     /// Answers the call with an error reply: a ``DBusError`` as it is, any other error as
@@ -98,11 +98,4 @@ public final class PendingReply: Sendable {
         let (caller, connection) = (self.caller, self.connection)
         connection.perform { connection.reply(to: caller, with: answer) }
     }
-}
-
-/// A reply built on one thread and sent from the loop thread; nothing touches it in between.
-final class BuiltReply: @unchecked Sendable {
-    let raw: OpaquePointer
-    init(_ raw: OpaquePointer) { self.raw = raw }
-    deinit { dbus_message_unref(raw) }
 }

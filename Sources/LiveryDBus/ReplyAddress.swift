@@ -21,7 +21,7 @@ struct ReplyAddress: Sendable {
 
     /// A method return with an empty body, as `dbus_message_new_method_return` makes it; nil
     /// when out of memory.
-    func methodReturn() -> OpaquePointer? {
+    func methodReturn() -> MessageReference? {
         address(dbus_message_new(CDBUS_MESSAGE_TYPE_METHOD_RETURN))
     }
 
@@ -29,28 +29,24 @@ struct ReplyAddress: Sendable {
     /// as the one `s` argument; nil when out of memory.
     /// - Parameter error: a valid error name and a message without NUL
     ///   (``DBusError/sanitizedForWire``), which libdbus would abort on otherwise.
-    func error(_ error: DBusError) -> OpaquePointer? {
+    func error(_ error: DBusError) -> MessageReference? {
         guard let message = address(dbus_message_new(CDBUS_MESSAGE_TYPE_ERROR)) else { return nil }
-        guard dbus_message_set_error_name(message, error.name.rawValue) != 0,
-            (try? Marshalling.append([.string(error.message)], to: message)) != nil
-        else {
-            dbus_message_unref(message)
-            return nil
-        }
+        guard dbus_message_set_error_name(message.raw, error.name.rawValue) != 0,
+            (try? Marshalling.append([.string(error.message)], to: message.raw)) != nil
+        else { return nil }
         return message
     }
 
-    /// Sets `message`'s reply serial, destination and no-reply flag (a reply expects none);
-    /// frees it and returns nil when out of memory.
-    func address(_ message: OpaquePointer?) -> OpaquePointer? {
+    /// Takes over `message`, a new reply whose reference the caller owned, and sets its reply
+    /// serial, destination and no-reply flag (a reply expects none); nil (the message released)
+    /// when out of memory.
+    func address(_ message: OpaquePointer?) -> MessageReference? {
         guard let message else { return nil }
+        let reply = MessageReference(message)
         dbus_message_set_no_reply(message, 1)
         guard dbus_message_set_reply_serial(message, serial) != 0,
             sender.map({ dbus_message_set_destination(message, $0) != 0 }) ?? true
-        else {
-            dbus_message_unref(message)
-            return nil
-        }
-        return message
+        else { return nil }
+        return reply
     }
 }
