@@ -18,7 +18,6 @@ let package = Package(
         .systemLibrary(
             name: "CYAML", pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]),
-        .systemLibrary(name: "CMalloc"),
         // Cairo for pictures, with gdk-pixbuf (PNG, JPEG) and librsvg (SVG) for their images.
         .systemLibrary(
             name: "CCairo", pkgConfig: "librsvg-2.0",
@@ -37,7 +36,7 @@ let package = Package(
             name: "LiveryAPI", dependencies: ["LiveryCore", "LiveryDBus"],
             exclude: ["org.livery.Livery1.xml"]),
         // What Livery does, knowing nothing of the bus (`ServiceImportTests` checks it).
-        .target(name: "LiveryService", dependencies: ["LiveryCore", "CMalloc", "Mustache"]),
+        .target(name: "LiveryService", dependencies: ["LiveryCore", "Mustache"]),
         // The bus adapters of the service: org.livery.Livery1, the portal backend, darkman's interface.
         .target(
             name: "LiveryDaemon",
