@@ -92,13 +92,15 @@ extension ThemeService {
         return meta
     }
 
-    /// The listing of a theme not checked yet: what its source or its directory entry tells.
-    static func unchecked(_ id: String, _ source: ThemeSource?, _ entry: ThemeCatalog.Entry?) -> Listing {
+    /// The listing of a theme not checked yet: what its source or, unread, its installed theme (format and path) tells.
+    static func unchecked(_ id: String, _ source: ThemeSource?, _ installed: ThemeCatalog.InstalledTheme?)
+        -> Listing
+    {
         let meta =
             source.map { placeholderMetadata(id, source: $0) }
             ?? ThemeMetadata(
                 id: id, name: id, description: "", variant: "light", inherits: nil, accentColor: nil,
-                format: entry?.format.name ?? "", path: entry?.url.path ?? "")
+                format: installed?.format.name ?? "", path: installed?.url.path ?? "")
         return Listing(metadata: meta, valid: false, errors: [], checked: false)
     }
 }

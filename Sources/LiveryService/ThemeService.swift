@@ -210,7 +210,7 @@ public final class ThemeService: Sendable {
             s.catalog.installedIDs.compactMap { id in
                 let listing =
                     s.listings[id]
-                    ?? ThemeService.unchecked(id, s.catalog.sources[id], s.catalog.unreadEntry(id))
+                    ?? ThemeService.unchecked(id, s.catalog.sources[id], s.catalog.unreadTheme(id))
                 return listing.metadata.abstract ? nil : listing
             }
         }

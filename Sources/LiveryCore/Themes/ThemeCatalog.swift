@@ -21,10 +21,10 @@ public struct ThemeCatalog: Sendable {
     private var aliasTargets: [String: String] = [:]
 
     /// Entries found on the search path and not read yet (`init(searchPath:formats:readingOnly:)`).
-    private var pending: [String: Entry] = [:]
+    private var pending: [String: InstalledTheme] = [:]
     /// The entries of the themes read, so that `forget(keepingChainOf:)` can make them pending
     /// again.
-    private var readEntries: [String: Entry] = [:]
+    private var readEntries: [String: InstalledTheme] = [:]
 
     /// Scans `searchPath` in order; directories that do not exist are skipped.
     /// - Parameters:
@@ -42,10 +42,11 @@ public struct ThemeCatalog: Sendable {
         for (url, why) in scan.unreadable { notes.append("\(url.path): skipped: \(why)") }
         // Aliases (`base16-ID`, `base24-ID`) go each to the first entry claiming it; a theme
         // whose own id is an alias keeps it (an own id always beats an alias).
-        var reserved: [String: Entry] = [:]
+        var reserved: [String: InstalledTheme] = [:]
         for entry in scan.entries where ThemeSource.isValidID(entry.id) {
             for alias in entry.aliases where ThemeSource.isValidID(alias) && reserved[alias] == nil {
-                reserved[alias] = Entry(id: alias, url: entry.url, format: entry.format, plainID: entry.id)
+                reserved[alias] = InstalledTheme(
+                    id: alias, url: entry.url, format: entry.format, plainID: entry.id)
             }
         }
         for entry in scan.entries {
@@ -122,8 +123,8 @@ public struct ThemeCatalog: Sendable {
     /// Ids found on the search path and not read yet, sorted.
     public var unread: [String] { pending.keys.sorted() }
 
-    /// The entry of an id not read yet.
-    public func unreadEntry(_ id: String) -> Entry? { pending[id] }
+    /// The installed theme listed under an id not read yet.
+    public func unreadTheme(_ id: String) -> InstalledTheme? { pending[id] }
 
     /// Reads theme `id`, if it was found and not read yet, and the parents its `inherits` chain
     /// names.
@@ -177,8 +178,9 @@ public struct ThemeCatalog: Sendable {
         if forgot { ids = sources.keys.sorted() }
     }
 
-    /// One entry of a theme directory and the format that claims it.
-    public struct Entry: Sendable {
+    /// An installed theme as the search path lists it: one entry of a theme directory (a folder
+    /// or a file) and the format that claims it, found but not necessarily read.
+    public struct InstalledTheme: Sendable {
         /// The id this entry is listed under: the claimed one, or an alias.
         public var id: String
         /// The theme directory's entry.
@@ -206,7 +208,7 @@ public struct ThemeCatalog: Sendable {
     /// format that reads it; nothing is read yet. The same directory named twice (`themes` and
     /// `/abs/themes`) is listed once.
     public static func entries(_ searchPath: [String], formats: [any ThemeFormat] = ThemeFormats.all)
-        -> [Entry]
+        -> [InstalledTheme]
     {
         scan(searchPath, formats: formats).entries
     }
@@ -223,11 +225,11 @@ public struct ThemeCatalog: Sendable {
     /// tinted-theming collection's `base16/` is: its entries are themes of the same directory,
     /// `folderDepth` folders deep at most, each folder (links resolved) scanned once.
     static func scan(_ searchPath: [String], formats: [any ThemeFormat])
-        -> (entries: [Entry], unreadable: [(URL, String)])
+        -> (entries: [InstalledTheme], unreadable: [(URL, String)])
     {
         let fm = FileManager.default
         var scanned = Set<String>()
-        var out: [Entry] = []
+        var out: [InstalledTheme] = []
         var unreadable: [(URL, String)] = []
         func scanFolder(_ dir: String, depth: Int) {
             guard scanned.insert(BundleFiles.realPath(dir) ?? dir).inserted,
@@ -240,7 +242,9 @@ public struct ThemeCatalog: Sendable {
                 var claimed = false
                 for format in formats {
                     guard let id = format.claim(url, isDirectory: isDir.boolValue) else { continue }
-                    out.append(Entry(id: id, url: url, format: format, aliases: format.aliases(url, id: id)))
+                    out.append(
+                        InstalledTheme(id: id, url: url, format: format, aliases: format.aliases(url, id: id))
+                    )
                     claimed = true
                     break
                 }
