@@ -90,7 +90,9 @@ final class GalleryTests: EndToEndTestCase {
                 + "Button { background-image: url(\"images/cut.png\"); }\n",
             files: ["images/cut.png": back.prefix(100)])
         let gallery = root + "/gallery"
-        let r = try run(Locations.livery, ["gallery", gallery, "--size", "90x160", "--themes-dir", themes])
+        // As long as the gallery of every theme takes: it draws the themes on the search path too.
+        let r = try run(
+            Locations.livery, ["gallery", gallery, "--size", "90x160", "--themes-dir", themes], timeout: 120)
         XCTAssertEqual(r.status, 1, "\(r)")
         let diagnostic =
             "\(broken)/theme.css:2:17: error: unknown property 'tint-colour' (did you mean 'tint-color'?)"
