@@ -17,6 +17,7 @@ from importlib.metadata import version
 from materialyoucolor.hct import Hct
 from materialyoucolor.palettes.tonal_palette import TonalPalette
 from materialyoucolor.score.score import Score, ScoreOptions
+from materialyoucolor.temperature.temperature_cache import TemperatureCache
 
 OUT = os.path.join(os.path.dirname(__file__), "..", "Tests", "Fixtures", "material", "oracle.json")
 TONES = [0, 4, 5, 6, 10, 12, 17, 20, 22, 24, 25, 30, 35, 40, 50, 60, 70, 80, 87, 90, 92, 94,
@@ -69,6 +70,17 @@ for _ in range(100):
     key_cases.append({"hue": hx(hue), "chroma": hx(chroma),
                       "key_color": TonalPalette.from_hue_and_chroma(hue, chroma).key_color.to_int()})
 
+temperature_cases = []
+for argb in seeds[:120]:
+    cache = TemperatureCache(Hct.from_int(argb))
+    temperature_cases.append({
+        "argb": argb,
+        "complement": cache.complement.to_int(),
+        "analogous": [h.to_int() for h in cache.analogous()],
+        "analogous_3_6": [h.to_int() for h in cache.analogous(3, 6)],
+        "relative": hx(cache.input_relative_temperature),
+    })
+
 score_cases = []
 for i in range(200):
     count = rng.choice([1, 2, 5, 16, 64, 128])
@@ -93,10 +105,11 @@ for i in range(200):
                         "filter": filter_, "fallback": fallback, "ranked": ranked})
 
 data = {"generator": "scripts/material-oracle.py", "materialyoucolor": version("materialyoucolor"),
-        "seeds": seed_cases, "solve": solve_cases, "key_colors": key_cases, "score": score_cases}
+        "seeds": seed_cases, "solve": solve_cases, "key_colors": key_cases, "temperature": temperature_cases,
+        "score": score_cases}
 os.makedirs(os.path.dirname(OUT), exist_ok=True)
 with open(OUT, "w") as f:
     json.dump(data, f, separators=(",", ":"))
     f.write("\n")
 print(f"wrote {OUT}: {len(seed_cases)} seeds, {len(solve_cases)} solves, {len(key_cases)} key colours,"
-      f" {len(score_cases)} rankings (materialyoucolor {data['materialyoucolor']})")
+      f" {len(temperature_cases)} temperatures, {len(score_cases)} rankings (materialyoucolor {data['materialyoucolor']})")

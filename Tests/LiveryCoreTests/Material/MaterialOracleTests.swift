@@ -5,7 +5,7 @@ import XCTest
 /// Livery's port against the materialyoucolor package, value for value and bit for bit: the
 /// table in Tests/Fixtures/material/oracle.json, written by scripts/material-oracle.py.
 final class MaterialOracleTests: XCTestCase {
-    let oracle = MaterialOracle.shared
+    var oracle: MaterialOracle { .shared }
 
     private func assertHct(
         _ hct: Hct, _ expected: [String], _ what: String, file: StaticString = #filePath,
@@ -77,6 +77,36 @@ final class MaterialOracleTests: XCTestCase {
             let what = "HCT(\(double(hex: item.hue)), \(double(hex: item.chroma)), \(double(hex: item.tone)))"
             XCTAssertEqual(hex(hct.argb), hex(item.argb), what)
             assertHct(hct, item.hct, what)
+        }
+    }
+
+    func testTemperaturesAreExact() {
+        XCTAssertGreaterThanOrEqual(oracle.temperature.count, 100)
+        for item in oracle.temperature {
+            let cache = TemperatureCache(Hct(argb: item.argb))
+            let what = hex(item.argb)
+            XCTAssertEqual(
+                cache.inputRelativeTemperature.bitPattern, double(hex: item.relative).bitPattern,
+                "\(what) relative temperature")
+            XCTAssertEqual(hex(cache.complement.argb), hex(item.complement), "\(what) complement")
+            XCTAssertEqual(cache.analogous().map { hex($0.argb) }, item.analogous.map(hex), what)
+            XCTAssertEqual(
+                cache.analogous(count: 3, divisions: 6).map { hex($0.argb) },
+                item.analogous36.map(hex), what)
+        }
+    }
+
+    func testScoreRankingsAreExact() {
+        XCTAssertGreaterThanOrEqual(oracle.score.count, 200)
+        for (index, item) in oracle.score.enumerated() {
+            var population: [UInt32: Int] = [:]
+            for pair in item.population {
+                population[pair[0]] = Int(pair[1])
+            }
+            let ranked = Score.score(
+                population, desired: item.desired, fallbackColorARGB: item.fallback,
+                filter: item.filter)
+            XCTAssertEqual(ranked.map(hex), item.ranked.map(hex), "ranking \(index)")
         }
     }
 }

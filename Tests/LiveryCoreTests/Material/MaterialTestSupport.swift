@@ -41,6 +41,13 @@ struct MaterialOracle: Decodable {
         let chroma: String
         let keyColor: UInt32
     }
+    struct TemperatureCase: Decodable {
+        let argb: UInt32
+        let complement: UInt32
+        let analogous: [UInt32]
+        let analogous36: [UInt32]
+        let relative: String
+    }
     struct ScoreCase: Decodable {
         let population: [[UInt32]]
         let desired: Int
@@ -52,6 +59,7 @@ struct MaterialOracle: Decodable {
     let seeds: [Seed]
     let solve: [Solve]
     let keyColors: [KeyColorCase]
+    let temperature: [TemperatureCase]
     let score: [ScoreCase]
 
     static let shared: MaterialOracle = {
