@@ -47,14 +47,16 @@ deps-demo: deps
 	@$(call install-missing,$(DEMO_PACKAGES))
 
 # pywal from PyPI in a virtual environment of its own, a client nobody here wrote: the tests
-# load the pywal plugin's colors.json with pywal's own reader.
+# load the pywal plugin's colors.json with pywal's own reader. materialyoucolor (a Python port of
+# material-color-utilities) computes Tests/Fixtures/material/oracle.json (scripts/material-oracle.py).
 TEST_VENV := .build/test-venv
 PYWAL_VERSION := 3.8.15
+MATERIALYOUCOLOR_VERSION := 3.0.4
 
 deps-test: deps
 	@$(call install-missing,$(TEST_PACKAGES))
-	@$(TEST_VENV)/bin/python -c 'import pywal' 2>/dev/null || { echo "installing pywal $(PYWAL_VERSION) into $(TEST_VENV)"; \
-	  /usr/bin/python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install -q pywal==$(PYWAL_VERSION); }
+	@$(TEST_VENV)/bin/python -c 'import pywal, materialyoucolor' 2>/dev/null || { echo "installing pywal $(PYWAL_VERSION) and materialyoucolor $(MATERIALYOUCOLOR_VERSION) into $(TEST_VENV)"; \
+	  /usr/bin/python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install -q pywal==$(PYWAL_VERSION) materialyoucolor==$(MATERIALYOUCOLOR_VERSION); }
 
 build: deps
 	$(SWIFT) build -c $(CONFIG) --product liveryd
