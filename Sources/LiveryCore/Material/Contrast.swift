@@ -1,5 +1,3 @@
-import Foundation
-
 /// WCAG contrast ratios between tones (L*), and the tones that reach a ratio, as
 /// material-color-utilities' `Contrast` computes them (`contrast/contrast.ts`): the same operations
 /// in the same order, so that dynamic colours built on it agree with MCU to the last bit.
@@ -7,9 +5,9 @@ enum Contrast {
     /// The contrast ratio of two tones, each clamped to 0...100.
     /// - Returns: a ratio from 1 to 21.
     static func ratioOfTones(_ toneA: Double, _ toneB: Double) -> Double {
-        let a = clamp(0.0, 100.0, toneA)
-        let b = clamp(0.0, 100.0, toneB)
-        return ratioOfYs(yFromLstar(a), yFromLstar(b))
+        let a = MaterialMath.clamp(0.0, 100.0, toneA)
+        let b = MaterialMath.clamp(0.0, 100.0, toneB)
+        return ratioOfYs(ColorMath.yFromLstar(a), ColorMath.yFromLstar(b))
     }
 
     /// The contrast ratio of two relative luminances `y` (0...100).
@@ -24,13 +22,13 @@ enum Contrast {
     ///   (0.04 of slack allowed).
     static func lighter(_ tone: Double, _ ratio: Double) -> Double {
         if tone < 0.0 || tone > 100.0 { return -1.0 }
-        let darkY = yFromLstar(tone)
+        let darkY = ColorMath.yFromLstar(tone)
         let lightY = ratio * (darkY + 5.0) - 5.0
         let realContrast = ratioOfYs(lightY, darkY)
         let delta = abs(realContrast - ratio)
         if realContrast < ratio && delta > 0.04 { return -1 }
         // 0.4 of margin keeps the ratio once gamut mapping moves the tone slightly.
-        let value = lstarFromY(lightY) + 0.4
+        let value = ColorMath.lstarFromY(lightY) + 0.4
         if value < 0 || value > 100 { return -1 }
         return value
     }
@@ -39,12 +37,12 @@ enum Contrast {
     /// - Returns: a tone in 0...100, or -1 as for ``lighter(_:_:)``.
     static func darker(_ tone: Double, _ ratio: Double) -> Double {
         if tone < 0.0 || tone > 100.0 { return -1.0 }
-        let lightY = yFromLstar(tone)
+        let lightY = ColorMath.yFromLstar(tone)
         let darkY = ((lightY + 5.0) / ratio) - 5.0
         let realContrast = ratioOfYs(lightY, darkY)
         let delta = abs(realContrast - ratio)
         if realContrast < ratio && delta > 0.04 { return -1 }
-        let value = lstarFromY(darkY) - 0.4
+        let value = ColorMath.lstarFromY(darkY) - 0.4
         if value < 0 || value > 100 { return -1 }
         return value
     }
@@ -59,37 +57,5 @@ enum Contrast {
     static func darkerUnsafe(_ tone: Double, _ ratio: Double) -> Double {
         let safe = darker(tone, ratio)
         return safe < 0.0 ? 0.0 : safe
-    }
-
-    /// `input` limited to `low...high` (MCU's `clampDouble`: NaN passes through).
-    static func clamp(_ low: Double, _ high: Double, _ input: Double) -> Double {
-        if input < low { return low }
-        if input > high { return high }
-        return input
-    }
-
-    /// Relative luminance (0...100) of an L* tone (CIE 1976, D65), as MCU's `yFromLstar`.
-    private static func yFromLstar(_ lstar: Double) -> Double {
-        100.0 * labInvf((lstar + 16.0) / 116.0)
-    }
-
-    /// The L* tone of a relative luminance (0...100), as MCU's `lstarFromY`.
-    private static func lstarFromY(_ y: Double) -> Double {
-        labF(y / 100.0) * 116.0 - 16.0
-    }
-
-    private static func labF(_ t: Double) -> Double {
-        let e = 216.0 / 24389.0
-        let kappa = 24389.0 / 27.0
-        if t > e { return pow(t, 1.0 / 3.0) }
-        return (kappa * t + 16) / 116
-    }
-
-    private static func labInvf(_ ft: Double) -> Double {
-        let e = 216.0 / 24389.0
-        let kappa = 24389.0 / 27.0
-        let ft3 = ft * ft * ft
-        if ft3 > e { return ft3 }
-        return (116 * ft - 16) / kappa
     }
 }

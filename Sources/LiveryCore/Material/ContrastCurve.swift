@@ -16,14 +16,9 @@ struct ContrastCurve {
     /// The value at `contrastLevel` (-1...1; levels beyond hold the end values).
     func get(_ contrastLevel: Double) -> Double {
         if contrastLevel <= -1.0 { return low }
-        if contrastLevel < 0.0 { return Self.lerp(low, normal, (contrastLevel - (-1)) / 1) }
-        if contrastLevel < 0.5 { return Self.lerp(normal, medium, (contrastLevel - 0) / 0.5) }
-        if contrastLevel < 1.0 { return Self.lerp(medium, high, (contrastLevel - 0.5) / 0.5) }
+        if contrastLevel < 0.0 { return MaterialMath.lerp(low, normal, (contrastLevel - (-1)) / 1) }
+        if contrastLevel < 0.5 { return MaterialMath.lerp(normal, medium, (contrastLevel - 0) / 0.5) }
+        if contrastLevel < 1.0 { return MaterialMath.lerp(medium, high, (contrastLevel - 0.5) / 0.5) }
         return high
-    }
-
-    /// MCU's `lerp`, term for term.
-    static func lerp(_ start: Double, _ stop: Double, _ amount: Double) -> Double {
-        (1.0 - amount) * start + amount * stop
     }
 }

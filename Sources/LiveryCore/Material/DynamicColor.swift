@@ -91,9 +91,9 @@ struct DynamicColor {
 
         // 2nd round: move the farther one out to the delta; 3rd: pull the nearer one in.
         if (fTone - nTone) * expansionDir < delta {
-            fTone = Contrast.clamp(0, 100, nTone + delta * expansionDir)
+            fTone = MaterialMath.clamp(0, 100, nTone + delta * expansionDir)
             if (fTone - nTone) * expansionDir < delta {
-                nTone = Contrast.clamp(0, 100, fTone - delta * expansionDir)
+                nTone = MaterialMath.clamp(0, 100, fTone - delta * expansionDir)
             }
         }
 
@@ -187,8 +187,8 @@ struct DynamicColor {
         return darkerRatio >= ratio || darkerRatio >= lighterRatio ? darkerTone : lighterTone
     }
 
-    /// Whether text on `tone` reads better light: tones that round below 60.
+    /// Whether text on `tone` reads better light: tones that round (halves up) below 60.
     static func tonePrefersLightForeground(_ tone: Double) -> Bool {
-        tone.rounded() < 60.0
+        MaterialMath.roundHalfUp(tone) < 60.0
     }
 }

@@ -30,12 +30,12 @@ struct DynamicScheme {
     private static func primaryPalette(_ variant: MaterialVariant, _ source: Hct) -> TonalPalette {
         switch variant {
         case .content, .fidelity: TonalPalette(hue: source.hue, chroma: source.chroma)
-        case .fruitSalad: TonalPalette(hue: sanitizedDegrees(source.hue - 50.0), chroma: 48.0)
+        case .fruitSalad: TonalPalette(hue: MaterialMath.sanitizeDegrees(source.hue - 50.0), chroma: 48.0)
         case .monochrome: TonalPalette(hue: source.hue, chroma: 0.0)
         case .neutral: TonalPalette(hue: source.hue, chroma: 12.0)
         case .rainbow: TonalPalette(hue: source.hue, chroma: 48.0)
         case .tonalSpot: TonalPalette(hue: source.hue, chroma: 36.0)
-        case .expressive: TonalPalette(hue: sanitizedDegrees(source.hue + 240), chroma: 40)
+        case .expressive: TonalPalette(hue: MaterialMath.sanitizeDegrees(source.hue + 240), chroma: 40)
         case .vibrant: TonalPalette(hue: source.hue, chroma: 200.0)
         }
     }
@@ -44,7 +44,7 @@ struct DynamicScheme {
         switch variant {
         case .content, .fidelity:
             TonalPalette(hue: source.hue, chroma: max(source.chroma - 32.0, source.chroma * 0.5))
-        case .fruitSalad: TonalPalette(hue: sanitizedDegrees(source.hue - 50.0), chroma: 36.0)
+        case .fruitSalad: TonalPalette(hue: MaterialMath.sanitizeDegrees(source.hue - 50.0), chroma: 36.0)
         case .monochrome: TonalPalette(hue: source.hue, chroma: 0.0)
         case .neutral: TonalPalette(hue: source.hue, chroma: 8.0)
         case .rainbow, .tonalSpot: TonalPalette(hue: source.hue, chroma: 16.0)
@@ -72,7 +72,8 @@ struct DynamicScheme {
         case .fruitSalad: TonalPalette(hue: source.hue, chroma: 36.0)
         case .monochrome: TonalPalette(hue: source.hue, chroma: 0.0)
         case .neutral: TonalPalette(hue: source.hue, chroma: 16.0)
-        case .rainbow, .tonalSpot: TonalPalette(hue: sanitizedDegrees(source.hue + 60.0), chroma: 24.0)
+        case .rainbow, .tonalSpot:
+            TonalPalette(hue: MaterialMath.sanitizeDegrees(source.hue + 60.0), chroma: 24.0)
         case .expressive:
             TonalPalette(
                 hue: rotatedHue(
@@ -94,7 +95,7 @@ struct DynamicScheme {
         case .monochrome, .rainbow: TonalPalette(hue: source.hue, chroma: 0.0)
         case .neutral: TonalPalette(hue: source.hue, chroma: 2.0)
         case .tonalSpot: TonalPalette(hue: source.hue, chroma: 6.0)
-        case .expressive: TonalPalette(hue: sanitizedDegrees(source.hue + 15), chroma: 8)
+        case .expressive: TonalPalette(hue: MaterialMath.sanitizeDegrees(source.hue + 15), chroma: 8)
         case .vibrant: TonalPalette(hue: source.hue, chroma: 10)
         }
     }
@@ -106,7 +107,7 @@ struct DynamicScheme {
         case .monochrome, .rainbow: TonalPalette(hue: source.hue, chroma: 0.0)
         case .neutral: TonalPalette(hue: source.hue, chroma: 2.0)
         case .tonalSpot: TonalPalette(hue: source.hue, chroma: 8.0)
-        case .expressive: TonalPalette(hue: sanitizedDegrees(source.hue + 15), chroma: 12)
+        case .expressive: TonalPalette(hue: MaterialMath.sanitizeDegrees(source.hue + 15), chroma: 12)
         case .vibrant: TonalPalette(hue: source.hue, chroma: 12)
         }
     }
@@ -116,7 +117,7 @@ struct DynamicScheme {
     static func rotatedHue(_ source: Hct, _ breakpoints: [Double], _ rotations: [Double]) -> Double {
         var rotation = piecewiseHue(source, breakpoints, rotations)
         if min(breakpoints.count - 1, rotations.count) <= 0 { rotation = 0 }
-        return sanitizedDegrees(source.hue + rotation)
+        return MaterialMath.sanitizeDegrees(source.hue + rotation)
     }
 
     /// `hues[i]` for the first range `[breakpoints[i], breakpoints[i+1])` holding the source hue,
@@ -125,14 +126,8 @@ struct DynamicScheme {
         let size = min(breakpoints.count - 1, hues.count)
         let sourceHue = source.hue
         for i in 0..<max(size, 0) where sourceHue >= breakpoints[i] && sourceHue < breakpoints[i + 1] {
-            return sanitizedDegrees(hues[i])
+            return MaterialMath.sanitizeDegrees(hues[i])
         }
         return sourceHue
-    }
-
-    /// `degrees` brought into 0..<360 as MCU's `sanitizeDegreesDouble` does (remainder, then +360).
-    static func sanitizedDegrees(_ degrees: Double) -> Double {
-        let remainder = degrees.truncatingRemainder(dividingBy: 360.0)
-        return remainder < 0 ? remainder + 360.0 : remainder
     }
 }

@@ -6,7 +6,7 @@ import XCTest
 /// Every role of every scheme variant, light and dark, at five contrast levels, for 30 source
 /// colours, against the `materialyoucolor` port of material-color-utilities (PyPI), Material spec
 /// 2021. The table is `Tests/Fixtures/material/scheme-table-2021.txt`, printed by
-/// `material_scheme_table.py` beside this file from the oracle in the test virtual environment.
+/// `scripts/material-scheme-table.py` from the oracle in the test virtual environment.
 final class MaterialSchemeOracleTests: XCTestCase {
     struct Row {
         let line: Int

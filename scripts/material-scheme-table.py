@@ -2,7 +2,7 @@
 """The Material spec-2021 dynamic scheme table from the `materialyoucolor` oracle (PyPI), a port of
 Google's material-color-utilities written independently of Livery.
 
-It prints the oracle's version, the role names in the issue's order (MaterialScheme.roles), and
+It prints the oracle's version, the role names in MaterialScheme.roles' order, and
 for every seed, scheme variant, contrast level and light/dark one line:
 
     AARRGGBB VARIANT CONTRAST light|dark RRGGBB RRGGBB ...   (one colour a role, in that order)
@@ -11,7 +11,7 @@ Its output is the committed fixture MaterialSchemeOracleTests.swift compares aga
 oracle takes about half a minute of CPU, too long for every test run). Regenerate it with the
 oracle in the test virtual environment (`make deps-test` installs it there):
 
-    .build/test-venv/bin/python Tests/LiveryCoreTests/Material/material_scheme_table.py \
+    .build/test-venv/bin/python scripts/material-scheme-table.py \
         > Tests/Fixtures/material/scheme-table-2021.txt
 """
 from importlib.metadata import version
@@ -43,7 +43,7 @@ VARIANTS = [
 ]
 CONTRASTS = [-1.0, -0.5, 0.0, 0.5, 1.0]
 
-# snake_case name -> the oracle's attribute, in the issue's order.
+# snake_case names in MaterialScheme.roles' order; the oracle's attribute is the camelCase name.
 ROLES = [
     "background", "on_background", "surface", "surface_dim", "surface_bright",
     "surface_container_lowest", "surface_container_low", "surface_container",
