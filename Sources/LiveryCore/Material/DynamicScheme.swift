@@ -1,7 +1,7 @@
 /// A source colour's six tonal palettes for one variant, in light or dark, at one contrast level:
 /// what the dynamic colours are solved in. The palettes are those of MCU's
 /// `DynamicSchemePalettesDelegateImpl2021` (`dynamiccolor/dynamic_scheme.ts`), variant by variant.
-struct DynamicScheme {
+struct DynamicScheme: Sendable {
     let sourceColorHct: Hct
     let variant: MaterialVariant
     let isDark: Bool

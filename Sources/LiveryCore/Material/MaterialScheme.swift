@@ -101,7 +101,7 @@ public enum MaterialRole: String, CaseIterable, Sendable {
 /// A Material You colour scheme (Material spec 2021) from one source colour: every role's colour
 /// as Google's material-color-utilities computes it, to the last bit, for any variant, light or
 /// dark, and any contrast level.
-public struct MaterialScheme {
+public struct MaterialScheme: Sendable {
     /// Every role, in the order schemes are listed and printed.
     public static let roles: [MaterialRole] = MaterialRole.allCases
 
