@@ -31,6 +31,12 @@ struct Invocation {
     var output: String?
     /// `--size WxH` (`preview`, `gallery`): the picture's size in pixels, parsed by `PreviewSize`.
     var size: String?
+    /// `--color HEX` (`generate`): the source colour, in place of an image.
+    var color: UInt32?
+    /// `--scheme NAME` (`generate`): the dynamic scheme variant.
+    var scheme: MaterialVariant?
+    /// `--contrast C` (`generate`): -1...1.
+    var contrast: Double?
 }
 
 struct UsageError: Error {
@@ -118,6 +124,35 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
                     message: "--date needs a day as YYYY-MM-DD, not '\(v)'", command: inv.command)
             }
             inv.date = date
+        case "--color":
+            let v = try arg()
+            let digits = v.hasPrefix("#") ? v.dropFirst() : Substring(v)
+            guard digits.count == 3 || digits.count == 6, let c = RGBA(hexDigits: digits) else {
+                throw UsageError(
+                    message: "--color needs a colour as #rrggbb or #rgb, not '\(v)'", command: inv.command)
+            }
+            inv.color = UInt32(
+                RGBA.eightBit(c.red) << 16 | RGBA.eightBit(c.green) << 8 | RGBA.eightBit(c.blue))
+        case "--scheme":
+            let v = try arg()
+            guard let variant = MaterialVariant(rawValue: v) else {
+                let hint =
+                    suggestion(for: v, among: MaterialVariant.allCases.map(\.name)).map {
+                        " (did you mean '\($0)'?)"
+                    } ?? ""
+                throw UsageError(
+                    message: "unknown scheme '\(v)'\(hint); the schemes are "
+                        + MaterialVariant.allCases.map(\.name).joined(separator: ", "),
+                    command: inv.command)
+            }
+            inv.scheme = variant
+        case "--contrast":
+            let v = try arg()
+            guard let c = Double(v), ThemeGenerator.contrastRange.contains(c) else {
+                throw UsageError(
+                    message: "--contrast needs a number from -1 to 1, not '\(v)'", command: inv.command)
+            }
+            inv.contrast = c
         case "-h", "--help": inv.help = true
         case "--version":
             print("livery \(LiveryBus.version)")
@@ -143,6 +178,7 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
     case .build: ok = n >= 1
     case .export: ok = n == 2
     case .preview, .gallery: ok = n == 1
+    case .generate: ok = n == (inv.color == nil ? 1 : 0)
     }
     if !ok {
         throw UsageError(
@@ -150,8 +186,11 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
                 "wrong number of arguments for '\(c.rawValue)'\nUsage: \(c.usage.split(separator: "\n")[0])",
             command: c)
     }
-    if inv.out != nil && c != .build {
-        throw UsageError(message: "--out applies to 'build' only", command: c)
+    if inv.out != nil && c != .build && c != .generate {
+        throw UsageError(message: "--out applies to 'build' and 'generate' only", command: c)
+    }
+    if (inv.color != nil || inv.scheme != nil || inv.contrast != nil) && c != .generate {
+        throw UsageError(message: "--color, --scheme and --contrast apply to 'generate' only", command: c)
     }
     if inv.output != nil && c != .preview {
         throw UsageError(message: "-o applies to 'preview' only", command: c)
