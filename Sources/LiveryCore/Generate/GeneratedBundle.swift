@@ -31,7 +31,8 @@ public enum GeneratedBundle {
         return out.isEmpty ? "generated" : out
     }
 
-    /// The names of the shipped skins' palette and the role or colour each is given.
+    /// The names of the shipped skins' palette and the role or colour each is given (`shadow`
+    /// is a role's name too, defined with the roles).
     static let skinNames: [(String, String)] = [
         ("accent", "@primary"), ("accent_fg", "@on_primary"), ("accent_pressed", "@on_primary_container"),
         ("focus_ring", "@primary"), ("window_bg", "@background"), ("view_bg", "@surface"),
@@ -40,7 +41,7 @@ public enum GeneratedBundle {
         ("secondary_text", "@on_surface_variant"), ("insensitive_text", "alpha(@on_surface, 0.38)"),
         ("placeholder", "@outline"), ("separator", "@outline_variant"), ("border", "@outline"),
         ("fill", "alpha(@on_surface, 0.12)"), ("selection", "@secondary_container"),
-        ("destructive", "@error"), ("success", "@color2"), ("warning", "@color3"), ("shadow", "@shadow"),
+        ("destructive", "@error"), ("success", "@color2"), ("warning", "@color3"),
         ("dim", "alpha(@scrim, 0.4)"),
     ]
 
