@@ -30,14 +30,18 @@ let package = Package(
         // A Mustache renderer (spec v1.4.2) that knows nothing of themes.
         .target(name: "Mustache"),
         .target(name: "LiveryDBus", dependencies: ["CDBus"]),
-        // The bus contract shared by daemon and client; the interface XML is documentation and
-        // the reference the daemon's tests check its exported interface against.
+        // The bus contract shared by daemon and client: the table of members, the typed replies
+        // and the client half of Watch; the interface XML is documentation and the reference
+        // the table and the daemon's exported interface are checked against.
         .target(
             name: "LiveryAPI", dependencies: ["LiveryCore", "LiveryDBus"],
             exclude: ["org.livery.Livery1.xml"]),
+        // What Livery does, knowing nothing of the bus (`ServiceImportTests` checks it).
+        .target(name: "LiveryService", dependencies: ["LiveryCore", "CMalloc", "Mustache"]),
+        // The bus adapters of the service: org.livery.Livery1, the portal backend, darkman's interface.
         .target(
             name: "LiveryDaemon",
-            dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus", "CMalloc", "Mustache"]),
+            dependencies: ["LiveryService", "LiveryAPI", "LiveryCore", "LiveryDBus"]),
         // The sample screen drawn with a theme's values (`livery preview`, `livery gallery`).
         .target(name: "LiveryPreview", dependencies: ["LiveryCore", "CCairo"]),
         .target(
@@ -49,7 +53,7 @@ let package = Package(
         .executableTarget(name: "livery", dependencies: ["LiveryCLI"]),
         // One SVG image drawn per process (`SVGRenderer`): librsvg and Glibc only, no Foundation.
         .executableTarget(name: "livery-svg", dependencies: ["CCairo"]),
-        .executableTarget(name: "livery-bench", dependencies: ["LiveryCore", "LiveryDBus"]),
+        .executableTarget(name: "livery-bench", dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus"]),
         .executableTarget(name: "livery-demo", dependencies: ["LiveryDemo"]),
         .testTarget(
             name: "LiveryCoreTests", dependencies: ["LiveryCore"],
@@ -57,10 +61,14 @@ let package = Package(
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
         .testTarget(name: "LiveryPreviewTests", dependencies: ["LiveryPreview", "LiveryCore"]),
         .testTarget(name: "LiveryDBusTests", dependencies: ["LiveryDBus"]),
-        .testTarget(name: "LiveryDemoTests", dependencies: ["LiveryDemo", "LiveryCore"]),
+        .testTarget(name: "LiveryAPITests", dependencies: ["LiveryAPI", "LiveryDBus"]),
+        .testTarget(
+            name: "LiveryDemoTests", dependencies: ["LiveryDemo", "LiveryAPI", "LiveryCore", "LiveryDBus"]),
         .testTarget(
             name: "LiveryDaemonTests",
-            dependencies: ["LiveryDaemon", "LiveryAPI", "LiveryCore", "LiveryDBus", "Mustache"]),
+            dependencies: [
+                "LiveryDaemon", "LiveryService", "LiveryAPI", "LiveryCore", "LiveryDBus", "Mustache",
+            ]),
         .testTarget(
             name: "LiveryCLITests",
             dependencies: ["LiveryCLI", "LiveryAPI", "LiveryCore", "LiveryDBus", "Mustache"]),

@@ -1,6 +1,7 @@
 import LiveryDBus
 
-/// The names of Livery's bus API, shared by `liveryd` and `livery`; the interface itself is
+/// The names of Livery's bus API, shared by `liveryd` and `livery`; its members are in
+/// `Members.swift` (`LiveryMethod`, `LiverySignal`, `LiveryProperty`), and the interface is
 /// described in `org.livery.Livery1.xml` beside this file.
 public enum LiveryBus {
     /// The well-known bus name the daemon owns.
@@ -39,18 +40,4 @@ public enum LiveryBus {
     public static let ownerRule =
         "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
         + "member='NameOwnerChanged',arg0='\(name)'"
-}
-
-/// The interface's properties, as `org.freedesktop.DBus.Properties` names them.
-public enum LiveryProperty: String, Sendable, CaseIterable {
-    /// `s`: the id of the active theme.
-    case activeTheme = "ActiveTheme"
-    /// `u`: the number of published changes.
-    case serial = "Serial"
-    /// `s`: the active theme's variant, `light` or `dark`.
-    case variant = "Variant"
-    /// `s`: the daemon's version.
-    case version = "Version"
-    /// `as`: problems the user should see.
-    case problems = "Problems"
 }

@@ -312,7 +312,7 @@ public struct WatchReply: Sendable, Equatable {
 /// on `arg0` (the path) and `arg1` (the application id, empty for none).
 public struct ChangedSignal: Sendable, Equatable {
     /// The signal's member name.
-    public static let member = "Changed"
+    public static let member = LiverySignal.changed.name
     /// The component path, as the watchers wrote it.
     public var path: String
     /// The application id whose `@app` blocks apply; empty for none.
@@ -356,7 +356,7 @@ public struct ChangedSignal: Sendable, Equatable {
 /// The signal `ThemeChanged(s id, u serial)`, broadcast after every published change.
 public struct ThemeChangedSignal: Sendable, Equatable {
     /// The signal's member name.
-    public static let member = "ThemeChanged"
+    public static let member = LiverySignal.themeChanged.name
     /// The id of the theme now active.
     public var theme: String
     /// The serial of the change.

@@ -116,10 +116,8 @@ struct Client {
 
     /// Calls a method of `org.livery.Livery1`.
     /// - Returns: The reply's arguments.
-    func call(_ member: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
-        try connection.call(
-            destination: LiveryBus.busName, path: LiveryBus.objectPath, interface: LiveryBus.interfaceName,
-            member: try MemberName(member), arguments: arguments, timeout: inv.timeout)
+    func call(_ method: LiveryMethod, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
+        try connection.call(method, arguments, timeout: inv.timeout)
     }
 
     /// Reads one property (`Properties.Get`), unwrapped from its variant.

@@ -2,6 +2,7 @@ import Foundation
 import LiveryAPI
 import LiveryCore
 import LiveryDBus
+import LiveryService
 
 /// The command line of `liveryd` (the README's "Installing as a user service" lists its flags).
 public struct DaemonOptions: Sendable, Equatable {
@@ -103,19 +104,14 @@ public struct DaemonOptions: Sendable, Equatable {
     }
 }
 
-/// The running daemon: the bus connection, the exported object, the service.
+/// The running daemon: the bus connection, the service and its adapters on the bus.
 public final class Daemon: Sendable {
-    /// The theme catalog, active theme and cascade.
-    public let service: ThemeService
+    /// What Livery does: the themes, the switch queue, the watches, the plugins.
+    public let service: Service
     /// The bus connection that owns `org.livery.Livery1`.
     public let connection: Connection
     /// The exported `org.livery.Livery1` object.
     public let interface: LiveryInterface
-    /// The inotify watcher for live reload, when enabled.
-    let watcher: ThemeWatcher?
-    /// The inotify watcher of the plugin directories, when live reload is enabled: a plugin
-    /// enabled, edited or removed is rendered for the active theme (`PluginRunner.pluginsChanged`).
-    let pluginWatcher: ThemeWatcher?
     let log: Log
 
     /// Loads themes, connects, takes the bus names, exports the objects and prepares to serve.
@@ -137,15 +133,14 @@ public final class Daemon: Sendable {
         let paths = Paths(environment: environment)
         // Last, the themes shipped with this program (installed beside it, or the source tree of
         // a development build), so that `make install PREFIX=…` needs no XDG_DATA_DIRS.
-        let searchPath = paths.fullThemeSearchPath(extra: options.themesDirectories)
         var configuration = ThemeService.Configuration(
-            searchPath: searchPath,
+            searchPath: paths.fullThemeSearchPath(extra: options.themesDirectories),
             schemaFile: options.schemaFile,
             stateFile: paths.stateFile, overridesFile: paths.overridesFile)
         configuration.formats = { paths.themeFormats(environment: environment) }
         configuration.configFile = paths.configFile
         configuration.savesAfterPublishing = true
-        service = try ThemeService(configuration: configuration, log: log)
+        let themes = try ThemeService(configuration: configuration, log: log)
         let bus = Bus(address: options.address, system: options.system)
         do {
             connection = try Connection.open(bus)
@@ -157,56 +152,31 @@ public final class Daemon: Sendable {
         try Daemon.takeNames(connection, options: options, log: log)
         if let handover {
             handover.waitForPredecessor(of: connection.uniqueName)
-            service.restoreSavedTheme()
+            themes.restoreSavedTheme()
         }
-        interface = try LiveryInterface(service: service, connection: connection)
-        try interface.export()
+        var serviceOptions = Service.Options()
         // Plugin commands reach the daemon's own bus (`livery` in a hook works under
         // `--address` too, as under `make run`'s private bus).
         var pluginEnvironment = environment
         if let address = options.address { pluginEnvironment["DBUS_SESSION_BUS_ADDRESS"] = address }
-        let runner = PluginRunner(
-            environment: pluginEnvironment, variant: service.activeCascade.theme.metadata.variant,
-            themeSearchPath: searchPath, log: log)
-        interface.attach(runner)
-        // Outputs a crash left at another theme are put right (`PluginRunner.resume`).
-        runner.resume(service.activeCascade, serial: service.serial)
-        Scheduler(interface: interface, configFile: paths.configFile).start()
+        serviceOptions.pluginEnvironment = pluginEnvironment
+        serviceOptions.watchesFiles = options.watch
+        serviceOptions.followsSchedule = true
+        service = Service(themes: themes, options: serviceOptions)
+        interface = try LiveryInterface(service: service, connection: connection)
+        try interface.export()
+        service.add(interface)
         if options.darkman {
-            let compatibility = try DarkmanCompatibility(interface)
+            let compatibility = try DarkmanCompatibility(service: service, connection: connection)
             try compatibility.start()
-            interface.attach(compatibility)
+            service.add(compatibility)
         }
         if options.portal {
             let backend = try PortalBackend(service: service, connection: connection)
             try backend.start()
-            interface.attach(backend)
+            service.add(backend)
         }
-        if options.watch {
-            let configuration = service.configuration
-            let (interface, service) = (self.interface, self.service)
-            watcher = try? ThemeWatcher(
-                directories: { configuration.searchPath }, files: { [configuration.overridesFile] },
-                notice: { line in service.log(.notice, line) },
-                onChange: {
-                    // On the switch queue, in order with SetTheme and Toggle; the loop thread
-                    // goes on answering meanwhile.
-                    service.log(.debug, "theme files changed on disk; reloading")
-                    interface.reloadLater()
-                })
-            watcher?.start()
-            pluginWatcher = try? ThemeWatcher(
-                directories: { paths.pluginSearchPath.map(\.directory) },
-                notice: { line in service.log(.notice, line) },
-                onChange: {
-                    service.log(.debug, "plugin files changed on disk; rendering the active theme")
-                    runner.pluginsChanged()
-                })
-            pluginWatcher?.start()
-        } else {
-            watcher = nil
-            pluginWatcher = nil
-        }
+        service.start()
         log(.notice, "serving \(LiveryBus.name) as \(connection.uniqueName)")
         connection.onNameLost = { [log, connection, interface] name in
             guard name == LiveryBus.name else {

@@ -1,9 +1,10 @@
 import Foundation
 import LiveryCore
 import LiveryDBus
+import LiveryService
 import Synchronization
 
-/// darkman's D-Bus interface, so that tools written for darkman work with Livery (DESIGN §10):
+/// darkman's D-Bus interface, so that tools written for darkman work with Livery:
 /// `nl.whynothugo.darkman` at `/nl/whynothugo/darkman` under the bus name
 /// `nl.whynothugo.darkman` (taken by `Daemon` with its other names): a running darkman keeps
 /// it, Livery waits in the bus's queue for it (and gets it when darkman leaves), `liveryd
@@ -26,11 +27,10 @@ public final class DarkmanCompatibility: Sendable {
     /// darkman's interface.
     public static let interface = "nl.whynothugo.darkman"
 
-    let interfaceObject: LiveryInterface
+    let service: Service
+    let connection: Connection
     let objectPath: ObjectPath
     let interfaceName: InterfaceName
-    /// The mode last announced, to signal changes only.
-    private let last: Mutex<String>
     /// Modes set and not switched to yet, the newest last.
     private let requested = Requested()
 
@@ -42,18 +42,19 @@ public final class DarkmanCompatibility: Sendable {
         var newest: String? { modes.withLock { $0.last } }
     }
 
-    /// darkman's interface over `interface`'s service; nothing is exported until `start`.
-    public init(_ interface: LiveryInterface) throws(DBusError) {
-        self.interfaceObject = interface
+    /// darkman's interface over `service`, exported on `connection`; nothing is exported until
+    /// `start`.
+    public init(service: Service, connection: Connection) throws(DBusError) {
+        self.service = service
+        self.connection = connection
         self.objectPath = try ObjectPath(DarkmanCompatibility.path)
         self.interfaceName = try InterfaceName(DarkmanCompatibility.interface)
-        self.last = Mutex(interface.service.activeVariant)
     }
 
     /// Exports the object; the daemon asks for the name (`Daemon`, with its other names).
     /// - Throws: `DBusError` when the object cannot be exported.
     public func start() throws(DBusError) {
-        let livery = interfaceObject
+        let service = self.service
         let requested = self.requested
         let iface = Interface(
             interfaceName,
@@ -61,33 +62,32 @@ public final class DarkmanCompatibility: Sendable {
             properties: [
                 Property(
                     "Mode", "s", emitsChangedSignal: false,
-                    get: { .string(requested.newest ?? livery.service.activeVariant) },
+                    get: { .string(requested.newest ?? service.themes.activeVariant) },
                     deferredSet: { value, reply in
                         let mode = value.string ?? ""
                         guard mode == "dark" || mode == "light" else {
                             throw DBusError(.invalidArgs, "Mode '\(mode)': expected 'dark' or 'light'")
                         }
                         requested.push(mode)
-                        livery.switchVariantLater(mode) { failure in
+                        service.setVariant(mode, logsFailure: true) { result in
                             requested.pop()
-                            if let failure { reply.fail(failure) } else { reply.succeed([]) }
+                            switch result {
+                            case .success: reply.succeed([])
+                            case .failure(let failure): reply.fail(failure)
+                            }
                         }
                     })
             ])
-        let connection = livery.connection
         try connection.export([iface], at: objectPath)
     }
 
-    /// Emits `ModeChanged` and `PropertiesChanged` for `Mode` when the variant changed since
-    /// the last call.
-    public func publish() {
-        let now = interfaceObject.service.activeVariant
-        let before = last.withLock { last in
-            defer { last = now }
-            return last
-        }
-        guard before != now else { return }
-        let connection = interfaceObject.connection
+}
+
+extension DarkmanCompatibility: ServiceListener {
+    /// Emits `ModeChanged` and `PropertiesChanged` for `Mode` when the variant changed.
+    public func published(_ snapshot: ServiceSnapshot) {
+        guard snapshot.changes.contains(.variant) else { return }
+        let now = snapshot.variant
         do {
             try connection.emitSignal(
                 path: objectPath, interface: interfaceName, member: try MemberName("ModeChanged"),
@@ -95,7 +95,7 @@ public final class DarkmanCompatibility: Sendable {
             try connection.emitPropertiesChanged(
                 path: objectPath, interface: interfaceName, changed: ["Mode": .string(now)])
         } catch {
-            interfaceObject.service.log(.warning, "cannot emit darkman's ModeChanged: \(error)")
+            service.log(.warning, "cannot emit darkman's ModeChanged: \(error)")
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LiveryAPI
 import LiveryDBus
+import LiveryService
 import Synchronization
 
 /// The new instance's side of `liveryd --replace` (the README's "Replacing a running liveryd"):

@@ -1,6 +1,7 @@
 import Foundation
 import LiveryCore
 import LiveryDBus
+import LiveryService
 import Synchronization
 
 /// The `org.freedesktop.impl.portal.Settings` backend (xdg-desktop-portal's Settings backend
@@ -20,24 +21,21 @@ public final class PortalBackend: Sendable {
     public static let version: UInt32 = 2
     static let notFound = ErrorName(rawValue: "org.freedesktop.portal.Error.NotFound")
 
-    let service: ThemeService
+    let service: Service
     let connection: Connection
     let objectPath: ObjectPath
     let interfaceName: InterfaceName
-    /// The settings last published, to emit `SettingChanged` for changed keys only.
-    private let last: Mutex<[String: DBusValue]>
 
     /// A backend for `service`'s active theme; nothing is exported until `start`.
     /// - Parameters:
-    ///   - service: The model whose active theme's metadata is served.
+    ///   - service: The service whose active theme's metadata is served.
     ///   - connection: The bus connection to export on; it also owns `org.livery.Livery1`.
     /// - Throws: `DBusError` if the fixed names fail validation (they do not).
-    public init(service: ThemeService, connection: Connection) throws(DBusError) {
+    public init(service: Service, connection: Connection) throws(DBusError) {
         self.service = service
         self.connection = connection
         self.objectPath = try ObjectPath(PortalBackend.path)
         self.interfaceName = try InterfaceName(PortalBackend.interface)
-        self.last = Mutex(PortalBackend.settings(of: service.activeCascade.theme.metadata))
     }
 
     /// `org.freedesktop.appearance` from theme metadata: `color-scheme` (u: 1 dark, 2 light),
@@ -67,7 +65,7 @@ public final class PortalBackend: Sendable {
     /// Exports the object; the daemon takes the bus name (`Daemon`, with its other names).
     /// - Throws: `DBusError` when the object cannot be exported.
     public func start() throws(DBusError) {
-        let service = self.service
+        let themes = self.service.themes
         let iface = Interface(
             interfaceName,
             methods: [
@@ -77,7 +75,7 @@ public final class PortalBackend: Sendable {
                 ) { call in
                     let ns = call.arguments[0].string ?? ""
                     let key = call.arguments[1].string ?? ""
-                    let settings = PortalBackend.settings(of: service.activeCascade.theme.metadata)
+                    let settings = PortalBackend.settings(of: themes.activeMetadata)
                     guard ns == PortalBackend.namespace, let v = settings[key] else {
                         throw DBusError(PortalBackend.notFound, "Requested setting \(ns) \(key) not found")
                     }
@@ -90,7 +88,7 @@ public final class PortalBackend: Sendable {
                     let patterns = call.arguments[0].stringArray ?? []
                     var entries: [DBusDictEntry] = []
                     if PortalBackend.selects(patterns, PortalBackend.namespace) {
-                        let settings = PortalBackend.settings(of: service.activeCascade.theme.metadata)
+                        let settings = PortalBackend.settings(of: themes.activeMetadata)
                         entries.append(
                             DBusDictEntry(key: .string(PortalBackend.namespace), value: .dict(settings)))
                     }
@@ -108,14 +106,15 @@ public final class PortalBackend: Sendable {
         try connection.export([iface], at: objectPath)
     }
 
-    /// Emits `SettingChanged(s namespace, s key, v value)` for every key whose value changed
-    /// since the last call.
-    public func publish() {
-        let now = PortalBackend.settings(of: service.activeCascade.theme.metadata)
-        let before = last.withLock { last in
-            defer { last = now }
-            return last
-        }
+}
+
+extension PortalBackend: ServiceListener {
+    /// Emits `SettingChanged(s namespace, s key, v value)` for every key a committed change
+    /// changed.
+    public func published(_ snapshot: ServiceSnapshot) {
+        guard snapshot.changes.contains(.theme) else { return }
+        let now = PortalBackend.settings(of: snapshot.metadata)
+        let before = PortalBackend.settings(of: snapshot.previousMetadata)
         for key in now.keys.sorted() where before[key] != now[key] {
             do {
                 try connection.emitSignal(

@@ -1,4 +1,5 @@
 import Dispatch
+import LiveryService
 import Synchronization
 
 /// A call waiting in a ``WatchQueue``, run in steps.

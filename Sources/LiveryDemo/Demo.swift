@@ -108,6 +108,7 @@ public func runDemo(arguments: [String]) -> Int32 {
     do {
         watch = ScreenWatch(
             connection: connection, paths: sources.paths, app: options.app, schema: schema,
+            // Updates go through the main loop, so the values `start` returns are applied first.
             deliver: { update in GtkMainThread.run { window.apply(update) } },
             report: { message in warn(message) })
         window.apply(try watch.start())

@@ -3,27 +3,16 @@ import LiveryCore
 import LiveryDBus
 import Synchronization
 
-/// The watch of the sample screen's component paths on liveryd, DESIGN §5's protocol: a match
-/// rule for each path's `Changed` first, then `Watch`, whose serial tells the signals older
-/// than the values read (not above it: dropped) from the changes after them. Values are typed
-/// by the schema (`Value(decoding:type:)`).
-///
-/// Signals are handled on the connection's loop thread, which runs only after `start()` has
-/// read the values (or, after the daemon was replaced, while its handler reads them again), so
-/// a signal never sees a serial that is not yet known.
+/// The watch of the sample screen's component paths on liveryd, through the shared client of
+/// the watch protocol (`WatchClient`: a match rule for each path's `Changed`, then `Watch`, a
+/// replacement watched again), with the values typed by the schema (`Value(decoding:type:)`).
 public final class ScreenWatch: Sendable {
     /// Values of some paths: path → property → value.
     public typealias Update = [String: [String: Value]]
 
-    private let connection: Connection
-    private let paths: [String]
-    private let app: String?
-    private let schema: Schema
-    private let timeout: Double
-    private let deliver: @Sendable (Update) -> Void
-    private let report: @Sendable (String) -> Void
-    /// The serial of the last `Watch` reply; nil before the first and while one is awaited.
-    private let serial = Mutex<UInt32?>(nil)
+    private let client: WatchClient
+    /// The values of the first `Watch`, which `start()` returns rather than delivers.
+    private let first = FirstValues()
 
     /// A watch not started yet.
     /// - Parameters:
@@ -32,82 +21,55 @@ public final class ScreenWatch: Sendable {
     ///   - app: The application id whose `@app` blocks apply, or nil for none.
     ///   - schema: The schema the daemon's themes use, for the type of each property.
     ///   - timeout: Seconds to wait for `Watch`'s reply.
-    ///   - deliver: Called on the loop thread with the values of a `Changed`, or all values
-    ///     again after the daemon was replaced.
-    ///   - report: Called on the loop thread with what to tell the user: the daemon left the bus,
-    ///     or reading from its replacement failed.
+    ///   - deliver: Called with the values of a `Changed` newer than those read, or all values
+    ///     again after the daemon was replaced, one update at a time in the order they came.
+    ///   - report: Called with what to tell the user: the daemon left the bus, or reading from
+    ///     its replacement failed.
     public init(
         connection: Connection, paths: [String], app: String?, schema: Schema, timeout: Double = 5,
         deliver: @escaping @Sendable (Update) -> Void, report: @escaping @Sendable (String) -> Void
     ) {
-        self.connection = connection
-        self.paths = paths
-        self.app = app
-        self.schema = schema
-        self.timeout = timeout
-        self.deliver = deliver
-        self.report = report
+        let first = self.first
+        client = WatchClient(connection: connection, paths: paths, app: app, timeout: timeout) { event in
+            switch event {
+            case .values(let reply):
+                var update: Update = [:]
+                for component in reply.values.components {
+                    update[component.path] = component.values.typed(by: schema)
+                }
+                let isFirst = first.values.withLock { stored in
+                    guard stored == nil else { return false }
+                    stored = update
+                    return true
+                }
+                if !isFirst { deliver(update) }
+            case .changed(let signal): deliver([signal.path: signal.values.typed(by: schema)])
+            case .replaced: break
+            case .left: report("liveryd left the bus; the window keeps its colours until it is back")
+            case .failed(let error):
+                let message = (error as? DBusError).map(ScreenWatch.describe) ?? "\(error)"
+                report("cannot watch liveryd again: \(message)")
+            }
+        }
     }
 
-    /// Adds the match rules and reads every property of each path with `Watch`. Call before
-    /// the connection's loop runs.
+    /// Adds the match rules and reads every property of each path with `Watch`. A `Changed`
+    /// newer than these values that came before their reply is delivered before `start`
+    /// returns: the values returned are older than every update delivered, so the caller
+    /// applies them before any update it hands over.
     /// - Returns: The values of every path.
     /// - Throws: `DBusError` from the bus (`ServiceUnknown` when liveryd is not on it) or from
     ///   liveryd; `Failed` when the reply is not `(ua{sa{sv}})`.
     public func start() throws(DBusError) -> Update {
-        // One rule per path (arg0, arg1); a path too long for a rule is heard through one rule
-        // for every Changed, filtered here, as the README says.
-        var general = false
-        for path in Set(paths) {
-            var rule = ChangedSignal.rule(path: path, app: app)
-            if rule.utf8.count > LiveryBus.maximumMatchRuleLength {
-                if general { continue }
-                general = true
-                rule = LiveryBus.signalRule(ChangedSignal.member)
-            }
-            try connection.addMatch(rule) { [self] message in received(message.arguments) }
+        do { try client.start() } catch let error as DBusError { throw error } catch {
+            throw DBusError(.failed, "\(error)")
         }
-        try connection.addMatch(LiveryBus.ownerRule) { [self] message in ownerChanged(message.arguments) }
-        return try read()
+        return first.values.withLock { $0 } ?? [:]
     }
 
-    /// `Watch(as paths, a{sv} options) → (u serial, a{sa{sv}} values)`.
-    private func read() throws(DBusError) -> Update {
-        serial.withLock { $0 = nil }
-        let options: [String: DBusValue] = app.map { ["app": .string($0)] } ?? [:]
-        let arguments = try connection.call(
-            destination: LiveryBus.busName, path: LiveryBus.objectPath, interface: LiveryBus.interfaceName,
-            member: try MemberName("Watch"), arguments: [.strings(paths), .dict(options)], timeout: timeout)
-        guard let reply = WatchReply(decoding: arguments) else {
-            throw DBusError(.failed, "liveryd's Watch reply is not (ua{sa{sv}})")
-        }
-        serial.withLock { $0 = reply.serial }
-        var update: Update = [:]
-        for component in reply.values.components {
-            update[component.path] = component.values.typed(by: schema)
-        }
-        return update
-    }
-
-    private func received(_ arguments: [DBusValue]) {
-        guard let signal = ChangedSignal(decoding: arguments), paths.contains(signal.path),
-            signal.app == (app ?? "")
-        else { return }
-        guard let read = serial.withLock({ $0 }), signal.serial > read else { return }
-        deliver([signal.path: signal.values.typed(by: schema)])
-    }
-
-    /// A replacement (`liveryd --replace`) is watched again, its serials from the new reply; a
-    /// daemon that left is reported, and watched again when one comes back.
-    private func ownerChanged(_ arguments: [DBusValue]) {
-        guard let change = NameOwnerChange(decoding: arguments) else { return }
-        if change.newOwner.isEmpty {
-            report("liveryd left the bus; the window keeps its colours until it is back")
-            return
-        }
-        do { deliver(try read()) } catch {
-            report("cannot watch liveryd again: \(ScreenWatch.describe(error))")
-        }
+    /// Where the first values wait for `start()`.
+    private final class FirstValues: Sendable {
+        let values = Mutex<Update?>(nil)
     }
 
     /// A bus error for people: what it means for the demo rather than libdbus's words.

@@ -1,4 +1,5 @@
 import Foundation
+import LiveryAPI
 import LiveryDBus
 import Synchronization
 
@@ -127,11 +128,9 @@ func runBusBench(
     let watcher = try Connection(address: address)
     let acquired = DispatchSemaphore(value: 0)
     let acquiredAt = Mutex<Double>(0)
-    try watcher.addMatch(
-        "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.livery.Livery1'"
-    ) { message in
+    try watcher.addMatch(LiveryBus.ownerRule) { message in
         let t = now()
-        if message.arguments.count == 3, let owner = message.arguments[2].string, !owner.isEmpty {
+        if let change = NameOwnerChange(decoding: message.arguments), !change.newOwner.isEmpty {
             acquiredAt.withLock { $0 = t }
             acquired.signal()
         }
@@ -175,7 +174,7 @@ func runBusBench(
         try p.run()
         guard acquired.wait(timeout: .now() + 30) == .success else {
             p.terminate()
-            throw BenchFailure("liveryd did not take org.livery.Livery1 within 30 s; see \(log.path)")
+            throw BenchFailure("liveryd did not take \(LiveryBus.name) within 30 s; see \(log.path)")
         }
         return (p, acquiredAt.withLock { $0 } - t0)
     }
@@ -203,10 +202,11 @@ func runBusBench(
     // One client, no loop thread: each call blocks for its reply.
     let client = try Connection(address: address)
     defer { client.close() }
-    let dest = try BusName("org.livery.Livery1")
-    let path = try ObjectPath("/org/livery/Livery1")
-    let iface = try InterfaceName("org.livery.Livery1")
-    let resolve = try MemberName("Resolve")
+    let dest = LiveryBus.busName
+    let path = LiveryBus.objectPath
+    let iface = LiveryBus.interfaceName
+    // The timed loops call with the names directly (no check of the arguments per call).
+    let resolve = LiveryMethod.resolve.member
     let ping = try MemberName("Ping")
     let resolvePath = "Window/NavigationBar/BarButtonItem:highlighted"
     let args: [DBusValue] = [.string(resolvePath), .strings([]), .dict([:])]
@@ -218,26 +218,14 @@ func runBusBench(
     // Every generated theme must be there and valid, or the start-up figure means little. The
     // daemon checks the installed themes after it starts serving (`checked` false until then),
     // so the listing is read again until every theme is checked.
-    var listed: [DBusValue] = []
+    var listed: [ThemeListing] = []
     let checkDeadline = ContinuousClock.now + .seconds(60)
     repeat {
-        listed =
-            try client.call(
-                destination: dest, path: path, interface: iface, member: MemberName("ListThemes")
-            ).first?.array ?? []
-        let unchecked = listed.contains { entry in
-            entry.structureFields.map {
-                $0.count == 3 && $0[2].stringVariantDictionary?["checked"]?.bool == false
-            }
-                ?? false
-        }
-        if !unchecked { break }
+        listed = ThemeListing.list(decoding: try client.call(.listThemes))
+        if listed.allSatisfy(\.checked) { break }
         usleep(20_000)
     } while ContinuousClock.now < checkDeadline
-    let valid = listed.filter { entry in
-        guard let fields = entry.structureFields, fields.count == 3 else { return false }
-        return fields[2].stringVariantDictionary?["valid"]?.bool == true
-    }.count
+    let valid = listed.filter(\.valid).count
     guard listed.count >= themeCount + shipped, valid >= themeCount else {
         throw BenchFailure(
             "liveryd lists \(listed.count) themes, \(valid) valid; expected \(themeCount + shipped)")

@@ -107,10 +107,10 @@ final class GtkPluginTests: EndToEndTestCase {
     }
 
     /// Starts the client of `kind` with Debian's python3, GSettings in memory and no theme
-    /// forced, reading its configuration and themes where the daemon writes them: the test's
-    /// `XDG_CONFIG_HOME` and `XDG_DATA_HOME`, elsewhere than under its home, as a user may have
-    /// them.
-    private func startClient(_ kind: String, x: Int = 0) throws -> Background {
+    /// forced (or `GTK_THEME` set to `theme`), reading its configuration and themes where the
+    /// daemon writes them: the test's `XDG_CONFIG_HOME` and `XDG_DATA_HOME`, elsewhere than
+    /// under its home, as a user may have them.
+    private func startClient(_ kind: String, x: Int = 0, theme: String? = nil) throws -> Background {
         let script = root + "/gtk-client.py"
         if !FileManager.default.fileExists(atPath: script) {
             try Self.client.write(toFile: script, atomically: true, encoding: .utf8)
@@ -123,6 +123,7 @@ final class GtkPluginTests: EndToEndTestCase {
         environment["GTK_A11Y"] = "none"
         environment["NO_AT_BRIDGE"] = "1"
         for name in ["GTK_THEME", "ADW_DEBUG_COLOR_SCHEME", "ADW_DISABLE_PORTAL"] { environment[name] = nil }
+        environment["GTK_THEME"] = theme
         return try background(Locations.python, [script, kind, String(x)])
     }
 
@@ -245,6 +246,40 @@ final class GtkPluginTests: EndToEndTestCase {
         XCTAssertTrue(
             line("open 1", of: adwaita).contains("window_bg_color=\(Self.nordBase00)"),
             "libadwaita new instance: \(adwaita.stdout)\(adwaita.stderr)")
+    }
+
+    /// A running libadwaita application started with `GTK_THEME=Livery-adwaita`, as the README
+    /// says, takes each switch: libadwaita then draws with the GTK theme instead of its own
+    /// stylesheet and GTK reads that theme again whenever the theme's name changes, so the
+    /// window's `window_bg_color` and its background on screen turn to the new theme's.
+    func testARunningLibadwaitaApplicationWithTheLiveryAdwaitaThemeTakesEachSwitch() throws {
+        let (display, _) = try setUpDesktop()
+        // This way gtk.css imports nothing: livery.css, read once at start, would win.
+        try "".write(toFile: configHome + "/gtk-4.0/gtk.css", atomically: true, encoding: .utf8)
+        try startDaemon()
+        try setTheme("solarized-light")
+        XCTAssertEqual(try gtkPluginResult(), "ok", daemon.stderr)
+        let window = PixelRect(x: 0, y: 0, width: Self.windowSize.width, height: Self.windowSize.height)
+        let adwaita = try startClient("adw", theme: "Livery-adwaita")
+        XCTAssertTrue(
+            line("open 1", of: adwaita).contains("window_bg_color=\(Self.solarizedBase00)"),
+            "at start: \(adwaita.stdout)\(adwaita.stderr)")
+        try expectBackground(
+            Self.solarizedBase00, not: Self.nordBase00, in: window, on: display, "libadwaita at start")
+
+        try setTheme("nord")
+        let reloaded = waitUntil {
+            adwaita.stdout.split(separator: "\n").contains {
+                $0.hasPrefix("reload ") && $0.contains("window_bg_color=\(Self.nordBase00)")
+            }
+        }
+        let result = try gtkPluginResult()
+        XCTAssertTrue(
+            reloaded, "running: \(adwaita.stdout)\(adwaita.stderr)\nplugin: \(result)\n\(daemon.stderr)")
+        try expectBackground(
+            Self.nordBase00, not: Self.solarizedBase00, in: window, on: display, "libadwaita running")
+        // libadwaita's stylesheet loads without a parser error: every import is found.
+        XCTAssertFalse(adwaita.stderr.contains("Theme parser error"), adwaita.stderr)
     }
 
     /// With no XSETTINGS manager on the display and no GNOME setting naming the GTK theme

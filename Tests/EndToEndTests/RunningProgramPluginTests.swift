@@ -189,6 +189,144 @@ final class RunningProgramPluginTests: EndToEndTestCase {
         XCTAssertTrue(reported, shown)
     }
 
+    /// Python statements for `startKittyImpostor(serving:)`: read a request up to its end
+    /// (`ESC \`), as kitty does.
+    let readRequest = #"""
+        request = b""
+        while not request.endswith(b"\x1b\\"):
+            chunk = connection.recv(65536)
+            if not chunk:
+                break
+            request += chunk
+        """#
+
+    /// The kitty plugin set up as the README says, two running kitties and a socket named as a
+    /// kitty's whose process accepts and never answers: both kitties show the new theme, and
+    /// the plugin's problem names the silent socket and why.
+    func testEveryRunningKittyFollowsAndOneThatNeverAnswersIsReported() throws {
+        let home = try makeDirectory("home")
+        environment["HOME"] = home
+        environment["LIBGL_ALWAYS_SOFTWARE"] = "1"  // Mesa's renderer: Xvfb has no GPU
+        try FileManager.default.createDirectory(
+            atPath: configHome + "/kitty", withIntermediateDirectories: true)
+        try
+            "include ~/.config/kitty/livery.conf\nallow_remote_control socket-only\nlisten_on unix:@livery-kitty\n"
+            .write(toFile: configHome + "/kitty/kitty.conf", atomically: true, encoding: .utf8)
+        try enable("kitty")
+        _ = try startDisplay()
+        try startDaemon()
+        try setTheme("nord")
+        let kitties = [try startKitty(), try startKitty()]
+        let silent = try startKittyImpostor(serving: "pass  # holds the connection, never reads or answers")
+
+        try setTheme("3024")
+        let theme = kittyExpectation(try slots("3024"))
+        for (n, kitty) in kitties.enumerated() {
+            var shown: [String: String] = [:]
+            let followed = try waitUntil {
+                shown = try kittyColors(kitty)
+                return differences(shown, theme).isEmpty
+            }
+            let problems = try livery("status").stdout
+            XCTAssertTrue(followed, "kitty \(n + 1): \(differences(shown, theme))\n\(problems)")
+        }
+        let name = "kitty at unix:@livery-kitty-\(silent.pid): no answer"
+        var shown = ""
+        let reported = try waitUntil(timeout: 20) {
+            shown = try livery("status").stdout
+            return shown.contains(name)
+        }
+        XCTAssertTrue(reported, shown)
+    }
+
+    /// A kitty that refuses the request (an answer `{"ok": false, "error": ...}`, kitty's
+    /// framing) is a problem of the plugin with that socket and kitty's message.
+    func testAKittysErrorIsReportedWithItsMessage() throws {
+        let home = try makeDirectory("home")
+        environment["HOME"] = home
+        try enable("kitty")
+        let refusing = try startKittyImpostor(
+            serving: readRequest + "\n"
+                + #"connection.sendall(b'\x1bP@kitty-cmd{"ok": false, "error": "No matching windows"}\x1b\\')"#
+                + "\nconnection.close()"
+        )
+        try startDaemon()
+        try setTheme("forest")
+        let name = "kitty at unix:@livery-kitty-\(refusing.pid): No matching windows"
+        var shown = ""
+        let reported = try waitUntil {
+            shown = try livery("status").stdout
+            return shown.contains(name)
+        }
+        XCTAssertTrue(reported, shown)
+    }
+
+    /// The plugin's request is the one kitty's own client (`kitty @ set-colors --all
+    /// --configured FILE`) sends for the same file, compared as JSON: for the file Livery writes
+    /// and for one with the rest of kitty's colour syntax (short and long hex, `rgb:`, `none`,
+    /// `background`, comments, other options, a later line winning).
+    func testKittyPluginSendsTheRequestOfKittysOwnClient() throws {
+        let home = try makeDirectory("home")
+        environment["HOME"] = home
+        try enable("kitty")
+        try startDaemon()
+        try setTheme("nord")
+        let written = home + "/.config/kitty/livery.conf"
+        XCTAssertTrue(waitUntil { FileManager.default.fileExists(atPath: written) })
+        let requests = try makeDirectory("requests")
+        environment["REQUESTS"] = requests
+        let recorder = try startKittyImpostor(
+            serving: readRequest + "\n"
+                + #"""
+                with open(os.environ["REQUESTS"] + "/%d" % len(held), "wb") as f:
+                    f.write(request)
+                connection.sendall(b'\x1bP@kitty-cmd{"ok": true}\x1b\\')
+                connection.close()
+                """#)
+        let syntax = root + "/syntax.conf"
+        try """
+        # a comment
+        background #112233
+        foreground #abc
+        selection_background none
+        selection_foreground NONE
+        cursor #aaabbbccc
+        cursor_text_color background
+        url_color rgb:a/bb/ccc
+        font_size 12
+          color1   #ABCDEF
+        color4 #000000
+        color4 #ffffff
+        color200 #fedcba
+        tab_bar_margin_color #123456789abc
+        tab_bar_background none
+
+        """.write(toFile: syntax, atomically: true, encoding: .utf8)
+        let address = "unix:@livery-kitty-\(recorder.pid)"
+        var count = 0
+        func request(_ program: String, _ arguments: [String]) throws -> NSDictionary {
+            let r = try run(program, arguments)
+            XCTAssertEqual(r.status, 0, "\(r)")
+            count += 1
+            let data = try Data(contentsOf: URL(fileURLWithPath: requests + "/\(count)"))
+            let prefix = Data("\u{1b}P@kitty-cmd".utf8)
+            let suffix = Data("\u{1b}\\".utf8)
+            guard data.starts(with: prefix), data.suffix(2) == suffix else {
+                throw HarnessFailure(
+                    "not a kitty request: \(String(decoding: data, as: UTF8.self).debugDescription)")
+            }
+            let body = data.dropFirst(prefix.count).dropLast(suffix.count)
+            return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(body)) as? NSDictionary)
+        }
+        let recolour = Locations.repo + "/plugins/kitty/recolour"
+        for file in [written, syntax] {
+            let kittys = try request(
+                try tool("kitty"), ["@", "--to", address, "set-colors", "--all", "--configured", file])
+            let ours = try request(recolour, [file, address])
+            XCTAssertEqual(ours, kittys, file)
+        }
+    }
+
     // MARK: tmux
 
     /// `tmux -L NAME show-options -gv OPTION`'s value.
@@ -289,6 +427,14 @@ extension EndToEndTestCase {
     /// (`@livery-kitty-PID`) that hangs up on every connection: a kitty that does not answer.
     /// tearDown stops it.
     func startKittyImpostor() throws -> Background {
+        try startKittyImpostor(serving: "connection.close()")
+    }
+
+    /// A process of the user's listening on an abstract socket named as a kitty's
+    /// (`@livery-kitty-PID`) that runs the Python statements `serving` on each connection it
+    /// accepts (`connection`, a socket). tearDown stops it.
+    func startKittyImpostor(serving: String) throws -> Background {
+        let indented = serving.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
         let impostor = try background(
             Locations.python,
             [
@@ -299,8 +445,11 @@ extension EndToEndTestCase {
                 s.bind("\\0livery-kitty-%d" % os.getpid())
                 s.listen()
                 print("listening", flush=True)
+                held = []
                 while True:
-                    s.accept()[0].close()
+                    connection = s.accept()[0]
+                    held.append(connection)
+                \(indented)
                 """,
             ])
         guard waitUntil({ impostor.stdout.contains("listening") || !impostor.isRunning }), impostor.isRunning
@@ -309,5 +458,4 @@ extension EndToEndTestCase {
         }
         return impostor
     }
-
 }

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import LiveryDaemon
+@testable import LiveryService
 
 /// The rule of when live reload runs (`FileDebounce`), on a clock the tests give: each file
 /// settles 250 ms after its own last event, or 1 s after its first, whichever comes first.

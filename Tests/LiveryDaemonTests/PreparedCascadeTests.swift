@@ -3,6 +3,7 @@ import XCTest
 
 @testable import LiveryCore
 @testable import LiveryDaemon
+@testable import LiveryService
 
 /// Switching back to a recently active theme reuses its index (`PreparedCascades`) only when the
 /// theme compiles to the same thing again.

@@ -5,6 +5,7 @@ import LiveryDBus
 import XCTest
 
 @testable import LiveryDaemon
+@testable import LiveryService
 
 /// Diffs, serials, toggling, the portal mapping and the file watcher.
 final class PublicationTests: XCTestCase {

@@ -5,6 +5,7 @@ import LiveryDBus
 import XCTest
 
 @testable import LiveryDaemon
+@testable import LiveryService
 
 final class ReplyCacheTests: XCTestCase {
     func testRepliesBelongToOneThemeGeneration() throws {

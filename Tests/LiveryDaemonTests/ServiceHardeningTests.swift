@@ -5,6 +5,7 @@ import LiveryDBus
 import XCTest
 
 @testable import LiveryDaemon
+@testable import LiveryService
 
 /// Failures a newcomer found, each pinned.
 final class ServiceHardeningTests: XCTestCase {

@@ -5,6 +5,7 @@ import LiveryDBus
 import XCTest
 
 @testable import LiveryDaemon
+@testable import LiveryService
 
 /// What the daemon tells the user about the themes it finds, beyond errors in a sheet.
 final class ServiceProblemTests: XCTestCase {

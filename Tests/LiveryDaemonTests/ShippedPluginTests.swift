@@ -4,6 +4,7 @@ import Mustache
 import XCTest
 
 @testable import LiveryDaemon
+@testable import LiveryService
 
 /// Every shipped plugin reads without errors and renders, for a base16 scheme, the scheme's own
 /// colours in each program's syntax (the values read from the scheme file here, not from Livery).
@@ -70,6 +71,13 @@ final class ShippedPluginTests: XCTestCase {
             ],
             "gtk/gtk4.mustache": [
                 "@import url(\"resource:///org/gtk/libgtk/theme/Default/Default-dark.css\");",
+                "@import url(\"../colors.css\");",
+            ],
+            // libadwaita's own stylesheet and defaults of the scheme's variant, then libadwaita's
+            // named colours (libadwaita.mustache's, beside it).
+            "gtk/adwaita.mustache": [
+                "@import url(\"resource:///org/gnome/Adwaita/styles/base.css\");",
+                "@import url(\"resource:///org/gnome/Adwaita/styles/defaults-dark.css\");",
                 "@import url(\"../colors.css\");",
             ],
             "kitty": [

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import LiveryDaemon
+@testable import LiveryService
 
 /// The installed themes are checked by one thread at a time, however many reloads come while
 /// it runs (a thread per reload held dozens of large compiles at once under live reload).

@@ -5,6 +5,7 @@ import LiveryDBus
 import XCTest
 
 @testable import LiveryDaemon
+@testable import LiveryService
 
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()

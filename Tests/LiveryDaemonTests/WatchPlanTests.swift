@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import LiveryDaemon
+@testable import LiveryService
 
 /// What live reload watches (`WatchPlan`), on real directories and links.
 final class WatchPlanTests: XCTestCase {

@@ -4,6 +4,7 @@ import Synchronization
 import XCTest
 
 @testable import LiveryDaemon
+@testable import LiveryService
 
 /// The calls waiting in a `WatchQueue`: each client's in order, newcomers before the clients
 /// that had a turn and never behind another client's step, the others a step each in turn; a

@@ -4,6 +4,7 @@ import LiveryCore
 import XCTest
 
 @testable import LiveryDaemon
+@testable import LiveryService
 
 /// Watches counted per (path, app) over all clients and per client, released by `Unwatch` and
 /// when a client leaves; values kept once per key; the limits; and the publication invariant

@@ -5,7 +5,7 @@ extension Client {
     func explain() throws -> Int32 {
         let (path, property) = (inv.positional[0], inv.positional[1])
         let entries = ExplainEntry.list(
-            decoding: try call("Explain", [.string(path), .string(property), .dict(options)]))
+            decoding: try call(.explain, [.string(path), .string(property), .dict(options)]))
         if inv.json {
             printJSON(ExplainCommand.json(entries))
         } else {

@@ -4,7 +4,7 @@ import LiveryCore
 extension Client {
     /// `livery list [--json]`: the installed themes.
     func list() throws -> Int32 {
-        let themes = ThemeListing.list(decoding: try call("ListThemes"))
+        let themes = ThemeListing.list(decoding: try call(.listThemes))
         let active = try property(.activeTheme).string ?? ""
         if inv.json {
             printJSON(ListCommand.json(themes, active: active))

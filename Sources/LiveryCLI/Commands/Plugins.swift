@@ -5,7 +5,7 @@ import LiveryCore
 extension Client {
     /// `livery plugins [--json]`: every plugin, darkman script and built-in format.
     func plugins() throws -> Int32 {
-        let plugins = PluginListing.list(decoding: try call("ListPlugins"))
+        let plugins = PluginListing.list(decoding: try call(.listPlugins))
         if inv.json {
             printJSON(PluginsCommand.json(plugins))
         } else {

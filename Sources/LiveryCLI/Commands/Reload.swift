@@ -1,7 +1,7 @@
 extension Client {
     /// `livery reload`: the daemon rescans theme directories and overrides.
     func reload() throws -> Int32 {
-        _ = try call("Reload")
+        _ = try call(.reload)
         return 0
     }
 }

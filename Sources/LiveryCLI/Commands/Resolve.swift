@@ -5,7 +5,7 @@ extension Client {
     /// `livery resolve PATH [PROPERTY...] [--app ID] [--json]`.
     func resolve() throws -> Int32 {
         let properties = Array(inv.positional.dropFirst())
-        let reply = try call("Resolve", [.string(inv.positional[0]), .strings(properties), .dict(options)])
+        let reply = try call(.resolve, [.string(inv.positional[0]), .strings(properties), .dict(options)])
         let values = reply.first.map(PropertyValues.init(decoding:)) ?? PropertyValues([])
         if inv.json {
             printJSON(ResolveCommand.json(values))

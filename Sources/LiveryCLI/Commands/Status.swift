@@ -6,7 +6,7 @@ extension Client {
     func status() throws -> Int32 {
         let owner = try connection.nameOwner(LiveryBus.name)
         let properties = try properties()
-        let themes = ThemeListing.list(decoding: try call("ListThemes"))
+        let themes = ThemeListing.list(decoding: try call(.listThemes))
         if inv.json {
             printJSON(StatusCommand.json(owner: owner, properties, themes))
         } else {

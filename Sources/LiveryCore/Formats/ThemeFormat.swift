@@ -33,6 +33,19 @@ extension ThemeFormat {
     public func aliases(_ url: URL, id: String) -> [String] { [] }
 }
 
+extension Paths {
+    /// Every format themes are read with: the compiled-in ones (`ThemeFormats.all`), then the
+    /// outside formats of the user's and the system's plugins (`OutsideFormat.installed`), whose
+    /// importers get the clean environment of plugin commands made from `environment`.
+    public func themeFormats(environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> [any ThemeFormat]
+    {
+        ThemeFormats.all
+            + OutsideFormat.installed(
+                pluginSearchPath, environment: ProcessRunner.environment(from: environment, home: home))
+    }
+}
+
 /// The compiled-in formats, in the order they are asked.
 public enum ThemeFormats {
     /// Native bundles first, then base16/base24 schemes, then the terminal schemes (iTerm2,

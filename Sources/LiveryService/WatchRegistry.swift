@@ -1,11 +1,10 @@
 import Foundation
-import LiveryAPI
 import LiveryCore
 import Synchronization
 
-/// The watches of the bus API (DESIGN §5, dconf's model): a client adds a match rule for a path's
-/// `Changed` signal, then calls `Watch`; the daemon broadcasts one `Changed` per watched
-/// (path, app) and published change, whatever the number of watchers.
+/// The watches (dconf's model): a client asks to watch paths and is told each path's changed
+/// values once per published change and watched (path, app), whatever the number of watchers
+/// (on the bus: a match rule for the path's `Changed` signal, then `Watch`).
 ///
 /// Watches are counted per (path, app) over all clients and per client; each (path, app) keeps
 /// the values last published for it and the serial they are at, so that values are computed
@@ -49,7 +48,8 @@ public final class WatchRegistry: Sendable {
     /// the bus's own limit on connections bounds that.
     public static let guaranteedPerClient = 256
 
-    struct Entry {
+    /// What the registry holds for one watched (path, app).
+    struct Watched {
         /// Watches of this key, over all clients.
         var count: Int
         /// The values last published (or read by the first `Watch`).
@@ -59,16 +59,43 @@ public final class WatchRegistry: Sendable {
     }
 
     private struct State {
-        var entries: [Key: Entry] = [:]
+        var entries: [Key: Watched] = [:]
         /// Per client: its watches, with multiplicity.
         var owners: [String: [Key: Int]] = [:]
         /// Per client: how many watches it holds in all.
         var perOwner: [String: Int] = [:]
         /// The serial of the last publication that completed: no entry is below it.
         var completed: UInt32 = 0
+        /// Bumped by every commit, completion and removal: what a waiting `add` waits for.
+        var progress: UInt64 = 0
     }
 
     private let state = Mutex(State())
+    /// Broadcast after `progress` is bumped, for `waitForProgress` (a `Mutex` cannot be waited on).
+    private let progressed = NSCondition()
+
+    /// The current `progress`, to wait from.
+    public var progress: UInt64 { state.withLock { $0.progress } }
+
+    /// Waits until a commit, completion or removal comes after `progress` was `since`, or
+    /// `timeout` seconds have passed: a `Watch` whose keys' values were at different serials
+    /// (a publication under way) reads again when the publication has moved on.
+    public func waitForProgress(since: UInt64, timeout: Double) {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        progressed.lock()
+        defer { progressed.unlock() }
+        while state.withLock({ $0.progress }) == since {
+            guard progressed.wait(until: deadline) else { return }
+        }
+    }
+
+    /// Bumps `progress` and wakes `waitForProgress`; called with `state` not locked.
+    private func didProgress() {
+        state.withLock { $0.progress &+= 1 }
+        progressed.lock()
+        progressed.broadcast()
+        progressed.unlock()
+    }
 
     /// An empty registry whose values are at `serial`.
     public init(serial: UInt32 = 0) { state.withLock { $0.completed = serial } }
@@ -152,7 +179,7 @@ public final class WatchRegistry: Sendable {
             for key in keys {
                 if s.entries[key] == nil {
                     guard let v = fresh[key.path] else { return nil }
-                    s.entries[key] = Entry(count: 0, values: v, serial: serial)
+                    s.entries[key] = Watched(count: 0, values: v, serial: serial)
                 }
                 s.entries[key]!.count += 1
                 s.owners[owner, default: [:]][key, default: 0] += 1
@@ -172,7 +199,8 @@ public final class WatchRegistry: Sendable {
     /// - Returns: How many watches were removed.
     @discardableResult
     public func remove(owner: String, keys: [Key]) -> Int {
-        state.withLock { s in
+        defer { didProgress() }
+        return state.withLock { s in
             var removed = 0
             for key in keys {
                 guard let n = s.owners[owner]?[key], n > 0 else { continue }
@@ -189,7 +217,8 @@ public final class WatchRegistry: Sendable {
     /// - Returns: How many watches were dropped.
     @discardableResult
     public func removeAll(of owner: String) -> Int {
-        state.withLock { s in
+        defer { didProgress() }
+        return state.withLock { s in
             guard let held = s.owners[owner] else { return 0 }
             var removed = 0
             for (key, n) in held {
@@ -214,7 +243,7 @@ public final class WatchRegistry: Sendable {
             s.owners[owner] = nil
         }
         // A dictionary keeps its largest storage when emptied: new ones give it back once
-        // nothing is watched (65,536 keys of 1 KiB paths took tens of megabytes).
+        // nothing is watched.
         if s.entries.isEmpty && s.entries.capacity > 64 {
             s.entries = [:]
             s.owners = [:]
@@ -240,7 +269,8 @@ public final class WatchRegistry: Sendable {
     public func commit(
         _ values: [Key: [String: Value]], serial: UInt32, editedImages: Set<String> = [], keys: [Key]
     ) -> [(key: Key, changes: [String: Value])] {
-        state.withLock { s in
+        defer { didProgress() }
+        return state.withLock { s in
             var out: [(key: Key, changes: [String: Value])] = []
             for key in keys {
                 guard let entry = s.entries[key], entry.serial < serial else { continue }
@@ -258,7 +288,8 @@ public final class WatchRegistry: Sendable {
     /// Marks the publication of `serial` complete when no entry is below it.
     /// - Returns: Whether it was (false: keys were added meanwhile; recompute them first).
     public func complete(_ serial: UInt32) -> Bool {
-        state.withLock { s in
+        defer { didProgress() }
+        return state.withLock { s in
             guard !s.entries.values.contains(where: { $0.serial < serial }) else { return false }
             s.completed = max(s.completed, serial)
             return true

@@ -1,7 +1,7 @@
 import LiveryCore
 
 /// The indexes (`Cascade`s, each with its resolved styles) of the last few themes made active,
-/// keyed by what their compiled theme says (`ThemeService.preparedKey`): a switch back to a
+/// keyed by what their compiled theme says (`PreparedTheme.key`): a switch back to a
 /// theme whose freshly compiled version has the same key reuses its index and its warm style
 /// cache instead of building them again. The theme is still read and compiled on every switch,
 /// so an edit on disk gives another key and a new index: a kept index is never served for a

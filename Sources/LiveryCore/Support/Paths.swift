@@ -1,7 +1,9 @@
 import Foundation
-import LiveryCore
 
-/// Where Livery reads and writes, following the XDG Base Directory Specification.
+/// Where Livery reads and writes, following the XDG Base Directory Specification: the theme
+/// and plugin search paths and the schema (which `liveryd`, `livery` and `livery-demo` all
+/// read), `config.yaml` (the daemon's schedule, `livery schedule`), and the daemon's own state,
+/// overrides and darkman directories.
 public struct Paths: Sendable {
     /// The variables read: `HOME` and the `XDG_*` base directory ones.
     public var environment: [String: String]
@@ -112,17 +114,6 @@ public struct Paths: Sendable {
             out.append((dir, "shipped"))
         }
         return out
-    }
-
-    /// Every format themes are read with: the compiled-in ones (`ThemeFormats.all`), then the
-    /// outside formats of the user's and the system's plugins (`OutsideFormat.installed`), whose
-    /// importers get the clean environment of plugin commands made from `environment`.
-    public func themeFormats(environment: [String: String] = ProcessInfo.processInfo.environment)
-        -> [any ThemeFormat]
-    {
-        ThemeFormats.all
-            + OutsideFormat.installed(
-                pluginSearchPath, environment: ProcessRunner.environment(from: environment, home: home))
     }
 
     /// `$XDG_DATA_HOME/dark-mode.d` (or `light-mode.d`), then each `$XDG_DATA_DIRS/…`, as

@@ -1,5 +1,4 @@
 import Foundation
-import LiveryAPI
 import LiveryCore
 import Mustache
 import Synchronization

@@ -1,5 +1,4 @@
 import Foundation
-import LiveryAPI
 import LiveryCore
 import Mustache
 import Synchronization
@@ -35,9 +34,10 @@ public final class PluginRunner: Sendable {
         /// The newest theme handed to the runner (published or resumed): what a plugin changed on
         /// disk, or `Reload`, renders.
         var active: (cascade: Cascade, serial: UInt32)?
-        /// The variant darkman's scripts last ran for (at start-up, the active theme's): they
-        /// run when a change that is not superseded ends at another one.
-        var variant: String?
+        /// The variant darkman's scripts last ran for (at start-up, the active theme's), which is
+        /// not the active variant when a change to another was superseded before it ran them:
+        /// they run when a change that is not superseded ends at another one.
+        var scriptVariant: String?
         var statuses: [String: Status] = [:]
         var manifestErrors: [String: [String]] = [:]
         var onProblemsChanged: (@Sendable () -> Void)?
@@ -70,7 +70,7 @@ public final class PluginRunner: Sendable {
         self.themeSearchPath = themeSearchPath
         self.log = log
         self.environment = environment
-        self.state = Mutex(State(variant: variant))
+        self.state = Mutex(State(scriptVariant: variant))
         let plugins = PluginCatalog.load(paths, cache: files)
         state.withLock { s in s.manifestErrors = PluginRunner.errors(of: plugins) }
         for p in plugins where !p.errors.isEmpty && p.enabled {
@@ -183,70 +183,19 @@ public final class PluginRunner: Sendable {
             s.manifestErrors = PluginRunner.errors(of: plugins)
             // A plugin that was removed takes its last results with it.
             s.statuses = s.statuses.filter { present.contains($0.key) }
-            changedVariant = s.variant != nil && s.variant != snap.variant
+            changedVariant = s.scriptVariant != nil && s.scriptVariant != snap.variant
         }
-        var jobs: [(owner: String, label: String, argv: [String], directory: String, timeout: Double)] = []
+        var jobs: [Job] = []
         // What each plugin and script runs for this change, recorded only when it does run.
         var runs: [(owner: String, pending: Int, failures: [String])] = []
         let themeFiles =
             plugins.contains { $0.runnable && !$0.manifest.exports.isEmpty }
             ? ThemeFiles(searchPath: themeSearchPath, active: latest.cascade.theme.metadata.path) : nil
         for plugin in plugins where plugin.runnable {
-            var failures: [String] = []
-            var commands = 0
-            var wrote = false
-            for (export, templates) in zip(plugin.manifest.exports, plugin.templates) {
-                if superseded { break }
-                let output = expand(export.output)
-                // A theme's file is never written: an export into one (pywal's cache, which the
-                // README suggests installing as a theme) would overwrite the user's scheme.
-                if let theme = themeFiles?.theme(at: output) {
-                    if export.skipsActiveTheme && theme == themeFiles?.active {
-                        log(
-                            .info,
-                            "plugin '\(plugin.name)': \(output) is the active theme's own file; not written")
-                    } else {
-                        let whose =
-                            theme == themeFiles?.active ? "the active theme's" : "an installed theme's"
-                        failures.append(
-                            "plugin '\(plugin.name)': refused to write \(output): it is \(whose) file (\(theme))"
-                        )
-                    }
-                    continue
-                }
-                guard let template = templates.template(named: export.template, system: snap.system) else {
-                    failures.append(
-                        "plugin '\(plugin.name)': repository '\(export.repository ?? "")' has no template for \(snap.system) schemes"
-                    )
-                    continue
-                }
-                do {
-                    let data =
-                        export.keep.isEmpty
-                        ? snap.variables : kept(export.keep, in: output, over: snap.variables)
-                    let bytes = try template.renderBytes(data)
-                    let changed = try OutputFile.write(bytes, to: output)
-                    if changed {
-                        log(.info, "plugin '\(plugin.name)': wrote \(output)")
-                        wrote = true
-                    }
-                    if !export.run.isEmpty && (changed || !latest.startUp) {
-                        jobs.append(
-                            (
-                                plugin.name, "export '\(export.template)'",
-                                arguments(export.run, plugin.directory),
-                                plugin.directory, export.timeout
-                            ))
-                        commands += 1
-                    }
-                } catch let e as RenderError {
-                    failures.append(
-                        "plugin '\(plugin.name)': template '\(export.repository.map { "\($0) " } ?? "")\(export.template)': \(e)"
-                    )
-                } catch {
-                    failures.append("plugin '\(plugin.name)': cannot write \(output): \(error)")
-                }
-            }
+            let exported = renderExports(of: plugin, snap, startUp: latest.startUp, themeFiles: themeFiles)
+            jobs += exported.jobs
+            let (failures, wrote) = (exported.failures, exported.wrote)
+            var commands = exported.jobs.count
             for hook in plugin.manifest.hooks where !latest.startUp {
                 jobs.append(
                     (
@@ -272,7 +221,7 @@ public final class PluginRunner: Sendable {
             // they last ran for, so that the newer change runs them when it ends at another.
             return
         }
-        state.withLock { $0.variant = snap.variant }
+        state.withLock { $0.scriptVariant = snap.variant }
         for run in runs {
             begin(run.owner, serial: snap.serial, pending: run.pending, failures: run.failures)
         }
@@ -293,6 +242,74 @@ public final class PluginRunner: Sendable {
             thread.start()
         }
         notify()
+    }
+
+    /// A command of a change to start: whose it is, what it is (for the log), its arguments,
+    /// where it runs and its time limit.
+    typealias Job = (owner: String, label: String, argv: [String], directory: String, timeout: Double)
+
+    /// Renders and writes every export of `plugin` for `snap`, stopping when a newer change is
+    /// queued; an output whose file already holds the bytes is left alone, and at start-up
+    /// (`startUp`) its command is not run.
+    /// - Returns: the exports' commands to run, whether an output was written, and the failures.
+    private func renderExports(
+        of plugin: LoadedPlugin, _ snap: ThemeSnapshot, startUp: Bool, themeFiles: ThemeFiles?
+    ) -> (jobs: [Job], wrote: Bool, failures: [String]) {
+        var jobs: [Job] = []
+        var failures: [String] = []
+        var wrote = false
+        for (export, templates) in zip(plugin.manifest.exports, plugin.templates) {
+            if superseded { break }
+            let output = expand(export.output)
+            // A theme's file is never written: an export into one (pywal's cache, which the
+            // README suggests installing as a theme) would overwrite the user's scheme.
+            if let theme = themeFiles?.theme(at: output) {
+                if export.skipsActiveTheme && theme == themeFiles?.active {
+                    log(
+                        .info,
+                        "plugin '\(plugin.name)': \(output) is the active theme's own file; not written")
+                } else {
+                    let whose =
+                        theme == themeFiles?.active ? "the active theme's" : "an installed theme's"
+                    failures.append(
+                        "plugin '\(plugin.name)': refused to write \(output): it is \(whose) file (\(theme))"
+                    )
+                }
+                continue
+            }
+            guard let template = templates.template(named: export.template, system: snap.system) else {
+                failures.append(
+                    "plugin '\(plugin.name)': repository '\(export.repository ?? "")' has no template for \(snap.system) schemes"
+                )
+                continue
+            }
+            do {
+                let data =
+                    export.keep.isEmpty
+                    ? snap.variables : kept(export.keep, in: output, over: snap.variables)
+                let bytes = try template.renderBytes(data)
+                let changed = try OutputFile.write(bytes, to: output)
+                if changed {
+                    log(.info, "plugin '\(plugin.name)': wrote \(output)")
+                    wrote = true
+                }
+                if !export.run.isEmpty && (changed || !startUp) {
+                    jobs.append(
+                        (
+                            plugin.name, "export '\(export.template)'",
+                            arguments(export.run, plugin.directory),
+                            plugin.directory, export.timeout
+                        ))
+                }
+            } catch let e as RenderError {
+                failures.append(
+                    "plugin '\(plugin.name)': template '\(export.repository.map { "\($0) " } ?? "")\(export.template)': \(e)"
+                )
+            } catch {
+                failures.append("plugin '\(plugin.name)': cannot write \(output): \(error)")
+            }
+        }
+        return (jobs, wrote, failures)
     }
 
     private func report(
@@ -460,5 +477,12 @@ public final class PluginRunner: Sendable {
         env["LIVERY_SERIAL"] = String(snap.serial)
         if let gtk = snap.gtkTheme { env["LIVERY_GTK_THEME"] = gtk }
         return env
+    }
+}
+
+extension PluginRunner: ServiceListener {
+    /// Renders every committed change; a change of the problems alone renders nothing.
+    public func published(_ snapshot: ServiceSnapshot) {
+        if snapshot.changes.contains(.theme) { published(snapshot.cascade, serial: snapshot.serial) }
     }
 }
