@@ -229,3 +229,17 @@ public struct PicturePixels: Sendable {
             in: .whitespaces)
     }
 }
+
+extension PicturePixels {
+    /// Palette pictures (`palette-from`) read as `livery generate` reads a picture, for the
+    /// compiles of `livery` and `liveryd`: one cache for the process.
+    public static let palettePictures = PalettePictures { path in
+        do throws(Failure) {
+            let pixels = try PicturePixels(path: path)
+            return .success(
+                PalettePictures.Pixels(argb: pixels.argb, width: pixels.width, height: pixels.height))
+        } catch {
+            return .failure(BundleFiles.Refusal(message: error.reason))
+        }
+    }
+}
