@@ -37,6 +37,8 @@ struct Invocation {
     var scheme: MaterialVariant?
     /// `--contrast C` (`generate`): -1...1.
     var contrast: Double?
+    /// `--from-desktop` (`generate`): the picture is GNOME's current wallpaper.
+    var fromDesktop = false
 }
 
 struct UsageError: Error {
@@ -87,6 +89,7 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
         switch flag {
         case "--": onlyPositional = true
         case "--json": inv.json = true
+        case "--from-desktop": inv.fromDesktop = true
         case "--app": inv.app = try arg()
         case "--address":
             let a = try arg()
@@ -178,7 +181,8 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
     case .build: ok = n >= 1
     case .export: ok = n == 2
     case .preview, .gallery: ok = n == 1
-    case .generate: ok = n == (inv.color == nil ? 1 : 0)
+    case .generate:
+        ok = n == (inv.color == nil && !inv.fromDesktop ? 1 : 0) && !(inv.color != nil && inv.fromDesktop)
     }
     if !ok {
         throw UsageError(
@@ -189,8 +193,9 @@ func parse(_ args: [String]) throws(UsageError) -> Invocation {
     if inv.out != nil && c != .build && c != .generate {
         throw UsageError(message: "--out applies to 'build' and 'generate' only", command: c)
     }
-    if (inv.color != nil || inv.scheme != nil || inv.contrast != nil) && c != .generate {
-        throw UsageError(message: "--color, --scheme and --contrast apply to 'generate' only", command: c)
+    if (inv.color != nil || inv.scheme != nil || inv.contrast != nil || inv.fromDesktop) && c != .generate {
+        throw UsageError(
+            message: "--color, --from-desktop, --scheme and --contrast apply to 'generate' only", command: c)
     }
     if inv.output != nil && c != .preview {
         throw UsageError(message: "-o applies to 'preview' only", command: c)

@@ -51,13 +51,18 @@ final class WallpaperPluginTests: EndToEndTestCase {
         return lines()
     }
 
-    func testGnomeSetsPictureURIAndItsDarkTwin() throws {
+    /// dconf-service on the test's bus with GNOME's schemas on XDG_DATA_DIRS, as on a desktop.
+    func startDconf() throws {
         let runtime = try makeDirectory("runtime")
         chmod(runtime, 0o700)
         environment["XDG_RUNTIME_DIR"] = runtime
         environment["XDG_DATA_DIRS"] = dataDirs + ":/usr/local/share:/usr/share"
         let dconf = try background("/usr/libexec/dconf-service", [])
         XCTAssertTrue(dconf.isRunning, dconf.stderr)
+    }
+
+    func testGnomeSetsPictureURIAndItsDarkTwin() throws {
+        try startDconf()
         try enable("gnome")
         let (themes, sea, sand) = try themesWithWallpapers()
         // The URI by Python's own rule (RFC 8089 with percent-encoding), not the plugin's.
@@ -153,5 +158,60 @@ final class WallpaperPluginTests: EndToEndTestCase {
         {
             kill(pid, SIGTERM)
         }
+    }
+
+    /// `livery generate --from-desktop` reads GNOME's wallpaper through gsettings: `picture-uri`
+    /// in the light colour scheme, `picture-uri-dark` in prefer-dark; its bundles are
+    /// `desktop` and `desktop-dark` and name no wallpaper. `livery generate IMAGE --out` names
+    /// the picture as the wallpaper.
+    func testGenerateFromDesktopReadsGnomesWallpaper() throws {
+        try startDconf()
+        let pictures = try makeDirectory("my pictures")
+        let light = pictures + "/joy ü.jpg"
+        let dark = pictures + "/emerald.png"
+        try FileManager.default.copyItem(atPath: PalettePictureTests.first, toPath: light)
+        try FileManager.default.copyItem(atPath: PalettePictureTests.second, toPath: dark)
+        func uri(_ path: String) throws -> String {
+            try run(
+                "/usr/bin/python3",
+                ["-c", "import sys, pathlib; print(pathlib.Path(sys.argv[1]).as_uri())", path]
+            )
+            .stdout.trimmingCharacters(in: .newlines)
+        }
+        func gset(_ schema: String, _ key: String, _ value: String) throws {
+            let r = try run(Locations.tool("gsettings"), ["set", schema, key, value])
+            XCTAssertEqual(r.status, 0, "\(r)")
+        }
+        func generate(_ arguments: String...) throws -> String {
+            let r = try run(Locations.livery, ["generate"] + arguments)
+            XCTAssertEqual(r.status, 0, "\(r)")
+            return r.stdout
+        }
+        try gset("org.gnome.desktop.background", "picture-uri", "'\(try uri(light))'")
+        try gset("org.gnome.desktop.background", "picture-uri-dark", "'\(try uri(dark))'")
+        try gset("org.gnome.desktop.interface", "color-scheme", "'default'")
+        XCTAssertEqual(try generate("--from-desktop", "--json"), try generate(light, "--json"))
+        try gset("org.gnome.desktop.interface", "color-scheme", "'prefer-dark'")
+        XCTAssertEqual(
+            try generate("--from-desktop", "--json", "--scheme", "content"),
+            try generate(dark, "--json", "--scheme", "content"))
+
+        let themes = try makeDirectory("themes")
+        _ = try generate("--from-desktop", "--out", themes)
+        let sheet = try String(contentsOfFile: themes + "/desktop-dark/theme.css", encoding: .utf8)
+        XCTAssertFalse(sheet.contains("wallpaper:"), sheet)
+        _ = try generate(light, "--out", themes)
+        let named = try String(contentsOfFile: themes + "/joy/theme.css", encoding: .utf8)
+        XCTAssertTrue(named.contains("  wallpaper: url(\"picture.jpg\");\n"), named)
+        let check = try run(
+            Locations.livery,
+            ["check", "--themes-dir", Locations.themes, themes + "/joy", themes + "/desktop"])
+        XCTAssertEqual(check.status, 0, "\(check)")
+
+        try gset("org.gnome.desktop.background", "picture-uri-dark", "''")
+        let r = try run(Locations.livery, ["generate", "--from-desktop"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(
+            r.stderr, "livery: error: GNOME's picture-uri-dark is '', not a file:// URI of a picture\n")
     }
 }

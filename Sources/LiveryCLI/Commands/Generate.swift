@@ -20,7 +20,17 @@ func generate(_ inv: Invocation, output: Output) -> Int32 {
     if let color = inv.color {
         theme = ThemeGenerator.generate(source: color, scheme: scheme, contrast: contrast)
     } else {
-        let path = inv.positional[0]
+        let path: String
+        if inv.fromDesktop {
+            switch desktopWallpaper() {
+            case .failure(let why):
+                output.err("livery: error: \(why.message)\n")
+                return 1
+            case .success(let p): path = p
+            }
+        } else {
+            path = inv.positional[0]
+        }
         let pixels: PicturePixels
         do { pixels = try PicturePixels(path: path) } catch {
             output.err("\(error)\n")
@@ -33,9 +43,15 @@ func generate(_ inv: Invocation, output: Output) -> Int32 {
     }
     if let out = inv.out {
         let id =
-            picture.map { GeneratedBundle.id(fromFileName: $0.path) } ?? "color-"
-            + GeneratedTheme.hex(theme.source).dropFirst()
-        do { try writeBundles(theme, id: id, picture: picture, into: out) } catch {
+            inv.fromDesktop
+            ? "desktop"
+            : picture.map { GeneratedBundle.id(fromFileName: $0.path) } ?? "color-"
+                + GeneratedTheme.hex(theme.source).dropFirst()
+        // The desktop has its wallpaper already: naming it again would have the wallpaper
+        // plugins set the bundle's copy, a change of the wallpaper a follower would take again.
+        do {
+            try writeBundles(theme, id: id, picture: picture, wallpaper: !inv.fromDesktop, into: out)
+        } catch {
             output.err("\(error.description)\n")
             return 1
         }
@@ -93,7 +109,8 @@ private let generatedMark = "/* Made by livery generate "
 
 /// Writes `DIR/id` and `DIR/id-dark` whole or not at all (see `generate`).
 private func writeBundles(
-    _ theme: GeneratedTheme, id: String, picture: (path: String, kind: String)?, into out: String
+    _ theme: GeneratedTheme, id: String, picture: (path: String, kind: String)?, wallpaper: Bool,
+    into out: String
 ) throws(BundleWriteError) {
     let root: OutputRoot
     do { root = try OutputRoot(out) } catch { throw BundleWriteError(path: out, reason: error.description) }
@@ -123,7 +140,10 @@ private func writeBundles(
     defer { try? FileManager.default.removeItem(atPath: out + "/" + staging) }
     do {
         for (name, isDark) in zip(names, [false, true]) {
-            let sheet = GeneratedBundle.sheet(theme, isDark: isDark, id: id, from: from, picture: pictureName)
+            // A picture larger than a bundle's images may be is kept but not named.
+            let sheet = GeneratedBundle.sheet(
+                theme, isDark: isDark, id: id, from: from, picture: pictureName,
+                wallpaper: wallpaper && pictureBytes.count <= BundleFiles.maximumImageSize)
             try root.write(Array(sheet.utf8), to: "\(staging)/\(name)/theme.css", durable: true)
             if let pictureName {
                 try root.write(pictureBytes, to: "\(staging)/\(name)/\(pictureName)", durable: true)
@@ -141,5 +161,64 @@ private func writeBundles(
             throw BundleWriteError(
                 path: target, reason: "cannot be written: \(String(cString: strerror(errno)))")
         }
+    }
+}
+
+/// GNOME's current wallpaper: `org.gnome.desktop.background picture-uri`, or `picture-uri-dark`
+/// when `org.gnome.desktop.interface color-scheme` is `prefer-dark`, read with `gsettings` (its
+/// GVariant string unquoted, the `file://` URI percent-decoded).
+func desktopWallpaper() -> Result<String, BundleFiles.Refusal> {
+    func get(_ schema: String, _ key: String) -> Result<String, BundleFiles.Refusal> {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["gsettings", "get", schema, key]
+        let pipe = Pipe()
+        let errors = Pipe()
+        process.standardOutput = pipe
+        process.standardError = errors
+        do { try process.run() } catch {
+            return .failure(BundleFiles.Refusal(message: "cannot run gsettings: \(error)"))
+        }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        let why = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let text = String(decoding: why, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            return .failure(
+                BundleFiles.Refusal(
+                    message: "gsettings get \(schema) \(key) failed"
+                        + (text.isEmpty ? " (is gsettings installed? Debian: libglib2.0-bin)" : ": \(text)")))
+        }
+        var value = Substring(
+            String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        if value.hasPrefix("'"), value.hasSuffix("'"), value.count >= 2 {
+            value = value.dropFirst().dropLast()
+        }
+        var unescaped = ""
+        var escaping = false
+        for c in value {
+            if escaping || c != "\\" {
+                unescaped.append(c)
+                escaping = false
+            } else {
+                escaping = true
+            }
+        }
+        return .success(unescaped)
+    }
+    let dark: Bool
+    switch get("org.gnome.desktop.interface", "color-scheme") {
+    case .failure(let why): return .failure(why)
+    case .success(let scheme): dark = scheme == "prefer-dark"
+    }
+    let key = dark ? "picture-uri-dark" : "picture-uri"
+    switch get("org.gnome.desktop.background", key) {
+    case .failure(let why): return .failure(why)
+    case .success(let uri):
+        guard let url = URL(string: uri), url.isFileURL, !url.path.isEmpty else {
+            return .failure(
+                BundleFiles.Refusal(message: "GNOME's \(key) is '\(uri)', not a file:// URI of a picture"))
+        }
+        return .success(url.path)
     }
 }

@@ -52,9 +52,11 @@ public enum GeneratedBundle {
     ///   - id: the light variant's id (the dark one's is `id-dark`).
     ///   - from: what it was made from, for its description (`wallpaper.jpg`, `#4285f4`).
     ///   - picture: the picture's file name inside the bundle, if there is one.
+    ///   - wallpaper: whether the picture is the theme's wallpaper too (`wallpaper: url(…)`).
     /// - Returns: the sheet's text.
     public static func sheet(
-        _ theme: GeneratedTheme, isDark: Bool, id: String, from: String, picture: String?
+        _ theme: GeneratedTheme, isDark: Bool, id: String, from: String, picture: String?,
+        wallpaper: Bool = false
     ) -> String {
         let variant = isDark ? theme.dark : theme.light
         let name = id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(
@@ -83,6 +85,9 @@ public enum GeneratedBundle {
             "  inherits: \(isDark ? "\"default-dark\"" : "\"default\"");",
             "  accent-color: @accent;",
             isDark ? "  light-variant: \(quoted(id));" : "  dark-variant: \(quoted(id + "-dark"));",
+        ]
+        if let picture, wallpaper { lines.append("  wallpaper: url(\(quoted(picture)));") }
+        lines += [
             "}",
             "",
             "/* The scheme's roles */",
