@@ -190,7 +190,7 @@ clean:
 # Fuzz/.build/corpus seeded from Fuzz/corpus and, for the bundle target, the shipped themes'
 # sheets (copied from themes/ at each run, not kept twice in the tree). Crashes, leaks and timeouts are written to
 # Fuzz/artifacts/ and stop the run.
-FUZZ_TARGETS ?= bundle scheme paths values itermcolors colorsjson kdecolors mustache manifest config outputs
+FUZZ_TARGETS ?= bundle scheme paths values itermcolors colorsjson kdecolors mustache manifest config outputs generate
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS ?=
 SWIFTC ?= $(dir $(SWIFT))swiftc
@@ -208,6 +208,20 @@ Fuzz/.build/fuzz-mustache: Fuzz/mustache.swift $(MUSTACHE_SOURCES)
 	$(SWIFTC) -sanitize=fuzzer,address -parse-as-library -module-name MustacheFuzz -O -g \
 	  $(MUSTACHE_SOURCES) $< -o $@
 
+# The generate target adds LiveryPreview's sources (gdk-pixbuf, Cairo, librsvg), built into the
+# same module: their `import LiveryCore` finds an empty module of that name, the types are the
+# target's own.
+PREVIEW_SOURCES := $(shell find Sources/LiveryPreview -name '*.swift' | sort)
+Fuzz/.build/fuzz-generate: Fuzz/generate.swift Fuzz/common.swift $(FUZZ_CORE) $(PREVIEW_SOURCES)
+	@mkdir -p Fuzz/.build/stub
+	@echo > Fuzz/.build/stub/empty.swift
+	$(SWIFTC) -emit-module -parse-as-library -module-name LiveryCore -o Fuzz/.build/stub/LiveryCore.swiftmodule \
+	  Fuzz/.build/stub/empty.swift
+	$(SWIFTC) -sanitize=fuzzer,address -parse-as-library -module-name LiveryFuzz -package-name Livery -O -g \
+	  -I Fuzz/.build/stub -I Sources/CYAML -I Sources/CCairo \
+	  $(patsubst %,-Xcc %,$(shell pkg-config --cflags librsvg-2.0 libpng)) -lyaml \
+	  $(FUZZ_CORE) $(PREVIEW_SOURCES) Fuzz/common.swift $< -o $@
+
 Fuzz/.build/fuzz-%: Fuzz/%.swift Fuzz/common.swift $(FUZZ_CORE)
 	@mkdir -p Fuzz/.build
 	$(SWIFTC) -sanitize=fuzzer,address -parse-as-library -module-name LiveryFuzz -package-name Livery -O -g \
@@ -219,7 +233,7 @@ fuzz: deps fuzz-build
 	@for d in themes/*/; do test -f $$d/theme.css && cp $$d/theme.css Fuzz/.build/seed/bundle/$$(basename $$d).css; done; true
 	@python3 Fuzz/mustache_seeds.py Fuzz/.build/seed/mustache
 	@set -e; for t in $(FUZZ_TARGETS); do mkdir -p Fuzz/.build/corpus/$$t Fuzz/.build/seed/$$t; echo "== fuzz $$t ($(FUZZ_SECONDS) s)"; \
-	  case $$t in bundle|itermcolors) len=16384;; scheme|kdecolors) len=8192;; *) len=4096;; esac; \
+	  case $$t in bundle|itermcolors|generate) len=16384;; scheme|kdecolors) len=8192;; *) len=4096;; esac; \
 	  SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=Fuzz/lsan.supp \
 	  Fuzz/.build/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) -max_len=$$len -timeout=5 \
 	    -rss_limit_mb=2048 -detect_leaks=1 -dict=Fuzz/$$t.dict -print_final_stats=1 \
