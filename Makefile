@@ -19,7 +19,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # xwdtopnm and pngtopnm from netpbm), GTK 3, GTK 4 and libadwaita windows through python3-gi
 # (gir1.2-gtk-3.0, gir1.2-gtk-4.0, gir1.2-adw-1), an XSETTINGS manager for the gtk plugin
 # (xsettingsd) and Chromium to open `livery gallery`'s page. WebP images are read through
-# gdk-pixbuf's webp-pixbuf-loader.
+# gdk-pixbuf's webp-pixbuf-loader. Debian's desktop-base holds the real wallpapers `livery generate`'s tests read.
 BUILD_PACKAGES := libdbus-1-dev libyaml-dev libcairo2-dev librsvg2-dev webp-pixbuf-loader pkg-config
 RUN_PACKAGES := dbus-daemon dbus-bin
 # GTK 4's headers build livery-demo (`make demo`), and `make test`, which builds every target.
@@ -27,7 +27,7 @@ DEMO_PACKAGES := libgtk-4-dev
 TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus python3-gi python3-venv xdg-desktop-portal neovim vim \
   dconf-service dconf-gsettings-backend gsettings-desktop-schemas xvfb x11-apps netpbm gir1.2-gtk-3.0 \
   gir1.2-gtk-4.0 gir1.2-adw-1 xsettingsd chromium \
-  kitty tmux alacritty foot weston fonts-dejavu-core x11-xserver-utils xterm $(DEMO_PACKAGES)
+  kitty tmux alacritty foot weston fonts-dejavu-core x11-xserver-utils xterm desktop-base $(DEMO_PACKAGES)
 
 .PHONY: all build run demo test unit deps deps-demo deps-test install uninstall clean format lint bench bench-profile bench-profile-daemon fuzz fuzz-build
 
@@ -47,14 +47,16 @@ deps-demo: deps
 	@$(call install-missing,$(DEMO_PACKAGES))
 
 # pywal from PyPI in a virtual environment of its own, a client nobody here wrote: the tests
-# load the pywal plugin's colors.json with pywal's own reader.
+# load the pywal plugin's colors.json with pywal's own reader. materialyoucolor (a Python port of
+# material-color-utilities) computes Tests/Fixtures/material/oracle.json (scripts/material-oracle.py).
 TEST_VENV := .build/test-venv
 PYWAL_VERSION := 3.8.15
+MATERIALYOUCOLOR_VERSION := 3.0.4
 
 deps-test: deps
 	@$(call install-missing,$(TEST_PACKAGES))
-	@$(TEST_VENV)/bin/python -c 'import pywal' 2>/dev/null || { echo "installing pywal $(PYWAL_VERSION) into $(TEST_VENV)"; \
-	  /usr/bin/python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install -q pywal==$(PYWAL_VERSION); }
+	@$(TEST_VENV)/bin/python -c 'import pywal, materialyoucolor' 2>/dev/null || { echo "installing pywal $(PYWAL_VERSION) and materialyoucolor $(MATERIALYOUCOLOR_VERSION) into $(TEST_VENV)"; \
+	  /usr/bin/python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install -q pywal==$(PYWAL_VERSION) materialyoucolor==$(MATERIALYOUCOLOR_VERSION); }
 
 build: deps
 	$(SWIFT) build -c $(CONFIG) --product liveryd
@@ -200,7 +202,7 @@ clean:
 # Fuzz/.build/corpus seeded from Fuzz/corpus and, for the bundle target, the shipped themes'
 # sheets (copied from themes/ at each run, not kept twice in the tree). Crashes, leaks and timeouts are written to
 # Fuzz/artifacts/ and stop the run.
-FUZZ_TARGETS ?= bundle scheme paths values itermcolors colorsjson kdecolors mustache manifest config outputs
+FUZZ_TARGETS ?= bundle scheme paths values itermcolors colorsjson kdecolors mustache manifest config outputs generate
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS ?=
 SWIFTC ?= $(dir $(SWIFT))swiftc
@@ -218,6 +220,20 @@ Fuzz/.build/fuzz-mustache: Fuzz/mustache.swift $(MUSTACHE_SOURCES)
 	$(SWIFTC) -sanitize=fuzzer,address -parse-as-library -module-name MustacheFuzz -O -g \
 	  $(MUSTACHE_SOURCES) $< -o $@
 
+# The generate target adds LiveryPreview's sources (gdk-pixbuf, Cairo, librsvg), built into the
+# same module: their `import LiveryCore` finds an empty module of that name, the types are the
+# target's own.
+PREVIEW_SOURCES := $(shell find Sources/LiveryPreview -name '*.swift' | sort)
+Fuzz/.build/fuzz-generate: Fuzz/generate.swift Fuzz/common.swift $(FUZZ_CORE) $(PREVIEW_SOURCES)
+	@mkdir -p Fuzz/.build/stub
+	@echo > Fuzz/.build/stub/empty.swift
+	$(SWIFTC) -emit-module -parse-as-library -module-name LiveryCore -o Fuzz/.build/stub/LiveryCore.swiftmodule \
+	  Fuzz/.build/stub/empty.swift
+	$(SWIFTC) -sanitize=fuzzer,address -parse-as-library -module-name LiveryFuzz -package-name Livery -O -g \
+	  -I Fuzz/.build/stub -I Sources/CYAML -I Sources/CCairo \
+	  $(patsubst %,-Xcc %,$(shell pkg-config --cflags librsvg-2.0 libpng)) -lyaml \
+	  $(FUZZ_CORE) $(PREVIEW_SOURCES) Fuzz/common.swift $< -o $@
+
 Fuzz/.build/fuzz-%: Fuzz/%.swift Fuzz/common.swift $(FUZZ_CORE)
 	@mkdir -p Fuzz/.build
 	$(SWIFTC) -sanitize=fuzzer,address -parse-as-library -module-name LiveryFuzz -package-name Livery -O -g \
@@ -229,7 +245,7 @@ fuzz: deps fuzz-build
 	@for d in themes/*/; do test -f $$d/theme.css && cp $$d/theme.css Fuzz/.build/seed/bundle/$$(basename $$d).css; done; true
 	@python3 Fuzz/mustache_seeds.py Fuzz/.build/seed/mustache
 	@set -e; for t in $(FUZZ_TARGETS); do mkdir -p Fuzz/.build/corpus/$$t Fuzz/.build/seed/$$t; echo "== fuzz $$t ($(FUZZ_SECONDS) s)"; \
-	  case $$t in bundle|itermcolors) len=16384;; scheme|kdecolors) len=8192;; *) len=4096;; esac; \
+	  case $$t in bundle|itermcolors|generate) len=16384;; scheme|kdecolors) len=8192;; *) len=4096;; esac; \
 	  SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=Fuzz/lsan.supp \
 	  Fuzz/.build/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) -max_len=$$len -timeout=5 \
 	    -rss_limit_mb=2048 -detect_leaks=1 -dict=Fuzz/$$t.dict -print_final_stats=1 \

@@ -35,6 +35,7 @@ public func runClient(arguments: [String], output: Output = .standard) -> Int32 
     if command == .preview { return preview(inv, output: output) }
     if command == .gallery { return gallery(inv, output: output) }
     if command == .sun { return sun(inv, output: output) }
+    if command == .generate { return generate(inv, output: output) }
     if command == .schedule { return schedule(inv, output: output) }
     do {
         let client = try Client(inv, output: output)
@@ -109,7 +110,7 @@ struct Client {
         case .status: return try status()
         case .plugins: return try plugins()
         // These run without a daemon, before a client is made.
-        case .check, .palette, .build, .export, .sun, .schedule, .preview, .gallery: return 2
+        case .check, .palette, .build, .export, .sun, .schedule, .preview, .gallery, .generate: return 2
         }
     }
 

@@ -31,6 +31,14 @@ struct Invocation {
     var output: String?
     /// `--size WxH` (`preview`, `gallery`): the picture's size in pixels, parsed by `PreviewSize`.
     var size: String?
+    /// `--color HEX` (`generate`): the source colour, in place of an image.
+    var color: UInt32?
+    /// `--scheme NAME` (`generate`): the dynamic scheme variant.
+    var scheme: MaterialVariant?
+    /// `--contrast C` (`generate`): -1...1.
+    var contrast: Double?
+    /// `--from-desktop` (`generate`): the picture is GNOME's current wallpaper.
+    var fromDesktop = false
 }
 
 struct UsageError: Error {
@@ -59,7 +67,7 @@ extension Invocation {
     /// The options followed by a value (`--flag value` or `--flag=value`).
     static let valueOptions: Set<String> = [
         "--app", "--address", "--themes-dir", "--schema", "--out", "-o", "--output", "--size", "--property",
-        "--timeout", "--latitude", "--longitude", "--date",
+        "--timeout", "--latitude", "--longitude", "--date", "--color", "--scheme", "--contrast",
     ]
 
     /// Reads the command, its arguments and the options, in any order; after `--`, every
@@ -148,6 +156,25 @@ extension Invocation {
                 throw error("--date needs a day as YYYY-MM-DD, not '\(v)'")
             }
             date = day
+        case ("--from-desktop", _): fromDesktop = true
+        case ("--color", let v?):
+            let digits = v.hasPrefix("#") ? v.dropFirst() : Substring(v)
+            guard digits.count == 3 || digits.count == 6, let c = RGBA(hexDigits: digits) else {
+                throw error("--color needs a colour as #rrggbb or #rgb, not '\(v)'")
+            }
+            color = UInt32(RGBA.eightBit(c.red) << 16 | RGBA.eightBit(c.green) << 8 | RGBA.eightBit(c.blue))
+        case ("--scheme", let v?):
+            guard let variant = MaterialVariant(rawValue: v) else {
+                let names = MaterialVariant.allCases.map(\.name)
+                let hint = suggestion(for: v, among: names).map { " (did you mean '\($0)'?)" } ?? ""
+                throw error("unknown scheme '\(v)'\(hint); the schemes are " + names.joined(separator: ", "))
+            }
+            scheme = variant
+        case ("--contrast", let v?):
+            guard let c = Double(v), ThemeGenerator.contrastRange.contains(c) else {
+                throw error("--contrast needs a number from -1 to 1, not '\(v)'")
+            }
+            contrast = c
         case ("-h", _), ("--help", _): help = true
         case ("--version", _):
             print("livery \(LiveryBus.version)")
@@ -170,6 +197,7 @@ extension Invocation {
         case .build: ok = n >= 1
         case .export: ok = n == 2
         case .preview, .gallery: ok = n == 1
+        case .generate: ok = n == (color == nil && !fromDesktop ? 1 : 0) && !(color != nil && fromDesktop)
         }
         if !ok {
             throw UsageError(
@@ -182,7 +210,12 @@ extension Invocation {
     /// Checks that every option given applies to the command.
     func checkOptions(of c: Command) throws(UsageError) {
         func error(_ message: String) -> UsageError { UsageError(message: message, command: c) }
-        if out != nil && c != .build { throw error("--out applies to 'build' only") }
+        if out != nil && c != .build && c != .generate {
+            throw error("--out applies to 'build' and 'generate' only")
+        }
+        if (color != nil || scheme != nil || contrast != nil || fromDesktop) && c != .generate {
+            throw error("--color, --from-desktop, --scheme and --contrast apply to 'generate' only")
+        }
         if output != nil && c != .preview { throw error("-o applies to 'preview' only") }
         if size != nil && c != .preview && c != .gallery {
             throw error("--size applies to 'preview' and 'gallery' only")

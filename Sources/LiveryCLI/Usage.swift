@@ -3,7 +3,7 @@ import Foundation
 /// The sub-commands of `livery` with their usage text (the README's "The client").
 enum Command: String, CaseIterable {
     case list, get, set, toggle, dark, light, resolve, explain, watch, check, palette, reload, status, build,
-        export, plugins, sun, schedule, preview, gallery
+        export, plugins, sun, schedule, preview, gallery, generate
 
     var usage: String {
         switch self {
@@ -43,6 +43,8 @@ enum Command: String, CaseIterable {
             "livery plugins [--json]\n\nLists every plugin liveryd finds (the user's, the system's, the shipped ones), darkman's\ndark-mode.d and light-mode.d scripts and the built-in formats: name, kind (exporter, hook,\ndarkman, format), origin (user, system, shipped, built in), path, and the last run and result."
         case .schedule:
             "livery schedule [--json]\n\nPrints the schedule of ~/.config/livery/config.yaml, the variant it says now and its next two\ntransitions in local time, with no daemon ('no schedule ...' when there is none)."
+        case .generate:
+            "livery generate (IMAGE | --color HEX | --from-desktop) [--scheme NAME] [--contrast C] [--json] [--out DIR]\n\nMakes a theme from a picture (PNG, JPEG, WebP or SVG), a colour or GNOME's current wallpaper\n(--from-desktop: picture-uri, picture-uri-dark when color-scheme is prefer-dark; bundles DIR/desktop), without a daemon: the\npicture's source colour (matugen's pipeline: 112x112, Celebi quantizer, Score), the Material\nYou scheme of it, light and dark, terminal colours legible by construction and base16 slots.\nPrints a summary, or with --json one object (source, ranked, scheme, contrast, light, dark,\nterminal, base16). --out DIR writes the bundles DIR/ID (light) and DIR/ID-dark, ID from the\npicture's file name. Schemes: tonal-spot (default), content, fidelity,\nvibrant, expressive, monochrome, neutral, rainbow, fruit-salad. Contrast: -1 to 1 (default 0). A picture with no colour gives a neutral scheme and\nsays so."
         case .sun:
             "livery sun --latitude LAT --longitude LON [--date YYYY-MM-DD] [--json]\n\nPrints the sunrise and sunset at a place in UTC, without a daemon ('sunrise 2026-06-21T03:18:25Z'\nand 'sunset ...' lines), or 'polar day' / 'polar night' when the sun does not cross the horizon\nthat day; with --json one object with date, latitude, longitude and sunrise and sunset or polar\n(\"day\" or \"night\"). LAT is -90...90 degrees (north positive), LON -180...180 (east positive).\nThe date is the day at the place in its mean solar time (UTC + LON/15 hours); today's date in\nthe local time zone when none is given. By the NOAA solar position algorithm, the horizon as NOAA\ntakes it (the sun's centre 0.833 degrees below)."
         case .status:
@@ -71,6 +73,7 @@ let generalUsage = """
       export ID TEMPLATE      render one Mustache template for theme ID
       preview ID              draw the sample screen with theme ID into a PNG offline
       gallery DIR             draw every installed theme into DIR with an index.html offline
+      generate IMAGE          make a theme from a picture (or --color HEX) offline
       reload                  rescan theme directories, run every plugin again
       status                  show the daemon's state
       plugins                 list plugins with their last run and result
@@ -83,7 +86,7 @@ let generalUsage = """
       --system         use the system bus
       --timeout SECS   wait at most SECS seconds for each reply from liveryd (default 5)
       --json           print data as JSON (list, get, resolve, explain, watch, palette, status,
-                     plugins, sun)
+                     plugins, sun, generate)
       --app ID         resolve as application ID (its @app blocks apply)
       -h, --help       show help (livery COMMAND --help for a command)
       --version        print the version

@@ -2,6 +2,7 @@ import Foundation
 import LiveryAPI
 import LiveryCore
 import LiveryDBus
+import LiveryPreview
 import LiveryService
 
 /// The command line of `liveryd` (the README's "Installing as a user service" lists its flags).
@@ -140,6 +141,7 @@ public final class Daemon: Sendable {
         configuration.formats = { paths.themeFormats(environment: environment) }
         configuration.configFile = paths.configFile
         configuration.savesAfterPublishing = true
+        configuration.pictures = PicturePixels.palettePictures
         let themes = try ThemeService(configuration: configuration, log: log)
         let bus = Bus(address: options.address, system: options.system)
         do {

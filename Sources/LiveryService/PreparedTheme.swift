@@ -63,11 +63,15 @@ struct PreparedTheme {
         return s
     }
 
-    /// Every image a theme's declarations name (absolute paths), each with the identity of its
-    /// file (`SystemCalls.fileIdentity`). Editing an image in place changes the identity though
-    /// not the path, and so is a change to publish (as the README says); the files are not read.
+    /// Every image a theme's declarations name (absolute paths), its palette picture and its
+    /// wallpaper, each with the identity of its file (`SystemCalls.fileIdentity`). Editing an
+    /// image in place changes the identity though not the path, and so is a change to publish
+    /// (as the README says); the files are not read here.
     static func imageIdentities(_ theme: CompiledTheme) -> [String: String] {
         var out: [String: String] = [:]
+        for path in [theme.metadata.palettePicture, theme.metadata.wallpaper].compactMap({ $0 }) {
+            out[path] = SystemCalls.fileIdentity(path)
+        }
         // A block's declarations once (its rules are adjacent), as in `fingerprint`.
         var lastBlock = -1
         for rule in theme.rules where rule.block != lastBlock {

@@ -33,16 +33,19 @@ extension ThemeService {
     /// than blocking the theme.
     /// - Returns: the theme and the overrides' problems, or the theme's own errors.
     static func compile(
-        _ id: String, catalog: ThemeCatalog, schema: Schema, overrides: Stylesheet?, log: Log
+        _ id: String, catalog: ThemeCatalog, schema: Schema, overrides: Stylesheet?,
+        pictures: PalettePictures?, log: Log
     ) -> Result<(CompiledTheme, [String]), ThemeErrors> {
         var overrideErrors: [String] = []
         if let overrides {
             let (combined, diagnostics) = catalog.compile(
-                id, schema: schema, overrides: overrides, timeLimit: ThemeCompiler.timeLimit)
+                id, schema: schema, overrides: overrides, timeLimit: ThemeCompiler.timeLimit,
+                pictures: pictures)
             if let combined { return .success((combined, [])) }
             overrideErrors = diagnostics.filter { $0.severity == .error }.map(\.description)
         }
-        let (theme, diagnostics) = catalog.compile(id, schema: schema, timeLimit: ThemeCompiler.timeLimit)
+        let (theme, diagnostics) = catalog.compile(
+            id, schema: schema, timeLimit: ThemeCompiler.timeLimit, pictures: pictures)
         guard let theme else { return .failure(ThemeErrors(diagnostics.filter { $0.severity == .error })) }
         if overrides != nil {
             log(
@@ -59,19 +62,26 @@ extension ThemeService {
     }
 
     /// `compile`'s theme and problems, or nil when the theme is not installed or has errors.
-    static func build(_ id: String, catalog: ThemeCatalog, schema: Schema, overrides: Stylesheet?, log: Log)
+    static func build(
+        _ id: String, catalog: ThemeCatalog, schema: Schema, overrides: Stylesheet?,
+        pictures: PalettePictures?,
+        log: Log
+    )
         -> (CompiledTheme, [String])?
     {
         guard catalog.sources[id] != nil,
             case .success(let built) = compile(
-                id, catalog: catalog, schema: schema, overrides: overrides, log: log)
+                id, catalog: catalog, schema: schema, overrides: overrides, pictures: pictures, log: log)
         else { return nil }
         return built
     }
 
     /// Compiles theme `id` of `catalog` (without the user's overrides) for `listThemes`.
-    static func listing(_ id: String, catalog: ThemeCatalog, schema: Schema) -> Listing {
-        let (theme, diagnostics) = catalog.compile(id, schema: schema, timeLimit: ThemeCompiler.timeLimit)
+    static func listing(_ id: String, catalog: ThemeCatalog, schema: Schema, pictures: PalettePictures?)
+        -> Listing
+    {
+        let (theme, diagnostics) = catalog.compile(
+            id, schema: schema, timeLimit: ThemeCompiler.timeLimit, pictures: pictures)
         let source = catalog.sources[id]!
         let meta = theme?.metadata ?? placeholderMetadata(id, source: source)
         return Listing(

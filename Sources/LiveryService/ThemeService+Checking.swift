@@ -65,7 +65,8 @@ extension ThemeService {
             var one = scanned
             one.read(id)
             guard one.sources[id] != nil else { continue }
-            let listing = ThemeService.listing(id, catalog: one, schema: schema)
+            let listing = ThemeService.listing(
+                id, catalog: one, schema: schema, pictures: configuration.pictures)
             let current: Bool = state.withLock { s in
                 guard generation == s.scanGeneration else { return false }
                 s.listings[id] = listing

@@ -27,7 +27,10 @@ extension ThemeService {
         // Compiled, and its index built, before the lock is taken, so that `Resolve` is
         // answered meanwhile.
         let compiled = newCatalog.sources[id].map { _ in
-            ThemeService.compile(id, catalog: newCatalog, schema: schema, overrides: overrides, log: log)
+            ThemeService.compile(
+                id, catalog: newCatalog, schema: schema, overrides: overrides,
+                pictures: configuration.pictures,
+                log: log)
         }
         var prepared: PreparedTheme?
         if case .success(let (theme, problems))? = compiled {

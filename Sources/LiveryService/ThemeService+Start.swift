@@ -110,7 +110,10 @@ extension ThemeService {
             let (i, id) = (tried, candidates[tried])
             tried += 1
             catalog.read(id)
-            if let built = build(id, catalog: catalog, schema: schema, overrides: overrides, log: log) {
+            if let built = build(
+                id, catalog: catalog, schema: schema, overrides: overrides, pictures: configuration.pictures,
+                log: log)
+            {
                 return (id, built.0, built.1)
             }
             if i == 0 && catalog.sources[id] == nil {

@@ -38,7 +38,10 @@ extension ThemeService {
         steps.mark("overrides")
         let compiled: CompiledTheme
         let problems: [String]
-        switch ThemeService.compile(id, catalog: catalog, schema: schema, overrides: overrides, log: log) {
+        switch ThemeService.compile(
+            id, catalog: catalog, schema: schema, overrides: overrides, pictures: configuration.pictures,
+            log: log)
+        {
         case .failure(let failure):
             let errors = failure.errors
             throw ServiceError(

@@ -63,7 +63,9 @@ extension ThemeService {
             var reading = catalog
             reading.read(id)
             guard reading.sources[id] != nil else { return nil }
-            return ThemeService.listing(id, catalog: reading, schema: schema).metadata.variant
+            return ThemeService.listing(
+                id, catalog: reading, schema: schema, pictures: configuration.pictures
+            ).metadata.variant
         }
         if let configured = config.theme(for: wanted), configured != meta.id {
             guard catalog.isInstalled(configured) else {

@@ -34,6 +34,9 @@ public final class ThemeService: Sendable {
         /// The formats themes are read with, asked again at every scan of the search path (a
         /// plugin's outside format takes effect at the next reload).
         public var formats: @Sendable () -> [any ThemeFormat] = { ThemeFormats.all }
+        /// What reads the pictures themes take their palette from (`palette-from`); nil, and
+        /// such a theme is an error. liveryd gives `PicturePixels`' decoder.
+        public var pictures: PalettePictures?
 
         /// A configuration with the fallback theme `default`.
         public init(searchPath: [String], schemaFile: String? = nil, stateFile: String, overridesFile: String)

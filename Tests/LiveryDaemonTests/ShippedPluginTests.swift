@@ -101,8 +101,8 @@ final class ShippedPluginTests: XCTestCase {
         XCTAssertEqual(
             names,
             [
-                "alacritty", "foot", "ghostty", "gnome", "gtk", "kitty", "pywal", "shell", "tmux", "vim",
-                "xresources",
+                "alacritty", "feh", "foot", "ghostty", "gnome", "gtk", "kitty", "plasma", "pywal", "shell",
+                "swaybg", "tmux", "vim", "xresources",
             ])
         for name in names {
             let plugin = PluginCatalog.load(

@@ -1,6 +1,7 @@
 import Foundation
 import LiveryAPI
 import LiveryCore
+import LiveryPreview
 
 /// `livery check BUNDLE...`: reads and compiles each bundle offline, printing every diagnostic
 /// in compiler form. Exit 0 when all are clean, 1 when any has an error.
@@ -76,7 +77,7 @@ private func checkBundle(
     let installed = ThemeCatalog.entries(searchPath, formats: themeFormats).map(\.id).filter(
         ThemeSource.isValidID)
     let catalog = ThemeCatalog(sources: chain(from: source, searchPath: searchPath), otherIDs: installed)
-    var (theme, diagnostics) = catalog.compile(id, schema: schema)
+    var (theme, diagnostics) = catalog.compile(id, schema: schema, pictures: PicturePixels.palettePictures)
     // Index it as activating it would, so that a check costs what the daemon pays.
     if let theme { _ = Cascade(theme: theme) }
     if theme != nil, case .success(let chain) = catalog.chain(for: id) {

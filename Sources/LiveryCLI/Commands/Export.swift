@@ -1,6 +1,7 @@
 import Foundation
 import LiveryAPI
 import LiveryCore
+import LiveryPreview
 import Mustache
 
 /// `livery export ID TEMPLATE [--themes-dir DIR]...`: renders one template for one theme to
@@ -16,7 +17,7 @@ func export(_ inv: Invocation, output: Output) -> Int32 {
     guard let schema = schema(inv, searchPath: searchPath, output: output),
         let (id, catalog) = themeCatalog(for: arg, searchPath: searchPath, output: output)
     else { return 1 }
-    let (theme, diagnostics) = catalog.compile(id, schema: schema)
+    let (theme, diagnostics) = catalog.compile(id, schema: schema, pictures: PicturePixels.palettePictures)
     guard let theme else {
         for d in diagnostics where d.severity == .error { output.err(d.rendered + "\n") }
         output.err("livery: theme '\(id)' has errors; run 'livery check' on it\n")

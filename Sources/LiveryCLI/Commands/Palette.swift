@@ -1,6 +1,7 @@
 import Foundation
 import LiveryAPI
 import LiveryCore
+import LiveryPreview
 
 /// `livery palette ID... [--themes-dir DIR]... [--json]`: prints each theme's palette after
 /// import and inheritance, with no daemon. An argument is a theme id (or alias, `base24-nord`)
@@ -20,7 +21,8 @@ func palette(_ inv: Invocation, output: Output) -> Int32 {
             failed = true
             continue
         }
-        let (theme, diagnostics) = catalog.compile(id, schema: schema)
+        let (theme, diagnostics) = catalog.compile(
+            id, schema: schema, pictures: PicturePixels.palettePictures)
         guard let theme else {
             for d in diagnostics where d.severity == .error { output.err(d.rendered + "\n") }
             output.err("livery: theme '\(id)' has errors; run 'livery check' on it\n")

@@ -60,7 +60,7 @@ struct DrawProblem: Error {
 private func drawTheme(_ id: String, catalog: ThemeCatalog, schema: Schema, app: String?, size: PreviewSize)
     -> Result<Picture, DrawProblem>
 {
-    let (theme, diagnostics) = catalog.compile(id, schema: schema)
+    let (theme, diagnostics) = catalog.compile(id, schema: schema, pictures: PicturePixels.palettePictures)
     guard let theme else {
         let errors = diagnostics.filter { $0.severity == .error }.map { $0.rendered + "\n" }.joined()
         return .failure(
@@ -110,7 +110,8 @@ func gallery(_ inv: Invocation, output: Output) -> Int32 {
     DispatchQueue.concurrentPerform(iterations: ids.count) { k in
         let id = ids[k]
         var entry = GalleryEntry(id: id)
-        let (theme, diagnostics) = catalog.compile(id, schema: schema)
+        let (theme, diagnostics) = catalog.compile(
+            id, schema: schema, pictures: PicturePixels.palettePictures)
         if let theme {
             entry.name = theme.metadata.name
             entry.variant = theme.metadata.variant

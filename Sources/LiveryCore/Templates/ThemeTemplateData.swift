@@ -15,7 +15,8 @@ import Synchronization
 ///   `terminal-selection-foreground-hex`, each lower-case `rrggbb` as the tinted `-hex`
 ///   variables;
 /// - every palette colour by name, `#rrggbbaa`, where no other variable has that name;
-/// - `livery-theme` (the id);
+/// - `livery-theme` (the id); `livery-wallpaper`, the absolute path of the theme's wallpaper
+///   (`@theme { wallpaper: url(…) }`), when it names one;
 /// - any component's resolved values by dotted name: `{{Window/NavigationBar.tint-color}}`.
 ///   A name that starts with an upper-case letter and parses as a component path (against the
 ///   theme's schema) is that component; inside it, a property of the schema is its resolved
@@ -58,13 +59,14 @@ public struct ThemeTemplateData: Sendable {
         var data: [String: MustacheValue] = [:]
         let terminalCount = TerminalPalette.names.count
         data.reserveCapacity(
-            TemplateVariables.count(self.scheme) + terminalCount + theme.palette.count + extra.count + 1)
+            TemplateVariables.count(self.scheme) + terminalCount + theme.palette.count + extra.count + 2)
         TemplateVariables.each(self.scheme) { data[$0] = .string($1) }
         for (name, c) in terminal.named {
             data["terminal-" + name + "-hex"] = .string(String(c.hex.dropFirst().prefix(6)))
         }
         for (key, c) in theme.palette where data[key] == nil { data[key] = .string(c.hex) }
         data["livery-theme"] = .string(meta.id)
+        if let wallpaper = meta.wallpaper { data["livery-wallpaper"] = .string(wallpaper) }
         for (key, v) in extra { data[key] = .string(v) }
         let components = ComponentLookup(cascade)
         let fixed = data

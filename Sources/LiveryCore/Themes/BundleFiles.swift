@@ -7,6 +7,9 @@ public enum BundleFiles {
     public struct Refusal: Error, Sendable {
         /// What is wrong with the file, one line, e.g. `empty file name`.
         public var message: String
+
+        /// A refusal saying `message`.
+        public init(message: String) { self.message = message }
     }
 
     /// The largest image a bundle may hold, in bytes.

@@ -315,11 +315,13 @@ public struct ThemeCatalog: Sendable {
     ///   - schema: The base schema, before the sheets' `@component` types.
     ///   - overrides: The user's overrides sheet, or nil.
     ///   - timeLimit: The longest checking the rules may take (see
-    ///     ``ThemeCompiler/compile(chain:overrides:schema:timeLimit:)``); nil for no bound.
+    ///     ``ThemeCompiler/compile(chain:overrides:schema:timeLimit:pictures:)``); nil for no bound.
+    ///   - pictures: what reads palette pictures (`palette-from`).
     /// - Returns: The theme, or nil when there is any error (a broken chain included); and every
     ///   diagnostic.
     public func compile(
-        _ id: String, schema: Schema, overrides: Stylesheet? = nil, timeLimit: Duration? = nil
+        _ id: String, schema: Schema, overrides: Stylesheet? = nil, timeLimit: Duration? = nil,
+        pictures: PalettePictures? = nil
     )
         -> (theme: CompiledTheme?, diagnostics: [Diagnostic])
     {
@@ -330,7 +332,7 @@ public struct ThemeCatalog: Sendable {
             return (nil, (sources[id]?.sheet.diagnostics ?? []) + [d])
         case .success(let chain):
             return ThemeCompiler.compile(
-                chain: chain, overrides: overrides, schema: schema, timeLimit: timeLimit)
+                chain: chain, overrides: overrides, schema: schema, timeLimit: timeLimit, pictures: pictures)
         }
     }
 

@@ -6,7 +6,8 @@ public enum ThemeCompiler {
     static let metadataKeys = [
         "name", "description", "variant", "inherits", "accent-color", "dark-variant", "light-variant",
         "contrast",
-        "reduced-motion", "gtk-theme", "abstract",
+        "reduced-motion", "gtk-theme", "abstract", "palette-from", "palette-scheme", "palette-contrast",
+        "wallpaper",
     ]
 
     /// For each palette colour, the longest chain of references from it to colours without
@@ -64,7 +65,7 @@ public enum ThemeCompiler {
         return lengths
     }
 
-    /// The longest the daemon lets the checking of one theme's rules take (``compile(chain:overrides:schema:timeLimit:)``):
+    /// The longest the daemon lets the checking of one theme's rules take (``compile(chain:overrides:schema:timeLimit:pictures:)``):
     /// every theme within the size limits takes far less (`bench/README.md`, "Hostile inputs");
     /// the bound keeps a theme that does not from holding up switches and the checks of the others.
     public static let timeLimit: Duration = .seconds(10)
@@ -78,9 +79,12 @@ public enum ThemeCompiler {
     ///   - timeLimit: when given, the longest the rules may take to check: past it, the
     ///     compile stops with an error at the rule it reached that names the bound (the daemon
     ///     passes ``timeLimit``; `livery check` waits as long as it takes).
+    ///   - pictures: what reads a palette picture (`palette-from`); without it, a theme naming one
+    ///     is an error.
     /// - Returns: the theme, or nil when there is any error; and every diagnostic.
     public static func compile(
-        chain: [ThemeSource], overrides: Stylesheet? = nil, schema base: Schema, timeLimit: Duration? = nil
+        chain: [ThemeSource], overrides: Stylesheet? = nil, schema base: Schema, timeLimit: Duration? = nil,
+        pictures: PalettePictures? = nil
     )
         -> (theme: CompiledTheme?, diagnostics: [Diagnostic])
     {
@@ -96,11 +100,13 @@ public enum ThemeCompiler {
             diagnostics.merge(kept: sheet.diagnostics, omitted: sheet.omittedDiagnostics)
         }
         let schema = extendSchema(base, with: sheets, &diagnostics)
-        let (palette, names) = evaluatePalette(of: sheets, &diagnostics)
+        let picture = picturePalette(of: chain, pictures: pictures, &diagnostics)
+        let (palette, names) = evaluatePalette(of: sheets, picture: picture, &diagnostics)
         // Unknown references inside palette definitions are reported once there; rules that use
         // a failed colour get their own error only when the name is unknown.
         let lookup: (String) -> RGBA? = { palette[$0] }
-        let meta = metadata(of: chain, lookup: lookup, paletteNames: names, &diagnostics)
+        var meta = metadata(of: chain, lookup: lookup, paletteNames: names, &diagnostics)
+        meta.palettePicture = picture?.path
         let rules = compileRules(
             of: sheets, schema: schema, lookup: lookup, paletteNames: names,
             deadline: deadline.map { (clock, $0, timeLimit!) }, &diagnostics)
@@ -123,10 +129,13 @@ public enum ThemeCompiler {
     }
 
     /// Phase 2: the palette. Later definitions (children, then overrides) win, even inside a
-    /// parent's rules.
+    /// parent's rules. A palette picture's colours come just before the palette of the sheet
+    /// naming it, so that the sheet's own `@define-color`s and its children's win over them.
     /// - Returns: the colours that evaluated, and the names of every definition (a reference
     ///   to a defined colour that failed is reported at the definition only).
-    static func evaluatePalette(of sheets: [Sheet], _ log: inout DiagnosticLog)
+    static func evaluatePalette(
+        of sheets: [Sheet], picture: PicturePalette? = nil, _ log: inout DiagnosticLog
+    )
         -> (palette: [String: RGBA], names: Set<String>)
     {
         // A copy, written back at the end: the evaluation's lookup closure, held by each
@@ -134,7 +143,12 @@ public enum ThemeCompiler {
         var diagnostics = log
         defer { log = diagnostics }
         var definitions: [String: PaletteDefinition] = [:]
-        for (sheet, _) in sheets { for d in sheet.palette { definitions[d.name] = d } }
+        for (index, (sheet, _)) in sheets.enumerated() {
+            if let picture, picture.sheet == index {
+                for d in picture.definitions { definitions[d.name] = d }
+            }
+            for d in sheet.palette { definitions[d.name] = d }
+        }
         var palette: [String: RGBA] = [:]
         var visiting: [String] = []
         var failed: Set<String> = []
@@ -235,6 +249,7 @@ public enum ThemeCompiler {
         var motionSet = false
         var gtkThemeSet = false
         var abstractSet = false
+        var wallpaperSet = false
 
         init(own: ThemeSource) {
             self.own = own
@@ -264,6 +279,8 @@ public enum ThemeCompiler {
                 readLevel(d, &typer)
             case "abstract":
                 readAbstract(d, &typer, isOwn: isOwn)
+            case "palette-from", "palette-scheme", "palette-contrast", "wallpaper":
+                readPicture(d, &typer)
             case "gtk-theme":
                 guard let v = MetadataReader.text(d, &typer), !gtkThemeSet else { return }
                 meta.gtkTheme = v

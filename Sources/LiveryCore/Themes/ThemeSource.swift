@@ -58,6 +58,12 @@ public struct ThemeMetadata: Sendable, Hashable {
     /// `abstract: true`: the theme exists only to be inherited; it is not listed and cannot be
     /// made active (the README, "Abstract themes"). The theme's own, never inherited.
     public var abstract = false
+    /// `wallpaper: url("wall.jpg")`: the absolute path of the theme's wallpaper, which exporters
+    /// set as the desktop's; inherited, `none` for none.
+    public var wallpaper: String?
+    /// The absolute path of the picture the palette was generated from (`palette-from`), a file
+    /// the compile read.
+    public var palettePicture: String?
     /// The format plugin that read the theme: `native`, `base16`.
     public var format: String
     /// The theme's bundle directory or file.

@@ -469,13 +469,15 @@ public final class PluginRunner: Sendable {
     }
 
     /// The environment of every command: `ProcessRunner.environment` plus `LIVERY_THEME`,
-    /// `LIVERY_VARIANT` and `LIVERY_SERIAL`.
+    /// `LIVERY_VARIANT` and `LIVERY_SERIAL`; `LIVERY_GTK_THEME` and `LIVERY_WALLPAPER` (an
+    /// absolute path) when the theme names them.
     func commandEnvironment(_ snap: ThemeSnapshot) -> [String: String] {
         var env = ProcessRunner.environment(from: environment, home: paths.home)
         env["LIVERY_THEME"] = snap.id
         env["LIVERY_VARIANT"] = snap.variant
         env["LIVERY_SERIAL"] = String(snap.serial)
         if let gtk = snap.gtkTheme { env["LIVERY_GTK_THEME"] = gtk }
+        if let wallpaper = snap.wallpaper { env["LIVERY_WALLPAPER"] = wallpaper }
         return env
     }
 }

@@ -22,14 +22,18 @@ struct ThemeSnapshot: Sendable {
     var terminal: [String: String]
     /// The theme's `gtk-theme`, when it names one.
     var gtkTheme: String?
+    /// The absolute path of the theme's wallpaper, when it names one.
+    var wallpaper: String?
 
-    /// `{"id", "name", "variant", "serial", "palette", "base16", "terminal", "gtk-theme"}` and a
+    /// `{"id", "name", "variant", "serial", "palette", "base16", "terminal", "gtk-theme",
+    /// "wallpaper"}` (`""` for none of the last two) and a
     /// newline: what commands read on standard input. Made on demand, as most changes start no
     /// command.
     var json: [UInt8] {
         let object: [String: Any] = [
             "id": id, "name": name, "variant": variant, "serial": Int(serial), "palette": palette,
             "base16": base16, "terminal": terminal, "gtk-theme": gtkTheme ?? "",
+            "wallpaper": wallpaper ?? "",
         ]
         return
             ((try? JSONSerialization.data(
@@ -46,6 +50,7 @@ struct ThemeSnapshot: Sendable {
         name = meta.name
         variant = meta.variant
         gtkTheme = meta.gtkTheme
+        wallpaper = meta.wallpaper
         self.serial = serial
         let data = ThemeTemplateData(cascade, extra: ["livery-serial": String(serial)])
         system = data.scheme.system

@@ -1,0 +1,217 @@
+import Foundation
+import XCTest
+
+/// The shipped wallpaper plugins, enabled as the README says (one link each), set the desktop's
+/// wallpaper to the active theme's (`@theme { wallpaper: url(…) }`), and leave it alone for a
+/// theme without one: GNOME through Debian's gsettings (dconf backend), the others through a stub
+/// of each program on PATH that records its arguments.
+final class WallpaperPluginTests: EndToEndTestCase {
+    var pluginsDirectory: String { configHome + "/livery/plugins" }
+
+    /// Links the shipped plugin `name` as the README says.
+    func enable(_ name: String) throws {
+        try FileManager.default.createDirectory(atPath: pluginsDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: pluginsDirectory + "/" + name, withDestinationPath: Locations.repo + "/plugins/" + name)
+    }
+
+    /// A themes directory (its name has a space) holding `sea` and `sand`, each with a wallpaper,
+    /// and `bare`, without one; returns it and the two wallpapers' absolute paths.
+    func themesWithWallpapers() throws -> (String, sea: String, sand: String) {
+        let themes = try makeDirectory("my themes")
+        let sheet = { (variant: String) in
+            "@theme { inherits: \"default\"; variant: \(variant); wallpaper: url(\"wall.png\"); }\n"
+        }
+        let sea = try writeBundle("sea", in: themes, sheet: sheet("light"), files: ["wall.png": onePixelPNG])
+        let sand = try writeBundle("sand", in: themes, sheet: sheet("dark"), files: ["wall.png": onePixelPNG])
+        try writeBundle("bare", in: themes, sheet: "@theme { inherits: \"default\"; }\n")
+        return (themes, sea + "/wall.png", sand + "/wall.png")
+    }
+
+    /// A directory put first on PATH holding, for each of `names`, a program that appends its
+    /// name and arguments (one line) to `calls` and exits 0.
+    func stubs(_ names: [String], calls: String) throws {
+        let bin = try makeDirectory("bin")
+        for name in names {
+            let script =
+                "#!/bin/sh\nprintf '%s' \"\(name)\" >> '\(calls)'\nprintf ' %s' \"$@\" >> '\(calls)'\necho >> '\(calls)'\n"
+            try script.write(toFile: bin + "/" + name, atomically: true, encoding: .utf8)
+            chmod(bin + "/" + name, 0o755)
+        }
+        environment["PATH"] = bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+    }
+
+    /// The lines of `calls`, once it has `count` of them (at most 10 s).
+    func calls(_ path: String, count: Int) -> [String] {
+        func lines() -> [String] {
+            ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(
+                String.init)
+        }
+        _ = waitUntil { lines().count >= count }
+        return lines()
+    }
+
+    /// dconf-service on the test's bus with GNOME's schemas on XDG_DATA_DIRS, as on a desktop.
+    func startDconf() throws {
+        let runtime = try makeDirectory("runtime")
+        chmod(runtime, 0o700)
+        environment["XDG_RUNTIME_DIR"] = runtime
+        environment["XDG_DATA_DIRS"] = dataDirs + ":/usr/local/share:/usr/share"
+        let dconf = try background("/usr/libexec/dconf-service", [])
+        XCTAssertTrue(dconf.isRunning, dconf.stderr)
+    }
+
+    func testGnomeSetsPictureURIAndItsDarkTwin() throws {
+        try startDconf()
+        try enable("gnome")
+        let (themes, sea, sand) = try themesWithWallpapers()
+        // The URI by Python's own rule (RFC 8089 with percent-encoding), not the plugin's.
+        func uri(_ path: String) throws -> String {
+            try run(
+                "/usr/bin/python3",
+                ["-c", "import sys, pathlib; print(pathlib.Path(sys.argv[1]).as_uri())", path]
+            )
+            .stdout.trimmingCharacters(in: .newlines)
+        }
+        func get(_ key: String) throws -> String {
+            try run(Locations.tool("gsettings"), ["get", "org.gnome.desktop.background", key]).stdout
+        }
+        try startDaemon(extraThemesDirectories: [themes])
+        for (id, path) in [("sea", sea), ("sand", sand)] {
+            try setTheme(id)
+            let wanted = "'\(try uri(path))'\n"
+            let set = try waitUntil { try get("picture-uri") == wanted && get("picture-uri-dark") == wanted }
+            let shown = (try get("picture-uri"), try get("picture-uri-dark"), try livery("status").stdout)
+            XCTAssertTrue(set, "\(id): \(shown), wanted \(wanted)")
+        }
+        // A theme without a wallpaper leaves it: the color-scheme hook of the same change has run.
+        try setTheme("bare")
+        let light = try waitUntil {
+            try run(Locations.tool("gsettings"), ["get", "org.gnome.desktop.interface", "color-scheme"])
+                .stdout
+                == "'default'\n"
+        }
+        XCTAssertTrue(light)
+        XCTAssertEqual(try get("picture-uri"), "'\(try uri(sand))'\n")
+    }
+
+    func testPlasmaAndFehGetThePath() throws {
+        let calls = root + "/calls"
+        try stubs(["plasma-apply-wallpaperimage", "feh"], calls: calls)
+        try enable("plasma")
+        try enable("feh")
+        let (themes, sea, sand) = try themesWithWallpapers()
+        try startDaemon(extraThemesDirectories: [themes])
+        try setTheme("sea")
+        XCTAssertEqual(
+            Set(self.calls(calls, count: 2)), ["plasma-apply-wallpaperimage \(sea)", "feh --bg-fill \(sea)"])
+        // `bare` runs the hooks with no wallpaper: nothing is called for it before `sand`'s.
+        try setTheme("bare")
+        try setTheme("sand")
+        XCTAssertEqual(
+            Set(self.calls(calls, count: 4).dropFirst(2)),
+            ["plasma-apply-wallpaperimage \(sand)", "feh --bg-fill \(sand)"])
+    }
+
+    func testSwaybgIsRestartedAndSwwwPreferredWhenItsDaemonAnswers() throws {
+        let log = root + "/calls"
+        let bin = try makeDirectory("bin")
+        // swaybg stays running until signalled, as the real one does, and says so when it ends.
+        let swaybg = """
+            #!/bin/sh
+            echo "swaybg $* $$" >> '\(log)'
+            trap 'echo "ended $$" >> "\(log)"; exit 0' TERM
+            while :; do sleep 1 & wait $!; done
+
+            """
+        try swaybg.write(toFile: bin + "/swaybg", atomically: true, encoding: .utf8)
+        // swww's query answers only while `swww-up` exists, as it does while swww-daemon runs.
+        let swww = """
+            #!/bin/sh
+            if [ "$1" = query ]; then [ -e '\(root)/swww-up' ]; exit; fi
+            echo "swww $*" >> '\(log)'
+
+            """
+        try swww.write(toFile: bin + "/swww", atomically: true, encoding: .utf8)
+        chmod(bin + "/swaybg", 0o755)
+        chmod(bin + "/swww", 0o755)
+        environment["PATH"] = bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        try enable("swaybg")
+        let (themes, sea, sand) = try themesWithWallpapers()
+        try startDaemon(extraThemesDirectories: [themes])
+        try setTheme("sea")
+        let first = calls(log, count: 1)
+        XCTAssertEqual(first.first?.hasPrefix("swaybg -i \(sea) -m fill "), true, "\(first)")
+        let firstPID = first.first?.split(separator: " ").last.map(String.init) ?? ""
+        try setTheme("sand")
+        let second = calls(log, count: 3)
+        XCTAssertTrue(second.contains("ended \(firstPID)"), "\(second)")
+        XCTAssertEqual(second.filter { $0.hasPrefix("swaybg -i \(sand) -m fill ") }.count, 1, "\(second)")
+        FileManager.default.createFile(atPath: root + "/swww-up", contents: Data())
+        try setTheme("sea")
+        XCTAssertEqual(calls(log, count: 4).last, "swww img \(sea)")
+        // The swaybg still running is stopped before the directory goes.
+        let pidFile = stateHome + "/livery/swaybg.pid"
+        if let pid = Int32(
+            (try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(
+                in: .whitespacesAndNewlines) ?? "")
+        {
+            kill(pid, SIGTERM)
+        }
+    }
+
+    /// `livery generate --from-desktop` reads GNOME's wallpaper through gsettings: `picture-uri`
+    /// in the light colour scheme, `picture-uri-dark` in prefer-dark; its bundles are
+    /// `desktop` and `desktop-dark` and name no wallpaper. `livery generate IMAGE --out` names
+    /// the picture as the wallpaper.
+    func testGenerateFromDesktopReadsGnomesWallpaper() throws {
+        try startDconf()
+        let pictures = try makeDirectory("my pictures")
+        let light = pictures + "/joy ü.jpg"
+        let dark = pictures + "/emerald.png"
+        try FileManager.default.copyItem(atPath: PalettePictureTests.first, toPath: light)
+        try FileManager.default.copyItem(atPath: PalettePictureTests.second, toPath: dark)
+        func uri(_ path: String) throws -> String {
+            try run(
+                "/usr/bin/python3",
+                ["-c", "import sys, pathlib; print(pathlib.Path(sys.argv[1]).as_uri())", path]
+            )
+            .stdout.trimmingCharacters(in: .newlines)
+        }
+        func gset(_ schema: String, _ key: String, _ value: String) throws {
+            let r = try run(Locations.tool("gsettings"), ["set", schema, key, value])
+            XCTAssertEqual(r.status, 0, "\(r)")
+        }
+        func generate(_ arguments: String...) throws -> String {
+            let r = try run(Locations.livery, ["generate"] + arguments)
+            XCTAssertEqual(r.status, 0, "\(r)")
+            return r.stdout
+        }
+        try gset("org.gnome.desktop.background", "picture-uri", "'\(try uri(light))'")
+        try gset("org.gnome.desktop.background", "picture-uri-dark", "'\(try uri(dark))'")
+        try gset("org.gnome.desktop.interface", "color-scheme", "'default'")
+        XCTAssertEqual(try generate("--from-desktop", "--json"), try generate(light, "--json"))
+        try gset("org.gnome.desktop.interface", "color-scheme", "'prefer-dark'")
+        XCTAssertEqual(
+            try generate("--from-desktop", "--json", "--scheme", "content"),
+            try generate(dark, "--json", "--scheme", "content"))
+
+        let themes = try makeDirectory("themes")
+        _ = try generate("--from-desktop", "--out", themes)
+        let sheet = try String(contentsOfFile: themes + "/desktop-dark/theme.css", encoding: .utf8)
+        XCTAssertFalse(sheet.contains("wallpaper:"), sheet)
+        _ = try generate(light, "--out", themes)
+        let named = try String(contentsOfFile: themes + "/joy/theme.css", encoding: .utf8)
+        XCTAssertTrue(named.contains("  wallpaper: url(\"picture.jpg\");\n"), named)
+        let check = try run(
+            Locations.livery,
+            ["check", "--themes-dir", Locations.themes, themes + "/joy", themes + "/desktop"])
+        XCTAssertEqual(check.status, 0, "\(check)")
+
+        try gset("org.gnome.desktop.background", "picture-uri-dark", "''")
+        let r = try run(Locations.livery, ["generate", "--from-desktop"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(
+            r.stderr, "livery: error: GNOME's picture-uri-dark is '', not a file:// URI of a picture\n")
+    }
+}
