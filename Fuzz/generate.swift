@@ -16,10 +16,13 @@ public func generateTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> C
     let newline = bytes.firstIndex(of: 10) ?? size
     let options = String(decoding: bytes[..<newline], as: UTF8.self).split(separator: " ")
     let scheme = options.first.flatMap { MaterialVariant(rawValue: String($0)) } ?? .tonalSpot
-    let contrast = options.dropFirst().first.flatMap { Double($0) }.flatMap {
-        ThemeGenerator.contrastRange.contains($0) ? $0 : nil
-    } ?? 0
-    if let hex = options.dropFirst(2).first, let c = RGBA(hexDigits: hex.hasPrefix("#") ? hex.dropFirst() : hex) {
+    let contrast =
+        options.dropFirst().first.flatMap { Double($0) }.flatMap {
+            ThemeGenerator.contrastRange.contains($0) ? $0 : nil
+        } ?? 0
+    if let hex = options.dropFirst(2).first,
+        let c = RGBA(hexDigits: hex.hasPrefix("#") ? hex.dropFirst() : hex)
+    {
         let argb = UInt32(RGBA.eightBit(c.red) << 16 | RGBA.eightBit(c.green) << 8 | RGBA.eightBit(c.blue))
         check(ThemeGenerator.generate(source: argb, scheme: scheme, contrast: contrast))
     }
@@ -29,7 +32,8 @@ public func generateTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> C
     precondition(pixels.width >= 1 && pixels.height >= 1 && pixels.argb.count == pixels.width * pixels.height)
     check(
         ThemeGenerator.generate(
-            pixels: pixels.argb, width: pixels.width, height: pixels.height, scheme: scheme, contrast: contrast))
+            pixels: pixels.argb, width: pixels.width, height: pixels.height, scheme: scheme,
+            contrast: contrast))
     return 0
 }
 

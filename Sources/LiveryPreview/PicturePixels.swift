@@ -200,6 +200,15 @@ public struct PicturePixels: Sendable {
                 path: path,
                 reason: "cannot decode the \(kind) image: truncated (\(sizes.rowsDecoded) of \(height) rows)")
         }
+        let out = argb(of: pixbuf, width: width, height: height)
+        let (imageWidth, imageHeight) = sizes.image.map { (Int($0.0), Int($0.1)) } ?? (width, height)
+        return PicturePixels(
+            argb: out, width: width, height: height, imageWidth: imageWidth, imageHeight: imageHeight,
+            kind: kind)
+    }
+
+    /// The pixbuf's pixels as ARGB words, row by row (opaque when it has no alpha channel).
+    private static func argb(of pixbuf: OpaquePointer, width: Int, height: Int) -> [UInt32] {
         let channels = Int(gdk_pixbuf_get_n_channels(pixbuf))
         let hasAlpha = gdk_pixbuf_get_has_alpha(pixbuf) != 0
         let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
@@ -215,10 +224,7 @@ public struct PicturePixels: Sendable {
                 }
             }
         }
-        let (imageWidth, imageHeight) = sizes.image.map { (Int($0.0), Int($0.1)) } ?? (width, height)
-        return PicturePixels(
-            argb: out, width: width, height: height, imageWidth: imageWidth, imageHeight: imageHeight,
-            kind: kind)
+        return out
     }
 
     private static func message(_ error: UnsafeMutablePointer<GError>?) -> String {

@@ -25,19 +25,7 @@ public enum QuantizerWsmeans {
         _ inputPixels: [UInt32], startingClusters: [UInt32], maxColors: Int
     ) -> [UInt32: Int] {
         var random = JavaRandom(seed: 0x42688)
-        var pixelToIndex: [UInt32: Int] = [:]
-        pixelToIndex.reserveCapacity(min(inputPixels.count, 1 << 16))
-        var points = ContiguousArray<SIMD3<Double>>()
-        var counts = ContiguousArray<Int>()
-        for pixel in inputPixels {
-            if let index = pixelToIndex[pixel] {
-                counts[index] += 1
-            } else {
-                pixelToIndex[pixel] = points.count
-                points.append(ColorMath.lab(pixel))
-                counts.append(1)
-            }
-        }
+        let (points, counts) = uniquePoints(inputPixels)
         let pointCount = points.count
 
         var clusterCount = min(maxColors, pointCount)
@@ -82,62 +70,17 @@ public enum QuantizerWsmeans {
                 }
             }
 
-            var pointsMoved = 0
-            for i in 0..<pointCount {
-                let point = points[i]
-                let previousClusterIndex = clusterIndices[i]
-                let previousDistance = squaredDistance(point, clusters[previousClusterIndex])
-                var minimumDistance = previousDistance
-                var newClusterIndex = -1
-                let row = previousClusterIndex * clusterCount
-                for j in 0..<clusterCount {
-                    if distances[row + j] >= 4 * previousDistance {
-                        continue
-                    }
-                    let distance = squaredDistance(point, clusters[j])
-                    if distance < minimumDistance {
-                        minimumDistance = distance
-                        newClusterIndex = j
-                    }
-                }
-                if newClusterIndex != -1 {
-                    let distanceChange = abs(
-                        minimumDistance.squareRoot() - previousDistance.squareRoot())
-                    if distanceChange > minMovementDistance {
-                        pointsMoved += 1
-                        clusterIndices[i] = newClusterIndex
-                    }
-                }
-            }
+            let pointsMoved = reassign(
+                points, to: &clusterIndices, clusters: clusters, distances: distances,
+                clusterCount: clusterCount)
 
             if pointsMoved == 0 && iteration != 0 {
                 break
             }
 
-            for i in 0..<clusterCount {
-                pixelCountSums[i] = 0
-                sums[i] = .zero
-            }
-            for i in 0..<pointCount {
-                let clusterIndex = clusterIndices[i]
-                let point = points[i]
-                let count = counts[i]
-                let weight = Double(count)
-                pixelCountSums[clusterIndex] += count
-                sums[clusterIndex] = SIMD3(
-                    sums[clusterIndex][0] + point[0] * weight,
-                    sums[clusterIndex][1] + point[1] * weight,
-                    sums[clusterIndex][2] + point[2] * weight)
-            }
-            for i in 0..<clusterCount {
-                let count = pixelCountSums[i]
-                if count == 0 {
-                    clusters[i] = .zero
-                    continue
-                }
-                let total = Double(count)
-                clusters[i] = SIMD3(sums[i][0] / total, sums[i][1] / total, sums[i][2] / total)
-            }
+            recentre(
+                &clusters, &pixelCountSums, &sums, points: points, counts: counts,
+                clusterIndices: clusterIndices)
         }
 
         var argbToPopulation: [UInt32: Int] = [:]
@@ -153,6 +96,97 @@ public enum QuantizerWsmeans {
             }
         }
         return argbToPopulation
+    }
+
+    /// Each distinct pixel once, in order of first appearance, as an L*a*b* point, with how many
+    /// times it occurs.
+    static func uniquePoints(_ pixels: [UInt32]) -> (ContiguousArray<SIMD3<Double>>, ContiguousArray<Int>) {
+        var pixelToIndex: [UInt32: Int] = [:]
+        pixelToIndex.reserveCapacity(min(pixels.count, 1 << 16))
+        var points = ContiguousArray<SIMD3<Double>>()
+        var counts = ContiguousArray<Int>()
+        for pixel in pixels {
+            if let index = pixelToIndex[pixel] {
+                counts[index] += 1
+            } else {
+                pixelToIndex[pixel] = points.count
+                points.append(ColorMath.lab(pixel))
+                counts.append(1)
+            }
+        }
+        return (points, counts)
+    }
+
+    /// Moves each point to the nearest cluster when that is more than `minMovementDistance`
+    /// nearer than its own, skipping clusters whose distance to its own cluster is at least
+    /// four times the point's (the triangle inequality says they cannot be nearer), as MCU does;
+    /// returns how many points moved.
+    static func reassign(
+        _ points: ContiguousArray<SIMD3<Double>>, to clusterIndices: inout ContiguousArray<Int>,
+        clusters: ContiguousArray<SIMD3<Double>>, distances: ContiguousArray<Double>, clusterCount: Int
+    ) -> Int {
+        var pointsMoved = 0
+        for i in 0..<points.count {
+            let point = points[i]
+            let previousClusterIndex = clusterIndices[i]
+            let previousDistance = squaredDistance(point, clusters[previousClusterIndex])
+            var minimumDistance = previousDistance
+            var newClusterIndex = -1
+            let row = previousClusterIndex * clusterCount
+            for j in 0..<clusterCount {
+                if distances[row + j] >= 4 * previousDistance {
+                    continue
+                }
+                let distance = squaredDistance(point, clusters[j])
+                if distance < minimumDistance {
+                    minimumDistance = distance
+                    newClusterIndex = j
+                }
+            }
+            if newClusterIndex != -1 {
+                let distanceChange = abs(minimumDistance.squareRoot() - previousDistance.squareRoot())
+                if distanceChange > minMovementDistance {
+                    pointsMoved += 1
+                    clusterIndices[i] = newClusterIndex
+                }
+            }
+        }
+        return pointsMoved
+    }
+
+    /// Each cluster's new centre: the mean of its points weighted by their pixel counts (the
+    /// origin for a cluster with none), and its pixel count.
+    static func recentre(
+        _ clusters: inout ContiguousArray<SIMD3<Double>>, _ pixelCountSums: inout ContiguousArray<Int>,
+        _ sums: inout ContiguousArray<SIMD3<Double>>, points: ContiguousArray<SIMD3<Double>>,
+        counts: ContiguousArray<Int>, clusterIndices: ContiguousArray<Int>
+    ) {
+        let clusterCount = clusters.count
+        let pointCount = points.count
+        for i in 0..<clusterCount {
+            pixelCountSums[i] = 0
+            sums[i] = .zero
+        }
+        for i in 0..<pointCount {
+            let clusterIndex = clusterIndices[i]
+            let point = points[i]
+            let count = counts[i]
+            let weight = Double(count)
+            pixelCountSums[clusterIndex] += count
+            sums[clusterIndex] = SIMD3(
+                sums[clusterIndex][0] + point[0] * weight,
+                sums[clusterIndex][1] + point[1] * weight,
+                sums[clusterIndex][2] + point[2] * weight)
+        }
+        for i in 0..<clusterCount {
+            let count = pixelCountSums[i]
+            if count == 0 {
+                clusters[i] = .zero
+                continue
+            }
+            let total = Double(count)
+            clusters[i] = SIMD3(sums[i][0] / total, sums[i][1] / total, sums[i][2] / total)
+        }
     }
 
     /// The squared Euclidean distance in L*a*b*, MCU's `LabPointProvider.distance`.
