@@ -3,7 +3,7 @@ import LiveryCore
 /// The one path by which a theme becomes active: every switch (`switchTo`) and every reload
 /// (`reloadHoldingSwitch`) prepares a `PreparedTheme`, builds or reuses its index with `state`
 /// not locked (`index(for:)`), and then `commit`s it under the lock. A commit that changes
-/// nothing (same id, same fingerprint, no image edited) keeps the active index and serial.
+/// nothing (same id, fingerprint and palette, no image edited) keeps the active index and serial.
 extension ThemeService {
     /// Which kept indexes a commit leaves (`PreparedCascades`).
     enum Retention {
@@ -28,10 +28,12 @@ extension ThemeService {
         return kept ?? Cascade(theme: prepared.theme)
     }
 
-    /// Whether `prepared` differs from the active theme of `s` in its id, its fingerprint or
-    /// an image's file.
+    /// Whether `prepared` differs from the active theme of `s` in its id, its fingerprint, its
+    /// palette (which plugins' templates read though no rule may name a colour) or an image's
+    /// file.
     private static func changes(_ s: State, to prepared: PreparedTheme) -> Bool {
         prepared.id != s.activeID || prepared.fingerprint != s.fingerprint
+            || prepared.theme.palette != s.cascade.theme.palette
             || !PreparedTheme.editedImages(from: s.images, to: prepared.images).isEmpty
     }
 

@@ -74,6 +74,38 @@ final class PluginTests: EndToEndTestCase {
         XCTAssertEqual(left, ["colors.txt"])
     }
 
+    /// A palette colour that no rule names but a template reads: editing it on disk re-renders
+    /// the export, as any other edit of the active theme does (the palette is part of what a
+    /// switch publishes).
+    func testAnEditOfAColourOnlyATemplateReadsIsExported() throws {
+        let output = root + "/note.txt"
+        try writePlugin(
+            "note",
+            manifest: """
+                exports:
+                  - template: note.mustache
+                    output: \(output)
+                """, files: ["note.mustache": "{{note}}\n"])
+        let themes = try makeDirectory("themes")
+        func write(_ colour: String) throws {
+            try writeBundle(
+                "noted", in: themes,
+                sheet: """
+                    @theme { name: "Noted"; inherits: "default"; variant: light; }
+                    @define-color note \(colour);
+                    Window { background-color: #fafbfc; }
+                    """)
+        }
+        try write("#112233")
+        try startDaemon(extraThemesDirectories: [themes])
+        try setTheme("noted")
+        XCTAssertTrue(waitUntil { read(output) == "#112233ff\n" }, "output: \(read(output) ?? "none")")
+        try write("#445566")
+        XCTAssertTrue(
+            waitUntil { read(output) == "#445566ff\n" },
+            "output after the edit: \(read(output) ?? "none")\n\(daemon.stderr.suffix(1500))")
+    }
+
     /// The temporary file a writer killed during an export (`kill -9`) left beside the output is
     /// removed when the next daemon starts, before its first export; one that a living writer
     /// holds (locked) is kept, and so is one of another file.
