@@ -126,14 +126,16 @@ uninstall:
 # repositories against Debian's pystache (bench/tinted/); a switch carried out to 20 plugin
 # exports against pywal's `wal --theme` (bench/plugins/); a switch to five running programs
 # (kitty, alacritty, neovim, GTK 4, tmux) against `wal --theme` (bench/programs/); `livery gallery` of 300 themes against the
-# same pictures drawn with pycairo (bench/gallery/). Writes bench/results.md and .json;
+# same pictures drawn with pycairo (bench/gallery/); `livery generate` on a 5120x2880 JPEG and PNG against pywal's
+# `wal -i` (ImageMagick installed when missing) and the materialyoucolor pipeline, with the full
+# decode as the floor (bench/generate/). Writes bench/results.md and .json;
 # fails when the cross-check finds a difference.
 BENCH_VENV := bench/.venv
 bench: deps
 	$(SWIFT) build -c release --product liveryd
 	$(SWIFT) build -c release --product livery-bench
 	@test -x $(BENCH_VENV)/bin/python || python3 -m venv $(BENCH_VENV)
-	@$(BENCH_VENV)/bin/python -c 'import cssselect2, tinycss2, pywal' 2>/dev/null || \
+	@$(BENCH_VENV)/bin/python -c 'import cssselect2, tinycss2, pywal, materialyoucolor, PIL' 2>/dev/null || \
 	  $(BENCH_VENV)/bin/pip install -q -r bench/requirements.txt
 	@mkdir -p bench/out
 	@set -o pipefail; "$$($(SWIFT) build -c release --show-bin-path)/livery-bench" --root . \
@@ -157,6 +159,8 @@ bench: deps
 	@/usr/bin/python3 -c 'import cairo' 2>/dev/null || { $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-cairo; }
 	-/usr/bin/python3 bench/gallery/run.py "$$($(SWIFT) build -c release --show-bin-path)"
+	@$(call install-missing,imagemagick desktop-base python3-gi gir1.2-gdkpixbuf-2.0)
+	-/usr/bin/python3 bench/generate/run.py "$$($(SWIFT) build -c release --show-bin-path)"
 
 # Callgrind profile of the indexed cascade on workload (a): one run, collecting only inside
 # resolveForest (the timed walk); the top functions go to bench/out/callgrind.txt.
