@@ -113,11 +113,18 @@ final class LoadedImage {
     /// Decodes a PNG, JPEG or WebP file with the gdk-pixbuf loader of its kind (`kind` as
     /// `BundleFiles.imageKind` names it). The loader is chosen by name, not by gdk-pixbuf's MIME
     /// sniffing, which needs shared-mime-info on `XDG_DATA_DIRS`, a variable Livery's users set
-    /// for their themes. Images larger than `maximumSide` are refused when their header is read
-    /// (`size-prepared`), before their pixels are decoded.
+    /// for their themes. Images larger than `maximumSide` are refused from their header
+    /// (`ImageHeader`) before the loader sees them, and so are files cut short.
     private static func loadRaster(_ data: Data, kind: String, path: String) throws(PreviewError)
         -> OpaquePointer
     {
+        let (header, whole) = data.withUnsafeBytes { bytes in
+            (ImageHeader.size(bytes, kind: kind), ImageHeader.isWhole(bytes, kind: kind))
+        }
+        if let (w, h) = header, w > maximumSide || h > maximumSide || w < 1 || h < 1 {
+            throw .image(path, "the image is \(w)×\(h) pixels; at most \(maximumSide) per side is drawn")
+        }
+        guard whole else { throw .image(path, "cannot decode the \(kind) image: truncated") }
         var error: UnsafeMutablePointer<GError>?
         guard let loader = gdk_pixbuf_loader_new_with_type(kind, &error) else {
             let hint = kind == "webp" ? " (Debian's webp-pixbuf-loader reads WebP)" : ""
@@ -133,7 +140,7 @@ final class LoadedImage {
                 if width > LoadedImage.maximumSide || height > LoadedImage.maximumSide || width < 1
                     || height < 1
                 {
-                    // Decode to one pixel instead; the image is refused below.
+                    // A size the header check missed: decode to one pixel instead, refused below.
                     gdk_pixbuf_loader_set_size(loader?.assumingMemoryBound(to: GdkPixbufLoader.self), 1, 1)
                 }
             }

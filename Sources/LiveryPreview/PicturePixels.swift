@@ -130,7 +130,37 @@ public struct PicturePixels: Sendable {
         return nil
     }
 
+    /// Whether an image of `width` × `height` (decoded at `decoded`) is refused.
+    static func refuses(width: Int32, height: Int32, decoded: (Int32, Int32)) -> Bool {
+        width < 1 || height < 1 || width > maximumSide || height > maximumSide
+            || Int(decoded.0) * Int(decoded.1) > maximumPixels
+    }
+
+    /// The size an image of `width` × `height` and `kind` is decoded at.
+    static func decodedSize(width: Int32, height: Int32, kind: String) -> (Int32, Int32) {
+        kind == "jpeg" ? reducedJPEGSize(width: width, height: height) ?? (width, height) : (width, height)
+    }
+
+    private static func sizeRefusal(_ width: some BinaryInteger, _ height: some BinaryInteger) -> String {
+        "the image is \(width)×\(height) pixels; at most \(maximumSide) per side and \(maximumPixels >> 20) Mi pixels decoded"
+    }
+
     private static func decode(_ data: Data, kind: String, path: String) throws(Failure) -> PicturePixels {
+        // The header's size and the file's wholeness are checked before the loader sees a byte:
+        // the loader allocates and decodes an image of any size, and completes a JPEG cut short.
+        let (header, whole) = data.withUnsafeBytes { bytes in
+            (ImageHeader.size(bytes, kind: kind), ImageHeader.isWhole(bytes, kind: kind))
+        }
+        if let (w, h) = header {
+            let width = Int32(clamping: w)
+            let height = Int32(clamping: h)
+            if refuses(
+                width: width, height: height, decoded: decodedSize(width: width, height: height, kind: kind))
+            {
+                throw Failure(path: path, reason: sizeRefusal(w, h))
+            }
+        }
+        guard whole else { throw Failure(path: path, reason: "cannot decode the \(kind) image: truncated") }
         var error: UnsafeMutablePointer<GError>?
         guard let loader = gdk_pixbuf_loader_new_with_type(kind, &error) else {
             let hint = kind == "webp" ? " (Debian's webp-pixbuf-loader reads WebP)" : ""
@@ -145,18 +175,10 @@ public struct PicturePixels: Sendable {
                 let sizes = Unmanaged<Sizes>.fromOpaque(context!).takeUnretainedValue()
                 sizes.image = (width, height)
                 let target = loader?.assumingMemoryBound(to: GdkPixbufLoader.self)
-                var decoded = (width, height)
-                if sizes.kind == "jpeg",
-                    let reduced = PicturePixels.reducedJPEGSize(width: width, height: height)
-                {
-                    decoded = reduced
-                }
-                if width < 1 || height < 1 || width > PicturePixels.maximumSide
-                    || height > PicturePixels.maximumSide
-                    || Int(decoded.0) * Int(decoded.1) > PicturePixels.maximumPixels
-                {
+                let decoded = PicturePixels.decodedSize(width: width, height: height, kind: sizes.kind)
+                if PicturePixels.refuses(width: width, height: height, decoded: decoded) {
                     sizes.refused = true
-                    gdk_pixbuf_loader_set_size(target, 1, 1)  // refused below, nothing decoded
+                    gdk_pixbuf_loader_set_size(target, 1, 1)  // a size the header check missed: refused below
                 } else if decoded != (width, height) {
                     gdk_pixbuf_loader_set_size(target, decoded.0, decoded.1)
                 }
@@ -183,11 +205,7 @@ public struct PicturePixels: Sendable {
         if error == nil { error = closeError } else if let closeError { g_error_free(closeError) }
         if sizes.refused, let (w, h) = sizes.image {
             if let error { g_error_free(error) }
-            throw Failure(
-                path: path,
-                reason:
-                    "the image is \(w)×\(h) pixels; at most \(maximumSide) per side and \(maximumPixels >> 20) Mi pixels decoded"
-            )
+            throw Failure(path: path, reason: sizeRefusal(w, h))
         }
         guard written != 0, closed != 0, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else {
             throw Failure(path: path, reason: "cannot decode the \(kind) image: " + message(error))

@@ -155,6 +155,85 @@ final class GenerateCommandTests: EndToEndTestCase {
         XCTAssertEqual(r.status, 2, "neither")
     }
 
+    /// A PNG whose header claims 60000 × 60000 pixels (its chunks' CRCs by Python's zlib), and a
+    /// WebP claiming 16000 × 16000, are refused from their headers: the process's peak memory
+    /// (GNU time's maximum resident set) stays far below the 14 GB the PNG would take decoded.
+    func testAHugeHeaderIsRefusedBeforeAnythingIsDecoded() throws {
+        let huge = root + "/huge.png"
+        let made = try run(
+            venvPython,
+            [
+                "-c",
+                """
+                import struct, sys, zlib
+                def chunk(kind, data):
+                    return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data))
+                ihdr = struct.pack('>IIBBBBB', 60000, 60000, 8, 2, 0, 0, 0)
+                open(sys.argv[1], 'wb').write(b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', ihdr)
+                    + chunk(b'IDAT', zlib.compress(b'\\0' * 16)) + chunk(b'IEND', b''))
+                """,
+                huge,
+            ])
+        XCTAssertEqual(made.status, 0, "\(made)")
+        let usage = root + "/huge.time"
+        let r = try run(
+            "/usr/bin/time", ["-f", "%M", "-o", usage, Locations.livery, "generate", huge], timeout: 30)
+        XCTAssertEqual(r.status, 1, "\(r)")
+        XCTAssertEqual(
+            r.stderr,
+            "\(huge): error: the image is 60000×60000 pixels; at most 65535 per side and 64 Mi pixels decoded\n"
+        )
+        // GNU time writes "Command exited with non-zero status 1" before its format's line.
+        let report = try String(contentsOfFile: usage, encoding: .utf8)
+        let kilobytes = try XCTUnwrap(Int(report.split(separator: "\n").last ?? ""), report)
+        XCTAssertLessThan(kilobytes, 500 << 10, "peak resident memory in KiB")
+        // A WebP whose extended header (VP8X) states a 16000 × 16000 canvas: 250 Mi pixels.
+        let wide = root + "/huge.webp"
+        var webp = Data("RIFF".utf8) + [22, 0, 0, 0] + Data("WEBPVP8X".utf8) + [10, 0, 0, 0, 0, 0, 0, 0]
+        webp += [0x7F, 0x3E, 0x00, 0x7F, 0x3E, 0x00]  // 15999 twice, 24 bits little-endian
+        try webp.write(to: URL(fileURLWithPath: wide))
+        let w = try generate(wide)
+        XCTAssertEqual(w.status, 1, "\(w)")
+        XCTAssertEqual(
+            w.stderr,
+            "\(wide): error: the image is 16000×16000 pixels; at most 65535 per side and 64 Mi pixels decoded\n"
+        )
+    }
+
+    /// A JPEG cut short, baseline (which gdk-pixbuf's loader completes in grey on close, without an
+    /// error) or progressive, and a PNG or WebP cut short, are refused as truncated; the whole
+    /// baseline JPEG and WebP are read.
+    func testATruncatedPictureIsAnError() throws {
+        let baseline = root + "/baseline.jpg"
+        let lossless = root + "/lossless.webp"
+        let made = try run(
+            venvPython,
+            [
+                "-c",
+                "import sys; from PIL import Image; im = Image.open(sys.argv[1]).convert('RGB'); "
+                    + "im.save(sys.argv[2], quality=90); im.save(sys.argv[3], lossless=True)",
+                Self.wallpapers[0], baseline, lossless,
+            ])
+        XCTAssertEqual(made.status, 0, "\(made)")
+        XCTAssertEqual(try generate(baseline).status, 0)
+        XCTAssertEqual(try generate(lossless).status, 0)
+        let sources = [
+            (baseline, "jpeg"), ("/usr/share/desktop-base/joy-theme/login/sddm-preview.jpg", "jpeg"),
+            (Self.wallpapers[0], "png"), (lossless, "webp"),
+        ]
+        for (source, kind) in sources {
+            let whole = try Data(contentsOf: URL(fileURLWithPath: source))
+            for length in [700, whole.count / 2, whole.count - 2] {
+                let cut = root + "/cut-\(length).\(kind)"
+                try whole.prefix(length).write(to: URL(fileURLWithPath: cut))
+                let r = try generate(cut)
+                XCTAssertEqual(r.status, 1, "\(r)")
+                XCTAssertEqual(
+                    r.stderr, "\(cut): error: cannot decode the \(kind) image: truncated\n", "\(r)")
+            }
+        }
+    }
+
     func testTheBundlePairIsWholeAndSwitchedToByLiveryd() throws {
         let themes = try makeDirectory("generated")
         let picture = Self.wallpapers[0]

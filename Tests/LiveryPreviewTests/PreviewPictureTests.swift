@@ -285,6 +285,65 @@ final class PreviewPictureTests: XCTestCase {
         XCTAssertGreaterThan(image.count(0x203040, in: try rect("tab-bar")), 360 * 56 / 2)
     }
 
+    /// The CRC-32 of PNG chunks (ISO 3309, reflected polynomial 0xEDB88320), bit by bit.
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? crc >> 1 ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+
+    /// A PNG header claiming 60000 × 60000 pixels is refused from the header, without the 14 GB its
+    /// pixels would take (the process's peak resident memory stays under 2 GiB), and a baseline
+    /// JPEG cut in its scan data, which gdk-pixbuf's loader completes in grey without an error, is
+    /// refused as truncated.
+    func testAHugeHeaderAndATruncatedJPEGAreRefusedBeforeTheyAreDecoded() throws {
+        let bundle = scratch.appendingPathComponent("themes/bad-images")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        func chunk(_ kind: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(kind.utf8) + data
+            func bigEndian(_ v: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(v >> $0 & 255) } }
+            return bigEndian(UInt32(data.count)) + body + bigEndian(Self.crc32(body))
+        }
+        let side: [UInt8] = [0, 0, 0xEA, 0x60]  // 60000
+        // A zlib stream of 16 zero bytes, as Python's zlib.compress writes it.
+        let zeros: [UInt8] = [0x78, 0x9c, 0x63, 0x60, 0x40, 0x05, 0x00, 0x00, 0x10, 0x00, 0x01]
+        let png =
+            [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] + chunk("IHDR", side + side + [8, 2, 0, 0, 0])
+            + chunk("IDAT", zeros)
+            + chunk("IEND", [])
+        try Data(png).write(to: bundle.appendingPathComponent("huge.png"))
+        let ppm = scratch.appendingPathComponent("bar.ppm")
+        var pixels = Data("P6\n320 240\n255\n".utf8)
+        for i in 0..<(320 * 240) { pixels.append(contentsOf: [UInt8(i % 251), 0x80, UInt8(i % 241)]) }
+        try pixels.write(to: ppm)
+        let jpeg = try PixelImage.netpbm("pnmtojpeg", [ppm.path])
+        try jpeg.prefix(jpeg.count / 2).write(to: bundle.appendingPathComponent("cut.jpg"))
+        try Data(
+            """
+            @theme { name: "Bad images"; inherits: "default"; }
+            TabBar { background-image: url("huge.png"); }
+            NavigationBar { background-image: url("cut.jpg"); }
+            """.utf8
+        ).write(to: bundle.appendingPathComponent("theme.css"))
+        let (picture, _) = try draw("bad-images", searchPath: [scratch.appendingPathComponent("themes").path])
+        let warnings = picture.warnings.map(\.description).sorted()
+        XCTAssertEqual(warnings.count, 2, "\(warnings)")
+        XCTAssertTrue(
+            warnings.contains {
+                $0.contains("cut.jpg") && $0.contains("cannot decode the jpeg image: truncated")
+            },
+            "\(warnings)")
+        XCTAssertTrue(
+            warnings.contains { $0.contains("huge.png") && $0.contains("the image is 60000×60000 pixels") },
+            "\(warnings)")
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        XCTAssertLessThan(usage.ru_maxrss, 2 << 20, "peak resident memory in KiB")
+    }
+
     // The schema's initial `separator-insets: 0 0 0 16` (top right bottom left, CSS order): the
     // line under a row starts 16 points from the left and runs to the right edge. default's
     // `separator: alpha(#3c3c43, 0.29)` over the white table: 255 − (255 − 60) × 0.29 = 198.45,
