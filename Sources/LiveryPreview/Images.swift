@@ -159,18 +159,12 @@ final class LoadedImage {
         g_signal_connect_data(
             UnsafeMutableRawPointer(loader), "area-updated", unsafeBitCast(updated, to: GCallback.self),
             Unmanaged.passUnretained(check).toOpaque(), nil, GConnectFlags(rawValue: 0))
-        let written = data.withUnsafeBytes { raw in
-            gdk_pixbuf_loader_write(
-                loader, raw.bindMemory(to: UInt8.self).baseAddress, gsize(raw.count), &error)
-        }
-        var closeError: UnsafeMutablePointer<GError>?
-        let closed = gdk_pixbuf_loader_close(loader, &closeError)
-        if error == nil { error = closeError } else if let closeError { g_error_free(closeError) }
+        let (written, closed) = feed(loader, data, &error)
         if let (w, h) = check.size, w > maximumSide || h > maximumSide || w < 1 || h < 1 {
             if let error { g_error_free(error) }
             throw .image(path, "the image is \(w)×\(h) pixels; at most \(maximumSide) per side is drawn")
         }
-        guard written != 0, closed != 0, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else {
+        guard written, closed, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else {
             throw .image(path, "cannot decode the \(kind) image: " + message(error))
         }
         let height = gdk_pixbuf_get_height(pixbuf)

@@ -196,18 +196,12 @@ public struct PicturePixels: Sendable {
         g_signal_connect_data(
             UnsafeMutableRawPointer(loader), "area-updated", unsafeBitCast(updated, to: GCallback.self),
             Unmanaged.passUnretained(sizes).toOpaque(), nil, GConnectFlags(rawValue: 0))
-        let written = data.withUnsafeBytes { raw in
-            gdk_pixbuf_loader_write(
-                loader, raw.bindMemory(to: UInt8.self).baseAddress, gsize(raw.count), &error)
-        }
-        var closeError: UnsafeMutablePointer<GError>?
-        let closed = gdk_pixbuf_loader_close(loader, &closeError)
-        if error == nil { error = closeError } else if let closeError { g_error_free(closeError) }
+        let (written, closed) = feed(loader, data, &error)
         if sizes.refused, let (w, h) = sizes.image {
             if let error { g_error_free(error) }
             throw Failure(path: path, reason: sizeRefusal(w, h))
         }
-        guard written != 0, closed != 0, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else {
+        guard written, closed, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else {
             throw Failure(path: path, reason: "cannot decode the \(kind) image: " + message(error))
         }
         if let error { g_error_free(error) }
