@@ -1,6 +1,12 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The product's modules are optimised in debug builds too (tests stay unoptimised): the tests
+// drive the debug liveryd and livery as processes and call the cascade, the compiler and the
+// quantizer directly, and unoptimised they spend most of the suite's time there.
+// `-enable-testing` still holds, so `@testable import` works.
+let optimised: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "Livery",
     // Synchronization's `Mutex` needs macOS 15; on Linux any Swift 6 toolchain has it.
@@ -25,35 +31,41 @@ let package = Package(
         .systemLibrary(
             name: "CGtk", pkgConfig: "gtk4",
             providers: [.apt(["libgtk-4-dev"])]),
-        .target(name: "LiveryCore", dependencies: ["CYAML", "Mustache"]),
+        .target(name: "LiveryCore", dependencies: ["CYAML", "Mustache"], swiftSettings: optimised),
         // A Mustache renderer (spec v1.4.2) that knows nothing of themes.
-        .target(name: "Mustache"),
-        .target(name: "LiveryDBus", dependencies: ["CDBus"]),
+        .target(name: "Mustache", swiftSettings: optimised),
+        .target(name: "LiveryDBus", dependencies: ["CDBus"], swiftSettings: optimised),
         // The bus contract shared by daemon and client: the table of members, the typed replies
         // and the client half of Watch; the interface XML is documentation and the reference
         // the table and the daemon's exported interface are checked against.
         .target(
             name: "LiveryAPI", dependencies: ["LiveryCore", "LiveryDBus"],
-            exclude: ["org.livery.Livery1.xml"]),
+            exclude: ["org.livery.Livery1.xml"], swiftSettings: optimised),
         // What Livery does, knowing nothing of the bus (`ServiceImportTests` checks it).
-        .target(name: "LiveryService", dependencies: ["LiveryCore", "Mustache"]),
+        .target(name: "LiveryService", dependencies: ["LiveryCore", "Mustache"], swiftSettings: optimised),
         // The bus adapters of the service: org.livery.Livery1, the portal backend, darkman's interface.
         .target(
             name: "LiveryDaemon",
-            dependencies: ["LiveryService", "LiveryAPI", "LiveryCore", "LiveryDBus", "LiveryPreview"]),
+            dependencies: ["LiveryService", "LiveryAPI", "LiveryCore", "LiveryDBus", "LiveryPreview"],
+            swiftSettings: optimised),
         // The sample screen drawn with a theme's values (`livery preview`, `livery gallery`).
-        .target(name: "LiveryPreview", dependencies: ["LiveryCore", "CCairo"]),
+        .target(name: "LiveryPreview", dependencies: ["LiveryCore", "CCairo"], swiftSettings: optimised),
         .target(
             name: "LiveryCLI",
-            dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus", "LiveryPreview", "Mustache"]),
+            dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus", "LiveryPreview", "Mustache"],
+            swiftSettings: optimised),
         // The GTK 4 window of the sample screen (`make demo`), a client of Watch and Changed.
-        .target(name: "LiveryDemo", dependencies: ["CGtk", "LiveryAPI", "LiveryCore", "LiveryDBus"]),
-        .executableTarget(name: "liveryd", dependencies: ["LiveryDaemon"]),
-        .executableTarget(name: "livery", dependencies: ["LiveryCLI"]),
+        .target(
+            name: "LiveryDemo", dependencies: ["CGtk", "LiveryAPI", "LiveryCore", "LiveryDBus"],
+            swiftSettings: optimised),
+        .executableTarget(name: "liveryd", dependencies: ["LiveryDaemon"], swiftSettings: optimised),
+        .executableTarget(name: "livery", dependencies: ["LiveryCLI"], swiftSettings: optimised),
         // One SVG image drawn per process (`SVGRenderer`): librsvg and Glibc only, no Foundation.
-        .executableTarget(name: "livery-svg", dependencies: ["CCairo"]),
-        .executableTarget(name: "livery-bench", dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus"]),
-        .executableTarget(name: "livery-demo", dependencies: ["LiveryDemo"]),
+        .executableTarget(name: "livery-svg", dependencies: ["CCairo"], swiftSettings: optimised),
+        .executableTarget(
+            name: "livery-bench", dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus"],
+            swiftSettings: optimised),
+        .executableTarget(name: "livery-demo", dependencies: ["LiveryDemo"], swiftSettings: optimised),
         .testTarget(
             name: "LiveryCoreTests", dependencies: ["LiveryCore"],
             exclude: ["Formats/expected_scheme_colours.py"]),

@@ -7,10 +7,14 @@ enum Locations {
     /// The repository root (this file is `<repo>/Tests/EndToEndTests/Harness.swift`).
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
-    static let liveryd = repo + "/.build/debug/liveryd"
-    static let livery = repo + "/.build/debug/livery"
+    /// The products under test: the directory of the running test binary, so that a build with
+    /// another configuration or scratch path tests its own liveryd and livery.
+    static let products = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        .deletingLastPathComponent().path
+    static let liveryd = products + "/liveryd"
+    static let livery = products + "/livery"
     /// The GTK 4 window of the sample screen (`make demo`).
-    static let liveryDemo = repo + "/.build/debug/livery-demo"
+    static let liveryDemo = products + "/livery-demo"
     static let themes = repo + "/themes"
     /// `Tests/Fixtures`: the real schemes and the seed cases (Tests/Fixtures/README.md).
     static let fixtures = repo + "/Tests/Fixtures"

@@ -7,7 +7,7 @@ final class MakeRunBusTests: EndToEndTestCase {
     func testThePrivateBusOutlivesAReplacedDaemonAndGoesWithTheLastOwner() throws {
         environment["DBUS_SESSION_BUS_ADDRESS"] = nil
         let script = try background(
-            Locations.repo + "/scripts/run-daemon.sh", [Locations.repo + "/.build/debug", Locations.themes])
+            Locations.repo + "/scripts/run-daemon.sh", [Locations.products, Locations.themes])
         let marker = "export DBUS_SESSION_BUS_ADDRESS='"
         XCTAssertTrue(waitUntil { script.stdout.contains(marker) || !script.isRunning }, script.stderr)
         let printed = try XCTUnwrap(script.stdout.components(separatedBy: marker).dropFirst().first)

@@ -6,7 +6,9 @@ import XCTest
 final class SunCommandTests: XCTestCase {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
-    static let livery = repository.appendingPathComponent(".build/debug/livery").path
+    /// Beside the running test binary, so that any build configuration tests its own `livery`.
+    static let livery = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        .deletingLastPathComponent().appendingPathComponent("livery").path
 
     /// Runs the built `livery` with `arguments`: exit status, standard output and error.
     func livery(_ arguments: String...) throws -> (status: Int32, out: String, err: String) {
