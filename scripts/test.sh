@@ -29,7 +29,7 @@ SERIAL+='|EndToEndTests\.PluginTests/(testShellPluginsSequencesArriveOnAPseudoTe
 # One `swift test` each; the serial one beside the parallel one (--ignore-lock: both only read
 # the build).
 run() {
-    "$swift" test ${SWIFT_FLAGS:-} --skip-build --disable-swift-testing --ignore-lock --parallel "$@" 2>&1
+    "$swift" test --skip-build --disable-swift-testing --ignore-lock --parallel "$@" 2>&1
 }
 rm -f .build/test-parallel.xml .build/test-serial.xml .build/test-serial.log
 if [ "$which" = unit ]; then
