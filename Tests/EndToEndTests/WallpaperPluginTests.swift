@@ -201,11 +201,12 @@ final class WallpaperPluginTests: EndToEndTestCase {
         let sheet = try String(contentsOfFile: themes + "/desktop-dark/theme.css", encoding: .utf8)
         XCTAssertFalse(sheet.contains("wallpaper:"), sheet)
         _ = try generate(light, "--out", themes)
-        let named = try String(contentsOfFile: themes + "/joy/theme.css", encoding: .utf8)
+        // "joy ü" has a letter beyond ASCII: its id has the name's FNV-1a hash (by Python).
+        let named = try String(contentsOfFile: themes + "/joy-a4b10130/theme.css", encoding: .utf8)
         XCTAssertTrue(named.contains("  wallpaper: url(\"picture.jpg\");\n"), named)
         let check = try run(
             Locations.livery,
-            ["check", "--themes-dir", Locations.themes, themes + "/joy", themes + "/desktop"])
+            ["check", "--themes-dir", Locations.themes, themes + "/joy-a4b10130", themes + "/desktop"])
         XCTAssertEqual(check.status, 0, "\(check)")
 
         // An empty picture-uri-dark (unset by the user) is picture-uri's picture.
