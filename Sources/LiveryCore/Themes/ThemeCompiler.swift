@@ -248,6 +248,18 @@ public enum ThemeCompiler {
         return reader.meta
     }
 
+    /// What a chain's `@theme` blocks declare, without compiling it: the theme's own name,
+    /// description and parent, and the keys each ancestor passes down (`variant` above all),
+    /// read as the compile reads them, for a listing of a theme not compiled yet. A colour
+    /// naming the palette (`accent-color: @primary`) is left out, since the palette is not
+    /// evaluated (a palette picture is not read); errors are the compile's to report.
+    /// - Parameter chain: the theme's sources, root ancestor first, the theme itself last.
+    public static func declaredMetadata(of chain: [ThemeSource]) -> ThemeMetadata {
+        precondition(!chain.isEmpty)
+        var ignored = DiagnosticLog()
+        return metadata(of: chain, lookup: { _ in nil }, paletteNames: [], &ignored)
+    }
+
     /// The `@theme` block's keys read into a `ThemeMetadata`, each set once (by the first
     /// declaration `read` is given for it).
     struct MetadataReader {
