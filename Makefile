@@ -20,6 +20,8 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # (gir1.2-gtk-3.0, gir1.2-gtk-4.0, gir1.2-adw-1), an XSETTINGS manager for the gtk plugin
 # (xsettingsd) and Chromium to open `livery gallery`'s page. WebP images are read through
 # gdk-pixbuf's webp-pixbuf-loader. Debian's desktop-base holds the real wallpapers `livery generate`'s tests read.
+# The feh and swaybg wallpaper plugins run the real programs: feh under Xvfb, swaybg under sway
+# (wlroots' headless backend; weston has no wlr-layer-shell) with grim for its screenshots.
 BUILD_PACKAGES := libdbus-1-dev libyaml-dev libcairo2-dev librsvg2-dev webp-pixbuf-loader pkg-config
 RUN_PACKAGES := dbus-daemon dbus-bin
 # GTK 4's headers build livery-demo (`make demo`), and `make test`, which builds every target.
@@ -27,7 +29,8 @@ DEMO_PACKAGES := libgtk-4-dev
 TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus python3-gi python3-venv xdg-desktop-portal neovim vim \
   dconf-service dconf-gsettings-backend gsettings-desktop-schemas xvfb x11-apps netpbm gir1.2-gtk-3.0 \
   gir1.2-gtk-4.0 gir1.2-adw-1 xsettingsd chromium \
-  kitty tmux alacritty foot weston fonts-dejavu-core x11-xserver-utils xterm desktop-base $(DEMO_PACKAGES)
+  kitty tmux alacritty foot weston fonts-dejavu-core x11-xserver-utils xterm desktop-base feh swaybg sway grim \
+  $(DEMO_PACKAGES)
 
 .PHONY: all build run demo test unit deps deps-demo deps-test install uninstall clean format lint bench bench-profile bench-profile-daemon fuzz fuzz-build
 
