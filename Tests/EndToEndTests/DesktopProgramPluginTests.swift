@@ -73,7 +73,8 @@ final class DesktopProgramPluginTests: EndToEndTestCase {
         var rows: [String: String] = [:]
         let done = try waitUntil(timeout: 20) {
             let r = try livery("plugins", "--json")
-            let list = (try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]]) ?? []
+            let list =
+                (try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]]) ?? []
             for row in list {
                 if let name = row["name"] as? String, names.contains(name) {
                     rows[name] = row["result"] as? String
@@ -205,7 +206,9 @@ final class DesktopProgramPluginTests: EndToEndTestCase {
             }
 
             """, to: ".config/sway/config")
-        try write("@import \"livery.css\";\nwindow#waybar { background-color: @base0B; }\n", to: ".config/waybar/style.css")
+        try write(
+            "@import \"livery.css\";\nwindow#waybar { background-color: @base0B; }\n",
+            to: ".config/waybar/style.css")
         try write(
             #"{ "layer": "top", "position": "top", "height": 30, "modules-left": [], "modules-right": [] }"#,
             to: ".config/waybar/config")
@@ -238,14 +241,16 @@ final class DesktopProgramPluginTests: EndToEndTestCase {
         try notify("nord")
         func shows(_ s: [String: String]) -> (Screenshot) -> Bool {
             { shot in
-                shot.count(of: PixelColor(s["base0D"]!)) >= 2000 && shot.count(of: PixelColor(s["base0B"]!)) >= 15000
+                shot.count(of: PixelColor(s["base0D"]!)) >= 2000
+                    && shot.count(of: PixelColor(s["base0B"]!)) >= 15000
                     && shot.count(of: PixelColor(s["base00"]!)) >= 8000
             }
         }
         let before = try screenshot(waylandScreenshot, until: shows(nord))
         XCTAssertTrue(
             shows(nord)(before),
-            "nord: \(before.commonestColors(8))\nwaybar: \(waybar.stderr.suffix(500))\nmako: \(mako.stderr.suffix(500))")
+            "nord: \(before.commonestColors(8))\nwaybar: \(waybar.stderr.suffix(500))\nmako: \(mako.stderr.suffix(500))"
+        )
         XCTAssertEqual(try barBackground(try tool("swaymsg"), socket: socket), nord["base01"])
 
         let other = try slots("3024")
@@ -253,8 +258,239 @@ final class DesktopProgramPluginTests: EndToEndTestCase {
         let after = try screenshot(waylandScreenshot, until: shows(other))
         let listed = try livery("plugins").stdout
         XCTAssertTrue(
-            shows(other)(after), "3024: \(after.commonestColors(8))\n\(listed)\nwaybar: \(waybar.stderr.suffix(500))")
+            shows(other)(after),
+            "3024: \(after.commonestColors(8))\n\(listed)\nwaybar: \(waybar.stderr.suffix(500))")
         XCTAssertEqual(try barBackground(try tool("swaymsg"), socket: socket), other["base01"])
         try waitForResults(["sway", "waybar", "mako"])
+    }
+
+    // MARK: i3, rofi and dunst
+
+    /// The pid of the notification server's connection on the test's bus.
+    func notificationServerPID() throws -> pid_t? {
+        let r = try busctl([
+            "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+            "GetConnectionUnixProcessID", "s", "org.freedesktop.Notifications",
+        ])
+        let words = r.stdout.split(separator: " ")
+        return words.count == 2 && words[0] == "u"
+            ? pid_t(words[1].trimmingCharacters(in: .whitespacesAndNewlines)) : nil
+    }
+
+    /// i3, rofi and dunst, set up as the README says, under Xvfb (a focused xterm with its title
+    /// bar, a dunst notification): i3's config passes `i3 -C`, rofi's `-dump-theme` gives the
+    /// theme's colours, and dunst reads the drop-in without a complaint. After a switch, the
+    /// screenshot shows the new theme's focused title bar (base0D), the restarted dunst's
+    /// notification of normal urgency (base02, base16-dunst's) and a rofi opened afterwards
+    /// (its window's background, base00).
+    func testI3RofiAndDunstFollowASwitch() throws {
+        let i3 = try tool("i3")
+        let rofi = try tool("rofi")
+        try setUpHome(enabling: ["i3", "rofi", "dunst"])
+        let runtime = try makeDirectory("runtime")
+        chmod(runtime, 0o700)
+        environment["XDG_RUNTIME_DIR"] = runtime
+        let config = userConfig + "/i3/config"
+        try write(
+            "include ~/.config/i3/livery\nfont pango:DejaVu Sans 10\ndefault_border normal 2\n",
+            to: ".config/i3/config")
+        try write("@theme \"livery\"\n", to: ".config/rofi/config.rasi")
+        try write("", to: ".config/dunst/dunstrc")
+        let display = try startDisplay()
+        try startDaemon()
+        let nord = try slots("nord")
+        try switchTo("nord", until: ".config/i3/livery", has: "set $base0D \(nord["base0D"]!)")
+        let parsed = try run(i3, ["-C", "-c", config])
+        XCTAssertEqual(parsed.status, 0, "i3 -C: \(parsed)")
+        XCTAssertFalse(parsed.stdout.contains("ERROR") || parsed.stderr.contains("ERROR"), "i3 -C: \(parsed)")
+        // rofi's own reading of the theme config.rasi names: its colours as rofi writes them.
+        func rgba(_ hex: String) -> String {
+            let c = PixelColor(hex)
+            return "rgba ( \(c.red), \(c.green), \(c.blue), 100 % );"
+        }
+        XCTAssertTrue(
+            waitUntil {
+                (try? String(contentsOfFile: dataHome + "/rofi/themes/livery.rasi", encoding: .utf8))?
+                    .contains(nord["base00"]!) == true
+            })
+        // rofi 1.7.3 writes some lengths as bytes that are not UTF-8 (a GLib format it misuses):
+        // the dump is read from a file, decoded with replacement characters.
+        let dump = root + "/rofi-theme.rasi"
+        let dumping = try run("/bin/sh", ["-c", "exec \"$0\" -dump-theme > \"$1\"", rofi, dump])
+        XCTAssertEqual(dumping.status, 0, "\(dumping)")
+        let dumped = String(
+            decoding: (try? Data(contentsOf: URL(fileURLWithPath: dump))) ?? Data(), as: UTF8.self)
+        for (name, slot) in [
+            ("background", "base00"), ("foreground", "base05"), ("red", "base08"), ("lightbg", "base01"),
+        ] {
+            XCTAssertTrue(
+                dumped.split(separator: "\n").contains {
+                    $0.hasPrefix("    \(name):") && $0.hasSuffix(rgba(nord[slot]!))
+                },
+                "rofi -dump-theme: \(name) is not \(nord[slot]!): \(dumped)")
+        }
+
+        let wm = try background(i3, ["-c", config])
+        XCTAssertTrue(
+            waitUntil {
+                ((try? FileManager.default.contentsOfDirectory(atPath: runtime + "/i3")) ?? []).contains {
+                    $0.hasPrefix("ipc-socket.")
+                }
+            },
+            "i3 made no IPC socket: \(wm.stderr.suffix(1000))")
+        _ = try background(try tool("xterm"), ["-e", "sleep", "600"])
+        let dunst = try background(try tool("dunst"), [])
+        try waitForNotificationServer("dunst")
+        try notify("nord")
+        func shows(_ s: [String: String], rofi: Bool = false) -> (Screenshot) -> Bool {
+            { shot in
+                shot.count(of: PixelColor(s["base0D"]!)) >= 2000
+                    && shot.count(of: PixelColor(s["base02"]!)) >= 4000
+                    && (!rofi || shot.count(of: PixelColor(s["base00"]!)) >= 10000)
+            }
+        }
+        let before = try screenshot(display.screenshot, until: shows(nord))
+        XCTAssertTrue(
+            shows(nord)(before), "nord: \(before.commonestColors(8))\ndunst: \(dunst.stderr.suffix(500))")
+        XCTAssertFalse(dunst.stderr.contains("WARNING: Setting"), "dunst: \(dunst.stderr)")
+
+        let other = try slots("3024")
+        try switchTo("3024", until: ".config/i3/livery", has: "set $base0D \(other["base0D"]!)")
+        // dunst 1.9 cannot read its configuration again: the plugin restarts it.
+        XCTAssertTrue(dunst.waitForExit(timeout: 10), "the running dunst was not restarted")
+        try waitForNotificationServer("dunst")
+        let restarted = try XCTUnwrap(try notificationServerPID())
+        addTeardownBlock { kill(restarted, SIGTERM) }
+        XCTAssertNotEqual(restarted, dunst.pid)
+        try notify("3024")
+        _ = try background(rofi, ["-show", "run"])
+        let after = try screenshot(display.screenshot, until: shows(other, rofi: true))
+        let listed = try livery("plugins").stdout
+        XCTAssertTrue(shows(other, rofi: true)(after), "3024: \(after.commonestColors(8))\n\(listed)")
+        try waitForResults(["i3", "rofi", "dunst"])
+    }
+
+    // MARK: Qt through qt5ct and qt6ct
+
+    /// A Qt application (PyQt5 with `argv[1]` 5, PyQt6 with 6) that shows a window and prints
+    /// `roles N` (QPalette's NColorRoles), then the application's palette, `palette ROLE=#rrggbb
+    /// … disabled-Text=#rrggbb`, at start and whenever it changes.
+    static let qtClient = """
+        import sys
+        if sys.argv[1] == "5":
+            from PyQt5.QtCore import QTimer
+            from PyQt5.QtGui import QPalette
+            from PyQt5.QtWidgets import QApplication, QWidget
+            Role, Group, count = QPalette, QPalette, QPalette.NColorRoles
+        else:
+            from PyQt6.QtCore import QTimer
+            from PyQt6.QtGui import QPalette
+            from PyQt6.QtWidgets import QApplication, QWidget
+            Role, Group = QPalette.ColorRole, QPalette.ColorGroup
+            count = Role.NColorRoles.value
+        names = ["WindowText", "Button", "Light", "Midlight", "Dark", "Mid", "Text", "BrightText",
+                 "ButtonText", "Base", "Window", "Shadow", "Highlight", "HighlightedText", "Link",
+                 "LinkVisited", "AlternateBase", "ToolTipBase", "ToolTipText", "PlaceholderText"]
+        app = QApplication(sys.argv)
+        window = QWidget()
+        window.resize(200, 100)
+        window.show()
+        print("roles", count, flush=True)
+        last = None
+        def report():
+            global last
+            p = app.palette()
+            now = " ".join(n + "=" + p.color(Group.Active, getattr(Role, n)).name() for n in names)
+            now += " disabled-Text=" + p.color(Group.Disabled, Role.Text).name()
+            if now != last:
+                print("palette", now, flush=True)
+                last = now
+        timer = QTimer()
+        timer.timeout.connect(report)
+        timer.start(50)
+        app.exec()
+        """
+
+    /// The palette the README's table gives a base16 scheme's slots, as the client prints it.
+    func qtPalette(_ s: [String: String]) -> String {
+        let active: [(String, String)] = [
+            ("WindowText", "05"), ("Button", "01"), ("Light", "02"), ("Midlight", "02"), ("Dark", "03"),
+            ("Mid", "03"), ("Text", "05"), ("BrightText", "07"), ("ButtonText", "05"), ("Base", "00"),
+            ("Window", "00"), ("Shadow", "00"), ("Highlight", "0D"), ("HighlightedText", "00"),
+            ("Link", "0D"), ("LinkVisited", "0E"), ("AlternateBase", "01"), ("ToolTipBase", "01"),
+            ("ToolTipText", "05"), ("PlaceholderText", "04"),
+        ]
+        return "palette " + active.map { "\($0.0)=\(s["base" + $0.1]!)" }.joined(separator: " ")
+            + " disabled-Text=\(s["base03"]!)"
+    }
+
+    /// The last palette a client printed.
+    func lastPalette(_ client: Background) -> String {
+        client.stdout.split(separator: "\n").last { $0.hasPrefix("palette ") }.map(String.init) ?? ""
+    }
+
+    /// The qt plugin as the README says: qt5ct.conf and qt6ct.conf choose the custom palette
+    /// `livery`; a Qt 5 application started with QT_QPA_PLATFORMTHEME=qt5ct and a Qt 6 one with
+    /// qt6ct show the scheme's palette (so the scheme has the right number of colours for
+    /// each: qt5ct and qt6ct fall back to the style's palette otherwise), and both take the new
+    /// theme's palette while they run.
+    func testQtApplicationsTakeTheSchemeThroughQt5ctAndQt6ct() throws {
+        for module in ["PyQt5", "PyQt6"] {
+            let found = try run(Locations.python, ["-c", "import \(module).QtWidgets"])
+            XCTAssertEqual(found.status, 0, "\(module) is a test package (make deps-test): \(found)")
+        }
+        for plugin in ["qt5ct", "qt6ct"] {
+            let directory = plugin == "qt5ct" ? "qt5" : "qt6"
+            XCTAssertTrue(
+                FileManager.default.fileExists(
+                    atPath: "/usr/lib/x86_64-linux-gnu/\(directory)/plugins/platformthemes/lib\(plugin).so"),
+                "\(plugin)'s platform theme is a test package (make deps-test)")
+        }
+        try setUpHome(enabling: ["qt"])
+        for version in ["5", "6"] {
+            try write(
+                "[Appearance]\ncustom_palette=true\ncolor_scheme_path=\(userConfig)/qt\(version)ct/colors/livery.conf\nstyle=Fusion\n",
+                to: ".config/qt\(version)ct/qt\(version)ct.conf")
+        }
+        _ = try startDisplay()
+        environment["XDG_RUNTIME_DIR"] = try makeDirectory("runtime")
+        chmod(environment["XDG_RUNTIME_DIR"]!, 0o700)
+        try startDaemon()
+        let nord = try slots("nord")
+        try setTheme("nord")
+        // LinkVisited's colour, base0E, is nord's in no other role.
+        let written = "#ff" + nord["base0E"]!.dropFirst()
+        XCTAssertTrue(
+            waitUntil {
+                ["5", "6"].allSatisfy { read(".config/qt\($0)ct/colors/livery.conf").contains(written) }
+            })
+        let script = root + "/qt-client.py"
+        try Self.qtClient.write(toFile: script, atomically: true, encoding: .utf8)
+        var clients: [(name: String, process: Background)] = []
+        for version in ["5", "6"] {
+            environment["QT_QPA_PLATFORMTHEME"] = "qt\(version)ct"
+            clients.append(("Qt \(version)", try background(Locations.python, [script, version])))
+        }
+        for (name, client) in clients {
+            XCTAssertTrue(
+                waitUntil(timeout: 20) { lastPalette(client) == qtPalette(nord) },
+                "\(name) under nord: \(lastPalette(client))\n\(client.stderr.suffix(800))")
+            // The scheme has exactly NColorRoles colours in each group (qt5ct 1.5 and qt6ct 0.7
+            // read no other count).
+            let roles = client.stdout.split(separator: "\n").first { $0.hasPrefix("roles ") }
+            let scheme = read(".config/qt\(name.suffix(1))ct/colors/livery.conf")
+            let active = scheme.split(separator: "\n").first { $0.hasPrefix("active_colors=") } ?? ""
+            XCTAssertEqual(roles, "roles \(active.split(separator: ",").count)", name)
+        }
+
+        let other = try slots("3024")
+        try setTheme("3024")
+        for (name, client) in clients {
+            // qt5ct and qt6ct read their settings 3 s after the touch.
+            let followed = waitUntil(timeout: 20) { lastPalette(client) == qtPalette(other) }
+            let listed = try livery("plugins").stdout
+            XCTAssertTrue(followed, "\(name) after the switch: \(lastPalette(client))\n\(listed)")
+        }
+        try waitForResults(["qt"])
     }
 }
