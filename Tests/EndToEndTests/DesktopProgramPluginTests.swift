@@ -252,6 +252,10 @@ final class DesktopProgramPluginTests: EndToEndTestCase {
             "nord: \(before.commonestColors(8))\nwaybar: \(waybar.stderr.suffix(500))\nmako: \(mako.stderr.suffix(500))"
         )
         XCTAssertEqual(try barBackground(try tool("swaymsg"), socket: socket), nord["base01"])
+        // waybar logs a stylesheet GTK cannot parse as an error (`[error] livery.css:1:25 …`);
+        // mako a configuration it cannot read.
+        XCTAssertFalse(waybar.stderr.contains("[error]"), "waybar: \(waybar.stderr)")
+        XCTAssertFalse(mako.stderr.lowercased().contains("config"), "mako: \(mako.stderr)")
 
         let other = try slots("3024")
         try switchTo("3024", until: ".config/sway/livery", has: "set $base0D \(other["base0D"]!)")
@@ -318,6 +322,7 @@ final class DesktopProgramPluginTests: EndToEndTestCase {
         let dump = root + "/rofi-theme.rasi"
         let dumping = try run("/bin/sh", ["-c", "exec \"$0\" -dump-theme > \"$1\"", rofi, dump])
         XCTAssertEqual(dumping.status, 0, "\(dumping)")
+        XCTAssertFalse(dumping.stderr.contains("Failed to parse"), "\(dumping)")
         let dumped = String(
             decoding: (try? Data(contentsOf: URL(fileURLWithPath: dump))) ?? Data(), as: UTF8.self)
         for (name, slot) in [
