@@ -104,7 +104,8 @@ final class DesktopProgramPluginTests: EndToEndTestCase {
     /// A headless sway (wlroots' headless backend, drawn with pixman), started in a user
     /// namespace of its own: sway refuses to start as root (the tests run as root), and in a
     /// namespace without a mapping its uid is the overflow uid while the files it makes are
-    /// still the user's. Its IPC socket and Wayland socket are in the test's runtime directory.
+    /// still the user's. Its IPC socket and Wayland socket are in the test's runtime directory;
+    /// `WAYLAND_DISPLAY` is set to the latter for the programs the test starts afterwards.
     /// - Returns: the socket of its IPC.
     func startSway(config: String) throws -> String {
         let runtime = environment["XDG_RUNTIME_DIR"]!
@@ -115,17 +116,20 @@ final class DesktopProgramPluginTests: EndToEndTestCase {
         env["WLR_RENDERER"] = "pixman"
         let saved = environment
         environment = env
-        defer { environment = saved }
         let sway = try background(try tool("unshare"), ["--user", try tool("sway"), "-c", config])
+        environment = saved
         var socket: String?
+        var display: String?
         let up = waitUntil(timeout: 20) {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: runtime)) ?? []
             socket = names.first { $0.hasPrefix("sway-ipc.") && $0.hasSuffix(".sock") }
-            return (socket != nil && names.contains("wayland-1")) || !sway.isRunning
+            display = names.first { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }
+            return (socket != nil && display != nil) || !sway.isRunning
         }
-        guard up, sway.isRunning, let socket else {
+        guard up, sway.isRunning, let socket, let display else {
             throw HarnessFailure("sway did not start: \(sway.stderr.suffix(1500))")
         }
+        environment["WAYLAND_DISPLAY"] = display
         return runtime + "/" + socket
     }
 
@@ -233,7 +237,6 @@ final class DesktopProgramPluginTests: EndToEndTestCase {
         XCTAssertEqual(parsed.status, 0, "sway -C: \(parsed)")
 
         let socket = try startSway(config: config)
-        environment["WAYLAND_DISPLAY"] = "wayland-1"
         let waybar = try background(try tool("waybar"), [])
         _ = try background(foot, ["sleep", "600"])
         let mako = try background(try tool("mako"), [])
