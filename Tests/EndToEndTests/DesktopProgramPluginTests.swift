@@ -104,7 +104,8 @@ final class DesktopProgramPluginTests: EndToEndTestCase {
     /// A headless sway (wlroots' headless backend, drawn with pixman), started in a user
     /// namespace of its own: sway refuses to start as root (the tests run as root), and in a
     /// namespace without a mapping its uid is the overflow uid while the files it makes are
-    /// still the user's. Its IPC socket and Wayland socket are in the test's runtime directory;
+    /// still the user's (run as another user, its IPC socket would be that user's, and the sway
+    /// plugin reaches only the user's sways). Its IPC socket and Wayland socket are in the test's runtime directory;
     /// `WAYLAND_DISPLAY` is set to the latter for the programs the test starts afterwards.
     /// - Returns: the socket of its IPC.
     func startSway(config: String) throws -> String {
