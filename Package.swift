@@ -49,7 +49,7 @@ let package = Package(
         // The bus adapters of the service: org.livery.Livery1, the portal backend, darkman's interface.
         .target(
             name: "LiveryDaemon",
-            dependencies: ["LiveryService", "LiveryAPI", "LiveryCore", "LiveryDBus", "LiveryPreview"],
+            dependencies: ["LiveryService", "LiveryAPI", "LiveryCore", "LiveryDBus"],
             swiftSettings: optimised),
         // The sample screen drawn with a theme's values (`livery preview`, `livery gallery`).
         .target(name: "LiveryPreview", dependencies: ["LiveryCore", "CCairo"], swiftSettings: optimised),
