@@ -102,6 +102,10 @@ public struct PictureDecoder: Sendable {
         case .timedOut:
             return refusal(
                 "decoding it timed out after \(Self.seconds(deadline)) and \(executable) was stopped")
+        case .signalled(SIGXCPU):
+            return refusal(
+                "decoding it used up \(Self.processorLimit) s of processor time and \(executable) was stopped (SIGXCPU)"
+            )
         case .signalled(let signal):
             return refusal(
                 "\(executable) crashed decoding it (\(ProcessRunner.signalName(signal)))\(said)")

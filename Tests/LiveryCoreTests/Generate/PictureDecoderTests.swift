@@ -131,6 +131,19 @@ final class PictureDecoderTests: XCTestCase {
             "\(crashing) crashed decoding it (SIGSEGV): about to fall over")
     }
 
+    /// A decoder past its processor time (SIGXCPU, from the limit it set) says so; another
+    /// signal of a crash is named too.
+    func testADecoderPastItsProcessorTimeOrTrappedSaysSo() throws {
+        let spinning = try script("spinning", "kill -XCPU $$")
+        XCTAssertEqual(
+            refusal(PictureDecoder(executable: spinning).decode("/nonexistent.png")),
+            "decoding it used up 10 s of processor time and \(spinning) was stopped (SIGXCPU)")
+        let trapped = try script("trapped", "kill -TRAP $$")
+        XCTAssertEqual(
+            refusal(PictureDecoder(executable: trapped).decode("/nonexistent.png")),
+            "\(trapped) crashed decoding it (SIGTRAP)")
+    }
+
     /// A decoder still running at the deadline is stopped, and the refusal says after how long.
     func testADecoderPastTheDeadlineIsStoppedAndSaysAfterHowLong() throws {
         let hanging = try script("hanging", "exec sleep 60")
