@@ -131,11 +131,11 @@ final class PalettePictureTests: EndToEndTestCase {
 
     /// A picture its decoder crashes on costs the decoder's process, not liveryd: with a stand-in
     /// decoder that raises SIGSEGV (what a crafted picture does to a loader with a bug) beside a
-    /// link to the built liveryd, which runs the decoder found beside itself, the theme is listed
+    /// copy of the built liveryd, which runs the decoder found beside itself, the theme is listed
     /// invalid, naming the signal at its `palette-from`, a switch to it fails, and liveryd serves on.
     func testLiverydKeepsServingWhenItsDecoderCrashes() throws {
         let programs = try makeDirectory("programs")
-        try FileManager.default.linkItem(atPath: Locations.liveryd, toPath: programs + "/liveryd")
+        try FileManager.default.copyItem(atPath: Locations.liveryd, toPath: programs + "/liveryd")
         let decoder = programs + "/livery-picture"
         try "#!/bin/sh\nkill -SEGV $$\n".write(toFile: decoder, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: decoder)
