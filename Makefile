@@ -68,6 +68,7 @@ build: deps
 	$(SWIFT) build -c $(CONFIG) --product liveryd
 	$(SWIFT) build -c $(CONFIG) --product livery
 	$(SWIFT) build -c $(CONFIG) --product livery-svg
+	$(SWIFT) build -c $(CONFIG) --product livery-picture
 
 # The daemon with the shipped themes: on the session bus when there is one, otherwise on a
 # private bus whose address is printed.
@@ -106,6 +107,7 @@ install: build
 	install -m 755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/liveryd" $(DESTDIR)$(BINDIR)/liveryd
 	install -m 755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/livery" $(DESTDIR)$(BINDIR)/livery
 	install -m 755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/livery-svg" $(DESTDIR)$(BINDIR)/livery-svg
+	install -m 755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/livery-picture" $(DESTDIR)$(BINDIR)/livery-picture
 	cp -R themes/. $(DESTDIR)$(DATADIR)/livery/themes/
 	install -d $(DESTDIR)$(DATADIR)/livery/plugins
 	cp -R plugins/. $(DESTDIR)$(DATADIR)/livery/plugins/
@@ -118,6 +120,7 @@ install: build
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/liveryd $(DESTDIR)$(BINDIR)/livery $(DESTDIR)$(BINDIR)/livery-svg \
+	  $(DESTDIR)$(BINDIR)/livery-picture \
 	  $(DESTDIR)$(SYSTEMD_USER_DIR)/livery.service $(DESTDIR)$(PREFIX)/lib/systemd/user/livery.service \
 	  $(DESTDIR)$(DATADIR)/dbus-1/services/org.livery.Livery1.service \
 	  $(DESTDIR)$(DATADIR)/xdg-desktop-portal/portals/livery.portal

@@ -16,6 +16,9 @@ let package = Package(
         .executable(name: "livery", targets: ["livery"]),
         // livery's SVG renderer, run by it for each SVG image with a deadline (`SVGRenderer`).
         .executable(name: "livery-svg", targets: ["livery-svg"]),
+        // liveryd's palette picture decoder, run by it for each picture with a deadline and
+        // limits (`PictureDecoder`).
+        .executable(name: "livery-picture", targets: ["livery-picture"]),
     ],
     targets: [
         .systemLibrary(
@@ -46,7 +49,7 @@ let package = Package(
         // The bus adapters of the service: org.livery.Livery1, the portal backend, darkman's interface.
         .target(
             name: "LiveryDaemon",
-            dependencies: ["LiveryService", "LiveryAPI", "LiveryCore", "LiveryDBus", "LiveryPreview"],
+            dependencies: ["LiveryService", "LiveryAPI", "LiveryCore", "LiveryDBus"],
             swiftSettings: optimised),
         // The sample screen drawn with a theme's values (`livery preview`, `livery gallery`).
         .target(name: "LiveryPreview", dependencies: ["LiveryCore", "CCairo"], swiftSettings: optimised),
@@ -62,6 +65,9 @@ let package = Package(
         .executableTarget(name: "livery", dependencies: ["LiveryCLI"], swiftSettings: optimised),
         // One SVG image drawn per process (`SVGRenderer`): librsvg and Glibc only, no Foundation.
         .executableTarget(name: "livery-svg", dependencies: ["CCairo"], swiftSettings: optimised),
+        // One palette picture decoded and sampled per process (`PictureDecoder`).
+        .executableTarget(
+            name: "livery-picture", dependencies: ["LiveryCore", "LiveryPreview"], swiftSettings: optimised),
         .executableTarget(
             name: "livery-bench", dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus"],
             swiftSettings: optimised),

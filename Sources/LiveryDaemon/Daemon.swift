@@ -2,7 +2,6 @@ import Foundation
 import LiveryAPI
 import LiveryCore
 import LiveryDBus
-import LiveryPreview
 import LiveryService
 
 /// The command line of `liveryd` (the README's "Installing as a user service" lists its flags).
@@ -141,7 +140,9 @@ public final class Daemon: Sendable {
         configuration.formats = { paths.themeFormats(environment: environment) }
         configuration.configFile = paths.configFile
         configuration.savesAfterPublishing = true
-        configuration.pictures = PicturePixels.palettePictures
+        // A picture is decoded in a process of its own: any theme may ship one, and a loader that
+        // crashes or hangs on it must cost that process, not the bus.
+        configuration.pictures = PictureDecoder.palettePictures
         let themes = try ThemeService(configuration: configuration, log: log)
         let bus = Bus(address: options.address, system: options.system)
         do {

@@ -250,7 +250,7 @@ public struct PicturePixels: Sendable {
 
 extension PicturePixels {
     /// Palette pictures (`palette-from`) read as `livery generate` reads a picture, for the
-    /// compiles of `livery` and `liveryd`: one cache for the process.
+    /// compiles of `livery` (liveryd's are read by `PictureDecoder`): one cache for the process.
     public static let palettePictures = PalettePictures { path in
         do throws(Failure) {
             let pixels = try PicturePixels(path: path)

@@ -35,7 +35,7 @@ public final class ThemeService: Sendable {
         /// plugin's outside format takes effect at the next reload).
         public var formats: @Sendable () -> [any ThemeFormat] = { ThemeFormats.all }
         /// What reads the pictures themes take their palette from (`palette-from`); nil, and
-        /// such a theme is an error. liveryd gives `PicturePixels`' decoder.
+        /// such a theme is an error. liveryd gives `PictureDecoder`'s (a process per picture).
         public var pictures: PalettePictures?
 
         /// A configuration with the fallback theme `default`.

@@ -310,17 +310,18 @@ class EndToEndTestCase: XCTestCase {
 
     // MARK: The daemon
 
-    /// Starts liveryd with the standard theme directories plus `extraThemesDirectories`, and waits
-    /// (at most 10 s) until it answers on the bus.
+    /// Starts liveryd (`executable`, the built one by default) with the standard theme directories
+    /// plus `extraThemesDirectories`, and waits (at most 10 s) until it answers on the bus.
     @discardableResult
     func startDaemon(
-        extraThemesDirectories: [String] = [], arguments: [String] = [], waitForChecks: Bool = true
+        extraThemesDirectories: [String] = [], arguments: [String] = [], waitForChecks: Bool = true,
+        executable: String = Locations.liveryd
     )
         throws -> Background
     {
         let dirs = standardThemesDirectories + extraThemesDirectories
         let process = try background(
-            Locations.liveryd, dirs.flatMap { ["--themes-dir", $0] } + ["--address", address] + arguments)
+            executable, dirs.flatMap { ["--themes-dir", $0] } + ["--address", address] + arguments)
         daemon = process
         var last: RunResult?
         let up = try waitUntil {

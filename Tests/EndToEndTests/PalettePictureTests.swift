@@ -114,4 +114,75 @@ final class PalettePictureTests: EndToEndTestCase {
                 "theme.css:1:49: error: 'wall.png' gives no palette: cannot decode the png image"),
             "\(check)")
     }
+    /// A picture its decoder refuses (a JPEG cut short) leaves liveryd serving: the theme is
+    /// listed invalid with the decoder's reason at its `palette-from`, a switch to it fails
+    /// saying so, and other themes switch.
+    func testLiverydListsAPictureCutShortAsAnErrorAndKeepsServing() throws {
+        let whole = try XCTUnwrap(FileManager.default.contents(atPath: Self.first))
+        let themes = try makeDirectory("themes")
+        try writeBundle(
+            "cut", in: themes, sheet: "@theme { inherits: \"default\"; palette-from: url(\"wall.jpg\"); }\n",
+            files: ["wall.jpg": whole.prefix(whole.count / 2)])
+        try startDaemon(extraThemesDirectories: [themes])
+        try assertRefusedWhileServing(
+            "cut",
+            "theme.css:1:49: error: 'wall.jpg' gives no palette: cannot decode the jpeg image: truncated")
+    }
+
+    /// A picture its decoder crashes on costs the decoder's process, not liveryd: with a stand-in
+    /// decoder that raises SIGSEGV (what a crafted picture does to a loader with a bug) beside a
+    /// copy of the built liveryd, which runs the decoder found beside itself, the theme is listed
+    /// invalid, naming the signal at its `palette-from`, a switch to it fails, and liveryd serves on.
+    func testLiverydKeepsServingWhenItsDecoderCrashes() throws {
+        let programs = try makeDirectory("programs")
+        try FileManager.default.copyItem(atPath: Locations.liveryd, toPath: programs + "/liveryd")
+        let decoder = programs + "/livery-picture"
+        try "#!/bin/sh\nkill -SEGV $$\n".write(toFile: decoder, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: decoder)
+        let themes = try makeDirectory("themes")
+        try writeBundle(
+            "crash", in: themes,
+            sheet: "@theme { inherits: \"default\"; palette-from: url(\"wall.png\"); }\n",
+            files: ["wall.png": onePixelPNG])
+        try startDaemon(extraThemesDirectories: [themes], executable: programs + "/liveryd")
+        try assertRefusedWhileServing(
+            "crash",
+            "theme.css:1:49: error: 'wall.png' gives no palette: \(decoder) crashed decoding it (SIGSEGV)")
+    }
+
+    /// Theme `id` is listed checked and invalid with an error ending in `error`, `livery set`
+    /// fails saying it, and the running liveryd switches to `forest` and resolves its values.
+    func assertRefusedWhileServing(
+        _ id: String, _ error: String, file: StaticString = #filePath, line: UInt = #line
+    )
+        throws
+    {
+        let list = try livery("list", "--json")
+        XCTAssertEqual(list.status, 0, "\(list)", file: file, line: line)
+        let themes = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]] ?? []
+        let theme = themes.first { $0["id"] as? String == id }
+        XCTAssertEqual(theme?["checked"] as? Bool, true, "\(list)", file: file, line: line)
+        XCTAssertEqual(theme?["valid"] as? Bool, false, "\(list)", file: file, line: line)
+        let errors = theme?["errors"] as? [String] ?? []
+        XCTAssertTrue(errors.contains { $0.hasSuffix(error) }, "\(errors)", file: file, line: line)
+        let set = try livery("set", id)
+        XCTAssertEqual(set.status, 1, "\(set)", file: file, line: line)
+        XCTAssertTrue(set.stderr.contains(error), "\(set)", file: file, line: line)
+        try setTheme("forest", file: file, line: line)
+        XCTAssertEqual(
+            try resolve("Window/NavigationBar", "tint-color", file: file, line: line), "#008000ff\n")
+        XCTAssertTrue(daemon.isRunning, file: file, line: line)
+    }
+    /// liveryd decodes no picture itself, so it loads none of the image libraries (`ldd`, whose
+    /// list is what the dynamic loader maps at start): they are `livery-picture`'s.
+    func testLiverydLoadsNoImageLibrary() throws {
+        let ldd = try run("/usr/bin/ldd", [Locations.liveryd])
+        XCTAssertEqual(ldd.status, 0, "\(ldd)")
+        XCTAssertTrue(ldd.stdout.contains("libdbus-1.so"), ldd.stdout)
+        for library in ["libcairo", "librsvg", "libgdk_pixbuf", "libpango", "libpng", "libxml2"] {
+            XCTAssertFalse(ldd.stdout.contains(library), "\(library): \(ldd.stdout)")
+        }
+        let decoder = try run("/usr/bin/ldd", [Locations.products + "/livery-picture"])
+        XCTAssertTrue(decoder.stdout.contains("libgdk_pixbuf-2.0.so"), decoder.stdout)
+    }
 }

@@ -13,9 +13,12 @@ import Synchronization
 /// an edited picture is decoded again.
 ///
 /// LiveryCore decodes no image itself (gdk-pixbuf and librsvg are LiveryPreview's): `livery`
-/// and `liveryd` give `PicturePixels`' decoder, tests whatever they like.
+/// gives `PicturePixels`' decoder, `liveryd` `PictureDecoder`'s (the same decoder, in a process
+/// of its own), tests whatever they like.
 public final class PalettePictures: Sendable {
-    /// A picture's pixels: ARGB (0xAARRGGBB, straight alpha), row by row.
+    /// A picture's pixels: ARGB (0xAARRGGBB, straight alpha), row by row; the whole picture, or
+    /// the picture already sampled to 112 × 112 (`ImageSampling.resizeExact`), which
+    /// `ThemeGenerator` samples to itself.
     public struct Pixels: Sendable {
         /// The pixels, `width × height`.
         public var argb: [UInt32]

@@ -77,6 +77,7 @@ package enum ProcessRunner {
     /// Seconds between SIGTERM and SIGKILL.
     package static let killGrace: Double = 2
 
+    /// The signal's name (`SIGSEGV`), or `signal N` for one not named here.
     package static func signalName(_ s: Int32) -> String {
         switch s {
         case SIGTERM: return "SIGTERM"
@@ -85,6 +86,14 @@ package enum ProcessRunner {
         case SIGABRT: return "SIGABRT"
         case SIGINT: return "SIGINT"
         case SIGPIPE: return "SIGPIPE"
+        // What a crash raises besides SIGSEGV and SIGABRT (a bad address, a trap of the Swift
+        // runtime or of GLib, arithmetic), and what a process's limits raise.
+        case SIGBUS: return "SIGBUS"
+        case SIGILL: return "SIGILL"
+        case SIGTRAP: return "SIGTRAP"
+        case SIGFPE: return "SIGFPE"
+        case SIGXCPU: return "SIGXCPU"
+        case SIGXFSZ: return "SIGXFSZ"
         default: return "signal \(s)"
         }
     }
