@@ -33,6 +33,13 @@ final class TerminalPaletteTests: EndToEndTestCase {
         ("foot/sequences.mustache", sequences),
     ]
 
+    /// The plugins whose templates are no terminal palette: GTK's and libadwaita's named
+    /// colours, vim's colour scheme, tmux's status line, and the desktop programs'
+    /// (`DesktopProgramPluginTests`).
+    static let notTerminals: Set = [
+        "gtk", "vim", "tmux", "waybar", "rofi", "mako", "sway", "i3", "dunst", "qt",
+    ]
+
     /// `want` as `template` writes it: without the cursor for foot.
     static func expected(_ want: Terminal, in template: String) -> Terminal {
         var t = want
@@ -40,15 +47,14 @@ final class TerminalPaletteTests: EndToEndTestCase {
         return t
     }
 
-    /// Every shipped template but the GTK plugin's (GTK's and libadwaita's named colours) and
-    /// the vim and tmux plugins' (a colour scheme and a status line of the base16 slots) is one of
-    /// ``exporters``.
+    /// Every shipped template but those of the plugins whose programs take no terminal palette
+    /// (``notTerminals``, each checked by its own program's tests) is one of ``exporters``.
     func testEveryTerminalTemplateIsChecked() throws {
         var templates: [String] = []
         let plugins = Locations.repo + "/plugins"
         for plugin in try FileManager.default.contentsOfDirectory(atPath: plugins) {
             for file in try FileManager.default.contentsOfDirectory(atPath: plugins + "/" + plugin)
-            where file.hasSuffix(".mustache") && !["gtk", "vim", "tmux"].contains(plugin) {
+            where file.hasSuffix(".mustache") && !Self.notTerminals.contains(plugin) {
                 templates.append(plugin + "/" + file)
             }
         }
