@@ -215,7 +215,7 @@ clean:
 # Fuzz/.build/corpus seeded from Fuzz/corpus and, for the bundle target, the shipped themes'
 # sheets (copied from themes/ at each run, not kept twice in the tree). Crashes, leaks and timeouts are written to
 # Fuzz/artifacts/ and stop the run.
-FUZZ_TARGETS ?= bundle scheme paths values itermcolors colorsjson kdecolors mustache manifest config outputs generate
+FUZZ_TARGETS ?= bundle scheme paths values itermcolors colorsjson kdecolors mustache manifest config outputs generate slideshow
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS ?=
 SWIFTC ?= $(dir $(SWIFT))swiftc
@@ -232,6 +232,13 @@ Fuzz/.build/fuzz-mustache: Fuzz/mustache.swift $(MUSTACHE_SOURCES)
 	@mkdir -p Fuzz/.build
 	$(SWIFTC) -sanitize=fuzzer,address -parse-as-library -module-name MustacheFuzz -O -g \
 	  $(MUSTACHE_SOURCES) $< -o $@
+
+# The slideshow target compiles the GNOME slideshow reader alone (Foundation and GLib's GMarkup).
+Fuzz/.build/fuzz-slideshow: Fuzz/slideshow.swift Sources/LiveryPreview/GnomeSlideshow.swift
+	@mkdir -p Fuzz/.build
+	$(SWIFTC) -sanitize=fuzzer,address -parse-as-library -module-name SlideshowFuzz -O -g \
+	  -I Sources/CCairo $(patsubst %,-Xcc %,$(shell pkg-config --cflags librsvg-2.0)) \
+	  Sources/LiveryPreview/GnomeSlideshow.swift $< -o $@
 
 # The generate target adds LiveryPreview's sources (gdk-pixbuf, Cairo, librsvg), built into the
 # same module: their `import LiveryCore` finds an empty module of that name, the types are the

@@ -1,8 +1,5 @@
+import CCairo
 import Foundation
-
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
 
 /// A GNOME background slideshow: the XML file `picture-uri` names on Debian 12 (desktop-base's
 /// `/usr/share/images/desktop-base/desktop-background.xml`) and wherever a user set one. Read as
@@ -26,12 +23,12 @@ import Foundation
 /// second). The screen's size is not asked for: 1920 × 1080 unless given (the variants of a
 /// wallpaper are one design at several shapes). A path that is not absolute is taken in the
 /// slideshow's directory (gnome-desktop takes it in its own working directory).
-struct GnomeSlideshow {
+public struct GnomeSlideshow: Sendable {
     /// The largest slideshow file read, in bytes (desktop-base's are under 2 KiB).
-    static let maximumSize = 1 << 20
+    public static let maximumSize = 1 << 20
 
     /// A file of a slide, for screens of a size (`width` -1 for a plain file without `<size>`).
-    struct Variant {
+    struct Variant: Sendable {
         var width: Int
         var height: Int
         var file: String
@@ -39,7 +36,7 @@ struct GnomeSlideshow {
 
     /// A `<static>` (no `to`) or a `<transition>`. The variants are kept in the reverse of their
     /// order in the file, as gnome-desktop keeps them (`find_best_size`'s ties depend on it).
-    struct Slide {
+    struct Slide: Sendable {
         var duration: Double = 0
         var fixed: Bool
         var from: [Variant] = []
@@ -53,15 +50,14 @@ struct GnomeSlideshow {
     /// The length of the show: its slides' durations added up.
     private(set) var total: Double
 
-    /// The show in `xml`, or nil when it is not one (not XML, or no `<static>` nor `<transition>`).
+    /// The show in `xml`, or nil when it is not one (not UTF-8, not XML, or no `<static>` nor
+    /// `<transition>`).
     /// - Parameters:
     ///   - xml: the file's bytes.
     ///   - directory: where a path that is not absolute is taken.
-    init?(xml: Data, directory: String) {
+    public init?(xml: Data, directory: String) {
         let reader = Reader()
-        let parser = XMLParser(data: xml)
-        parser.delegate = reader
-        guard parser.parse(), !reader.slides.isEmpty else { return nil }
+        guard reader.parse(xml), !reader.slides.isEmpty else { return nil }
         var start = reader.startTime
         slides = reader.slides.map { slide in
             var slide = slide
@@ -79,7 +75,7 @@ struct GnomeSlideshow {
 
     /// The picture shown at `now` (seconds since the epoch) on a screen of `width` × `height`,
     /// or nil when the show has no length or that slide no file.
-    func picture(at now: Double, width: Int = 1920, height: Int = 1080) -> String? {
+    public func picture(at now: Double, width: Int = 1920, height: Int = 1080) -> String? {
         guard total > 0, total.isFinite else { return nil }
         var delta = fmod(now - start, total)
         if delta < 0 { delta += total }
@@ -120,9 +116,11 @@ struct GnomeSlideshow {
         file.hasPrefix("/") ? file : (directory as NSString).appendingPathComponent(file)
     }
 
-    /// The XML parser's delegate: gnome-desktop's `handle_start_element` and `handle_text`, the
-    /// text of an element taken at its end (so that text split by entities is one).
-    private final class Reader: NSObject, XMLParserDelegate {
+    /// GLib's GMarkup parser, as gnome-desktop reads a slideshow with it (`handle_start_element`,
+    /// `handle_text`), the text of an element taken at its end (so that text split by entities
+    /// is one). GMarkup takes UTF-8 only and checks it, refuses a document that is not well
+    /// formed, and expands no entity but the five predefined and character references.
+    private final class Reader {
         var slides: [Slide] = []
         /// The durations read, added up (a slide with two counts both, as in gnome-desktop).
         var total = 0.0
@@ -130,17 +128,56 @@ struct GnomeSlideshow {
         /// The open elements' names, outermost first, and the text of each so far.
         private var stack: [(name: String, text: String)] = []
 
-        override init() {
+        init() {
             var epoch: time_t = 0
             var t = tm()
             localtime_r(&epoch, &t)
             startTime = t
         }
 
-        func parser(
-            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-            attributes: [String: String] = [:]
-        ) {
+        /// Reads `xml` whole; false when GMarkup refuses it.
+        func parse(_ xml: Data) -> Bool {
+            var parser = GMarkupParser()
+            parser.start_element = { _, name, attributeNames, attributeValues, user, _ in
+                guard let name, let user else { return }
+                var attributes: [String: String] = [:]
+                var i = 0
+                while let key = attributeNames?[i], let value = attributeValues?[i] {
+                    attributes[String(cString: key)] = String(cString: value)
+                    i += 1
+                }
+                Unmanaged<Reader>.fromOpaque(user).takeUnretainedValue().start(
+                    String(cString: name), attributes)
+            }
+            parser.end_element = { _, _, user, _ in
+                guard let user else { return }
+                Unmanaged<Reader>.fromOpaque(user).takeUnretainedValue().end()
+            }
+            parser.text = { _, text, length, user, _ in
+                guard let text, let user else { return }
+                let bytes = UnsafeRawBufferPointer(start: text, count: Int(length))
+                Unmanaged<Reader>.fromOpaque(user).takeUnretainedValue().text(
+                    String(decoding: bytes, as: UTF8.self))
+            }
+            return withExtendedLifetime(self) {
+                guard
+                    let context = g_markup_parse_context_new(
+                        &parser, GMarkupParseFlags(rawValue: 0), Unmanaged.passUnretained(self).toOpaque(),
+                        nil)
+                else { return false }
+                defer { g_markup_parse_context_free(context) }
+                var error: UnsafeMutablePointer<GError>?
+                defer { if let error { g_error_free(error) } }
+                let parsed = xml.withUnsafeBytes { raw in
+                    g_markup_parse_context_parse(
+                        context, raw.baseAddress?.assumingMemoryBound(to: gchar.self), gssize(raw.count),
+                        &error)
+                }
+                return parsed != 0 && error == nil && g_markup_parse_context_end_parse(context, &error) != 0
+            }
+        }
+
+        private func start(_ name: String, _ attributes: [String: String]) {
             if name == "static" || name == "transition" {
                 slides.append(Slide(fixed: name == "static"))
             } else if name == "size", !slides.isEmpty {
@@ -156,13 +193,12 @@ struct GnomeSlideshow {
             stack.append((name, ""))
         }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
+        private func text(_ string: String) {
             if !stack.isEmpty { stack[stack.count - 1].text += string }
         }
 
-        func parser(
-            _ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?
-        ) {
+        private func end() {
+            guard !stack.isEmpty else { return }
             take(stack.map(\.name), stack.last?.text ?? "")
             stack.removeLast()
         }

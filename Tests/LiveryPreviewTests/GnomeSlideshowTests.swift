@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import LiveryCLI
+@testable import LiveryPreview
 
 /// GNOME background slideshows (`picture-uri` naming an XML file) read as gnome-desktop's
 /// `GnomeBGSlideShow` reads them: the slide current at a time and the `<size>` variant for the
@@ -115,5 +115,19 @@ final class GnomeSlideshowTests: XCTestCase {
         ] {
             XCTAssertNil(GnomeSlideshow(xml: Data(xml.utf8), directory: "/")?.picture(at: 0), xml)
         }
+    }
+
+    /// Inputs FoundationXML's parser trapped on (found by the slideshow fuzz target): bytes that
+    /// are not UTF-8 in a comment, which GMarkup (gnome-desktop's reader) skips as GNOME does,
+    /// and a processing instruction without data in a document that is not well formed.
+    func testInputsThatCrashedFoundationsXMLParserAreReadAsGnomeReadsThem() throws {
+        var notUTF8 = Data("<background><!-- don".utf8)
+        notUTF8.append(0xEF)
+        notUTF8.append(
+            contentsOf: Data(
+                "t --><static><duration>5</duration><file>/a.png</file></static></background>".utf8))
+        XCTAssertEqual(try XCTUnwrap(GnomeSlideshow(xml: notUTF8, directory: "/")).picture(at: 0), "/a.png")
+        let instruction = Data("<backgh@=\"<?TF-?>8\n\"<!DC1O920\" hentT".utf8)
+        XCTAssertNil(GnomeSlideshow(xml: instruction, directory: "/"))
     }
 }
