@@ -44,6 +44,7 @@ struct ManifestReader {
         var time = PluginManifest.defaultTimeout
         var keep: [String: String] = [:]
         var skipsActiveTheme = false
+        var syntax = PluginManifest.Syntax.mustache
         var given: Set<String> = []
         yaml.forEachField(of: pairs, known: PluginManifest.exportKeys) { field in
             let (n, v) = (field.name, field.value)
@@ -60,6 +61,17 @@ struct ManifestReader {
                     return
                 }
                 skipsActiveTheme = b == "true"
+            case "syntax":
+                guard let s = v.scalar.flatMap(PluginManifest.Syntax.init(rawValue:)) else {
+                    error("'syntax' is mustache or pywal", v.mark)
+                    return
+                }
+                if s == .pywal && pairs.contains(where: { $0.0.scalar == "repository" }) {
+                    error(
+                        "a template repository's templates are Mustache; 'syntax: pywal' is for a 'template'",
+                        v.mark)
+                }
+                syntax = s
             default: time = timeout(v) ?? time
             }
         }
@@ -77,7 +89,7 @@ struct ManifestReader {
         guard let output, let (t, loc) = template ?? repository.map({ ("", $0.1) }) else { return nil }
         return PluginManifest.Export(
             template: t, templateLocation: repository?.1 ?? loc, output: output, run: run, timeout: time,
-            repository: repository?.0, keep: keep, skipsActiveTheme: skipsActiveTheme)
+            repository: repository?.0, keep: keep, skipsActiveTheme: skipsActiveTheme, syntax: syntax)
     }
 
     /// One item of `formats`, or nil when it has an error.

@@ -46,12 +46,14 @@ public struct PluginManifest: Sendable, Equatable {
         /// `skip-when-active-theme: true`: when the output is the active theme's own file (pywal's
         /// cache read as a theme), the export and its command are skipped instead of refused.
         public var skipsActiveTheme: Bool
+        /// `syntax`: how the template is written.
+        public var syntax: Syntax
 
         /// An export of these parts.
         public init(
             template: String, templateLocation: SourceLocation, output: String, run: [String] = [],
             timeout: Double = PluginManifest.defaultTimeout, repository: String? = nil,
-            keep: [String: String] = [:], skipsActiveTheme: Bool = false
+            keep: [String: String] = [:], skipsActiveTheme: Bool = false, syntax: Syntax = .mustache
         ) {
             self.template = template
             self.templateLocation = templateLocation
@@ -61,7 +63,19 @@ public struct PluginManifest: Sendable, Equatable {
             self.repository = repository
             self.keep = keep
             self.skipsActiveTheme = skipsActiveTheme
+            self.syntax = syntax
         }
+    }
+
+    /// The syntax of an export's template.
+    public enum Syntax: String, Sendable, Equatable, CaseIterable {
+        /// Mustache with the tinted-theming variables (the default).
+        case mustache
+        /// pywal's (`PywalTemplate`) over pywal's colour dictionary (`PywalColors`): the theme's
+        /// terminal colours, and `wallpaper`, `checksum`, `alpha` as an earlier export's `keep`
+        /// kept them. `template` may then name a directory: each file beneath it is rendered to
+        /// the same relative path beneath `output`, as `wal` renders its templates directories.
+        case pywal
     }
 
     /// One command run on every published change.
@@ -129,7 +143,7 @@ public struct PluginManifest: Sendable, Equatable {
 
     static let topKeys = ["description", "exports", "hooks", "formats"]
     static let exportKeys = [
-        "template", "repository", "output", "run", "timeout", "keep", "skip-when-active-theme",
+        "template", "repository", "output", "run", "timeout", "keep", "skip-when-active-theme", "syntax",
     ]
     static let hookKeys = ["run", "timeout"]
     static let formatKeys = ["match", "run", "timeout"]
