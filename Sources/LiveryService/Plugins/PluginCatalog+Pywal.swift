@@ -8,7 +8,8 @@ extension PluginCatalog {
     /// A `syntax: pywal` export's templates: its file compiled (an error of it is the plugin's),
     /// or each file beneath its directory compiled, errors kept for the run to report. The path
     /// is the plugin directory's, absolute, `~/…` or `$XDG_CONFIG_HOME/…` (as outputs); a missing
-    /// directory has no templates (pywal makes `~/.config/wal/templates` empty).
+    /// directory (a path ending in `/`) has no templates: `~/.config/wal/templates` is there only
+    /// once pywal has run.
     static func pywalTemplates(
         _ export: PluginManifest.Export, in directory: String, paths: Paths, cache: PluginFileCache,
         errors: inout [String]
@@ -16,8 +17,9 @@ extension PluginCatalog {
         var out = ExportTemplates(entries: [])
         let root = resolve(export.template, in: directory, paths: paths)
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue
-        else {
+        let exists = FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory)
+        // A path ending in `/` is a directory, which may be missing: it has no templates yet.
+        guard exists && isDirectory.boolValue || !exists && export.template.hasSuffix("/") else {
             switch BundleFiles.contents(of: root, limit: maximumTemplateSize) {
             case .failure(let e):
                 errors.append("\(export.templateLocation): error: template '\(export.template)' \(e.message)")
