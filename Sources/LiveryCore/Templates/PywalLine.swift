@@ -39,6 +39,9 @@ struct PywalLine {
     private var pieceNext: [Int] = []
     /// The heap of pairs of each marker text of the line (their opening tokens).
     private var heaps: [Int: [Int]] = [:]
+    /// Bytes of pairs' texts read and tokens labelled again, over every line: the work that is
+    /// not plain copying, linear in the text and the output (`PywalTemplateTests` counts it).
+    private(set) var work = 0
 
     static let labelLimit: UInt64 = 1 << 62
 
@@ -155,6 +158,7 @@ struct PywalLine {
             interior.append(contentsOf: bytes(of: p))
             p = pieceNext[p]
         }
+        work += interior.count
         guard let id = contents[interior], heaps[id] != nil else { return }
         push(o, id)
     }
@@ -222,6 +226,7 @@ struct PywalLine {
             let room = top - base
             guard Double(count) <= pow(1.5, Double(bits)) || bits == 62, room / UInt64(count + 1) >= 2
             else { continue }
+            work += count
             let step = room / UInt64(count + 1)
             var u = lo
             var k: UInt64 = 1

@@ -176,6 +176,13 @@ public struct PywalTemplate: Sendable {
     ///   value that is not a colour, an alpha that is not a number), or an output over
     ///   `maximumOutput`.
     public func render(_ colors: PywalColors) throws(Diagnostic) -> [UInt8] {
+        var work = 0
+        return try render(colors, work: &work)
+    }
+
+    /// `render(_:)`, counting in `work` the bytes of marker-like texts read and the tokens
+    /// labelled again (`PywalLine.work`).
+    func render(_ colors: PywalColors, work: inout Int) throws(Diagnostic) -> [UInt8] {
         var values: [[UInt8]] = []
         values.reserveCapacity(markers.count)
         for marker in markers {
@@ -196,6 +203,7 @@ public struct PywalTemplate: Sendable {
             if out.count > PywalTemplate.maximumOutput { throw tooLarge }
         }
         out.append(contentsOf: text[copied...])
+        work += line.work
         let unescaped = PywalTemplate.unescape(out)
         if unescaped.count > PywalTemplate.maximumOutput { throw tooLarge }
         return unescaped

@@ -204,3 +204,54 @@ final class PywalTemplateTests: XCTestCase {
         XCTAssertEqual(rendered, cases.count - 16)
     }
 }
+
+/// pywal's first-occurrence rule in linear time: `render` against pywal's loop step for step
+/// (`renderNaive`), and the work beyond copying bounded by the text and output, on the shapes
+/// that make pywal's loop quadratic.
+final class PywalTemplateCostTests: XCTestCase {
+    /// Lines of many markers whose values hold braces, so that replacements make new
+    /// marker-like texts before the markers still to come, nested ever deeper.
+    func shapes(_ n: Int) -> [(String, PywalColors)] {
+        let d = PywalTemplateTests.dark
+        return [
+            (
+                String(repeating: "{wallpaper}", count: n) + String(repeating: " {color3}", count: n) + "\n",
+                PywalTemplateTests.with(d, wallpaper: "{wallpaper}{color3}")
+            ),
+            (
+                String(repeating: "{wallpaper}", count: n) + "\n",
+                PywalTemplateTests.with(d, wallpaper: "{wallpaper}")
+            ),
+            (String(repeating: "{{color0}} ", count: n) + String(repeating: "{color0} ", count: n) + "\n", d),
+            (
+                String(repeating: "{c{wallpaper}0} {alpha}", count: n)
+                    + String(repeating: " {color0}", count: n),
+                PywalTemplateTests.with(d, wallpaper: "olor", alpha: "{color0}")
+            ),
+            (
+                String(repeating: "{x{wallpaper}}", count: n) + "\n",
+                PywalTemplateTests.with(d, wallpaper: "}{")
+            ),
+        ]
+    }
+
+    func testRenderIsPywalsLoopOnQuadraticShapes() throws {
+        for (i, (text, colors)) in shapes(60).enumerated() {
+            let t = try PywalTemplate(Array(text.utf8), name: "t")
+            XCTAssertEqual(
+                String(decoding: try t.render(colors), as: UTF8.self),
+                String(decoding: try t.renderNaive(colors), as: UTF8.self), "shape \(i)")
+        }
+    }
+
+    func testTheWorkIsLinearInTheTextAndOutput() throws {
+        for (i, (text, colors)) in shapes(20_000).enumerated() {
+            let t = try PywalTemplate(Array(text.utf8), name: "t")
+            var work = 0
+            let out = try t.render(colors, work: &work)
+            // Each byte is read at most once as a pair's text; labelling again is O(log n) a
+            // token, amortised: a small multiple of the sizes, where pywal's loop is n times them.
+            XCTAssertLessThan(work, 8 * (text.utf8.count + out.count), "shape \(i)")
+        }
+    }
+}
