@@ -9,7 +9,8 @@ import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func pywalTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let parts = UnsafeBufferPointer(start: data, count: size).split(separator: 0, omittingEmptySubsequences: false)
+    let parts = UnsafeBufferPointer(start: data, count: size).split(
+        separator: 0, omittingEmptySubsequences: false)
     let template = Array(parts.first ?? [])
     func part(_ i: Int, _ fallback: String) -> String {
         i < parts.count ? String(decoding: parts[i], as: UTF8.self) : fallback
@@ -18,7 +19,8 @@ public func pywalTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
         colors: [
             "#1d2021", "#cc241d", "#98971a", "#d79921", "#458588", "#b16286", "#689d6a", "#a89984",
             "#928374", "#fb4934", "#b8bb26", "#fabd2f", "#83a598", "#d3869b", "#8ec07c", "#ebdbb2",
-        ], background: "#1d2021", foreground: "#ebdbb2", cursor: "#fe8019", wallpaper: part(1, "/w/{color1}.png"),
+        ], background: "#1d2021", foreground: "#ebdbb2", cursor: "#fe8019",
+        wallpaper: part(1, "/w/{color1}.png"),
         checksum: part(2, "None"), alpha: part(3, "90"))
     let compiled: PywalTemplate
     do { compiled = try PywalTemplate(template, name: "t") } catch {
@@ -41,7 +43,9 @@ public func pywalTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
             )
         }
     case (.failure(let a), .failure(let b), .failure(let c)):
-        if a != b || a != c { fatalError("fuzz: renders of one pywal template fail differently: \(a) / \(c)") }
+        if a != b || a != c {
+            fatalError("fuzz: renders of one pywal template fail differently: \(a) / \(c)")
+        }
         _ = a.rendered
     default:
         fatalError("fuzz: one render of a pywal template failed and another did not")
