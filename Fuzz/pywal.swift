@@ -9,9 +9,9 @@ import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func pywalTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let parts = UnsafeBufferPointer(start: data, count: size).split(
+    let parts = Array(UnsafeBufferPointer(start: data, count: size)).split(
         separator: 0, omittingEmptySubsequences: false)
-    let template = Array(parts.first ?? [])
+    let template = parts.first.map { Array($0) } ?? []
     func part(_ i: Int, _ fallback: String) -> String {
         i < parts.count ? String(decoding: parts[i], as: UTF8.self) : fallback
     }
@@ -23,8 +23,13 @@ public func pywalTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
         wallpaper: part(1, "/w/{color1}.png"),
         checksum: part(2, "None"), alpha: part(3, "90"))
     let compiled: PywalTemplate
-    do { compiled = try PywalTemplate(template, name: "t") } catch {
-        let lines = template.split(separator: 10, omittingEmptySubsequences: false).count
+    do throws(Diagnostic) { compiled = try PywalTemplate(template, name: "t") } catch {
+        // Lines as Python's universal newlines count them: CR LF, CR and LF each end one.
+        var lines = 1
+        for (i, b) in template.enumerated()
+        where b == 10 || (b == 13 && (i + 1 == template.count || template[i + 1] != 10)) {
+            lines += 1
+        }
         if error.location.line < 1 || error.location.line > lines + 1 || error.location.column < 1 {
             fatalError("fuzz: a pywal template error outside the text: \(error)")
         }
