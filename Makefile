@@ -215,7 +215,7 @@ clean:
 # Fuzz/.build/corpus seeded from Fuzz/corpus and, for the bundle target, the shipped themes'
 # sheets (copied from themes/ at each run, not kept twice in the tree). Crashes, leaks and timeouts are written to
 # Fuzz/artifacts/ and stop the run.
-FUZZ_TARGETS ?= bundle scheme paths values itermcolors colorsjson kdecolors mustache manifest config outputs generate slideshow
+FUZZ_TARGETS ?= bundle scheme paths values itermcolors colorsjson kdecolors mustache manifest config outputs generate slideshow pywal
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS ?=
 SWIFTC ?= $(dir $(SWIFT))swiftc

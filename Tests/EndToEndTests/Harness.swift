@@ -194,6 +194,8 @@ class EndToEndTestCase: XCTestCase {
         env["XDG_CONFIG_HOME"] = configHome
         env["XDG_DATA_HOME"] = dataHome
         env["XDG_DATA_DIRS"] = dataDirs
+        // The default, ~/.cache under each test's HOME: never the cache of whoever runs the tests.
+        env["XDG_CACHE_HOME"] = nil
         env["XDG_RUNTIME_DIR"] = nil
         env["DBUS_SESSION_BUS_ADDRESS"] = nil
         env["PYTHONDONTWRITEBYTECODE"] = "1"

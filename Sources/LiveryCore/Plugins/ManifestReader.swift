@@ -45,6 +45,7 @@ struct ManifestReader {
         var keep: [String: String] = [:]
         var skipsActiveTheme = false
         var whenRunning: [String] = []
+        var syntax = PluginManifest.Syntax.mustache
         var given: Set<String> = []
         yaml.forEachField(of: pairs, known: PluginManifest.exportKeys) { field in
             let (n, v) = (field.name, field.value)
@@ -62,6 +63,17 @@ struct ManifestReader {
                 }
                 skipsActiveTheme = b == "true"
             case "when-running": whenRunning = programs(v) ?? []
+            case "syntax":
+                guard let s = v.scalar.flatMap(PluginManifest.Syntax.init(rawValue:)) else {
+                    error("'syntax' is mustache or pywal", v.mark)
+                    return
+                }
+                if s == .pywal && pairs.contains(where: { $0.0.scalar == "repository" }) {
+                    error(
+                        "a template repository's templates are Mustache; 'syntax: pywal' is for a 'template'",
+                        v.mark)
+                }
+                syntax = s
             default: time = timeout(v) ?? time
             }
         }
@@ -83,7 +95,7 @@ struct ManifestReader {
         return PluginManifest.Export(
             template: t, templateLocation: repository?.1 ?? loc, output: output, run: run, timeout: time,
             repository: repository?.0, keep: keep, skipsActiveTheme: skipsActiveTheme,
-            whenRunning: whenRunning)
+            whenRunning: whenRunning, syntax: syntax)
     }
 
     /// One item of `formats`, or nil when it has an error.

@@ -50,12 +50,15 @@ public struct PluginManifest: Sendable, Equatable {
         /// `when-running`: program names (`/proc/PID/comm`); the command runs only while a
         /// process of the user has one of them, and is skipped otherwise. Empty: it always runs.
         public var whenRunning: [String]
+        /// `syntax`: how the template is written.
+        public var syntax: Syntax
 
         /// An export of these parts.
         public init(
             template: String, templateLocation: SourceLocation, output: String, run: [String] = [],
             timeout: Double = PluginManifest.defaultTimeout, repository: String? = nil,
-            keep: [String: String] = [:], skipsActiveTheme: Bool = false, whenRunning: [String] = []
+            keep: [String: String] = [:], skipsActiveTheme: Bool = false, whenRunning: [String] = [],
+            syntax: Syntax = .mustache
         ) {
             self.template = template
             self.templateLocation = templateLocation
@@ -66,7 +69,19 @@ public struct PluginManifest: Sendable, Equatable {
             self.keep = keep
             self.skipsActiveTheme = skipsActiveTheme
             self.whenRunning = whenRunning
+            self.syntax = syntax
         }
+    }
+
+    /// The syntax of an export's template.
+    public enum Syntax: String, Sendable, Equatable, CaseIterable {
+        /// Mustache with the tinted-theming variables (the default).
+        case mustache
+        /// pywal's (`PywalTemplate`) over pywal's colour dictionary (`PywalColors`): the theme's
+        /// terminal colours, and `wallpaper`, `checksum`, `alpha` as an earlier export's `keep`
+        /// kept them. `template` may then name a directory: each file beneath it is rendered to
+        /// the same relative path beneath `output`, as `wal` renders its templates directories.
+        case pywal
     }
 
     /// One command run on every published change.
@@ -141,6 +156,7 @@ public struct PluginManifest: Sendable, Equatable {
     static let exportKeys = [
         "template", "repository", "output", "run", "timeout", "keep", "skip-when-active-theme",
         "when-running",
+        "template", "repository", "output", "run", "timeout", "keep", "skip-when-active-theme", "syntax",
     ]
     static let hookKeys = ["run", "timeout", "when-running"]
     static let formatKeys = ["match", "run", "timeout"]

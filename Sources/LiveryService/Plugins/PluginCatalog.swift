@@ -29,6 +29,12 @@ struct ExportTemplates: Sendable {
     /// Each entry's name, the systems it supports and its template; a plain template is one
     /// entry for both systems.
     var entries: [(name: String, systems: [String], template: Template)]
+    /// A `syntax: pywal` export's templates: one file (relative path empty), or each file of its
+    /// directory by its path relative to it, each compiled or its error (reported when the
+    /// export runs: one broken file of the user's templates directory does not stop the rest).
+    var pywal: [(relative: String, template: Result<PywalTemplate, Diagnostic>)] = []
+    /// Whether a `syntax: pywal` export's template is a directory.
+    var isDirectory = false
     /// The entry an export's `template` names, or when it names none (`""`), the first entry for
     /// `system`; a base24 theme with no base24 entry takes the first base16 entry, since a base24
     /// scheme has every base16 slot.
@@ -48,6 +54,7 @@ final class PluginFileCache: Sendable {
     private struct Files {
         var manifests: [String: (bytes: Data, result: Result<PluginManifest, PluginManifest.Errors>)] = [:]
         var templates: [String: (bytes: Data, result: Result<Template, TemplateError>)] = [:]
+        var pywal: [String: (bytes: Data, result: Result<PywalTemplate, Diagnostic>)] = [:]
         /// The paths looked up since `prune()`.
         var seen: Set<String> = []
     }
@@ -81,11 +88,25 @@ final class PluginFileCache: Sendable {
         return result
     }
 
+    /// The pywal template compiled from `bytes`.
+    func pywalTemplate(_ path: String, _ bytes: Data) -> Result<PywalTemplate, Diagnostic> {
+        if let hit = files.withLock({ f in
+            f.seen.insert(path)
+            return f.pywal[path].flatMap { $0.bytes == bytes ? $0.result : nil }
+        }) {
+            return hit
+        }
+        let result = Result { () throws(Diagnostic) in try PywalTemplate(Array(bytes), name: path) }
+        files.withLock { $0.pywal[path] = (bytes, result) }
+        return result
+    }
+
     /// Forgets the files not looked up since the last prune (plugins removed or changed).
     func prune() {
         files.withLock { f in
             f.manifests = f.manifests.filter { f.seen.contains($0.key) }
             f.templates = f.templates.filter { f.seen.contains($0.key) }
+            f.pywal = f.pywal.filter { f.seen.contains($0.key) }
             f.seen = []
         }
     }
@@ -102,14 +123,14 @@ enum PluginCatalog {
         return PluginManifest.directories(paths.pluginSearchPath).map {
             load(
                 name: $0.name, origin: $0.origin, directory: $0.directory, manifest: $0.manifest,
-                home: paths.home, cache: cache)
+                home: paths.home, cache: cache, paths: paths)
         }
     }
 
     /// Reads and checks one plugin.
     static func load(
         name: String, origin: String, directory: String, manifest path: String, home: String,
-        cache: PluginFileCache? = nil
+        cache: PluginFileCache? = nil, paths: Paths? = nil
     ) -> LoadedPlugin {
         let cache = cache ?? PluginFileCache()
         var plugin = LoadedPlugin(
@@ -143,6 +164,14 @@ enum PluginCatalog {
                     repositoryTemplates(
                         export, repository, home: home, in: directory, cache: cache, errors: &plugin.errors)
                 )
+                continue
+            }
+            if export.syntax == .pywal {
+                plugin.templates.append(
+                    pywalTemplates(
+                        export, in: directory, paths: paths ?? Paths(environment: ["HOME": home]),
+                        cache: cache,
+                        errors: &plugin.errors))
                 continue
             }
             let file = export.template.hasPrefix("/") ? export.template : directory + "/" + export.template

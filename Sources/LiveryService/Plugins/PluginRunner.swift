@@ -298,9 +298,28 @@ public final class PluginRunner: Sendable {
         var jobs: [Job] = []
         var failures: [String] = []
         var wrote = false
-        for (export, templates) in zip(plugin.manifest.exports, plugin.templates) {
+        // `wallpaper`, `checksum` and `alpha` as the exports with `keep` found them, for the
+        // pywal templates after them.
+        var keptValues: [String: String] = [:]
+        let claimed = claimedLater(plugin)
+        for (index, (export, templates)) in zip(plugin.manifest.exports, plugin.templates).enumerated() {
             if superseded { break }
             let output = expand(export.output)
+            if !export.keep.isEmpty {
+                keptValues.merge(rawKept(export.keep, in: output)) { _, new in new }
+            }
+            if export.syntax == .pywal {
+                let r = renderPywal(
+                    plugin, export, templates, output, keptValues, claimed: claimed[index], startUp: startUp,
+                    themeFiles: themeFiles, snap)
+                jobs += r.jobs
+                wrote = wrote || r.wrote
+                failures += r.failures
+                continue
+            }
+            // A later export of the plugin writes this file (pywal's order: the user's template
+            // of a name wins over the shipped one).
+            if claimed[index].contains(PluginRunner.normalised(output)) { continue }
             // A theme's file is never written: an export into one (pywal's cache, which the
             // README suggests installing as a theme) would overwrite the user's scheme.
             if let theme = themeFiles?.theme(at: output) {
@@ -472,19 +491,11 @@ public final class PluginRunner: Sendable {
     /// of the JSON object in `path` (at most 1 MiB), else its default; JSON-escaped, without
     /// quotes, for a template that writes `"KEY": "{{{kept-KEY}}}"`.
     func kept(_ keep: [String: String], in path: String, over variables: MustacheValue) -> MustacheValue {
-        var old: [String: Any] = [:]
-        if let handle = FileHandle(forReadingAtPath: path) {
-            let data = (try? handle.read(upToCount: 1 << 20)) ?? nil
-            try? handle.close()
-            if let data, let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
-                old = object
-            }
-        }
+        let raw = rawKept(keep, in: path)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
         var values: [String: MustacheValue] = [:]
-        for (key, fallback) in keep {
-            let value = old[key] as? String ?? fallback
+        for (key, value) in raw {
             let quoted = (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
             values["kept-" + key] = .string(String(quoted.dropFirst().dropLast()))
         }

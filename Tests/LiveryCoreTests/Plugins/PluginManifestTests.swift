@@ -105,6 +105,23 @@ final class PluginManifestTests: XCTestCase {
             ["plugin.yaml:2:5: error: an export needs a 'template' (or a 'repository')"])
     }
 
+    /// `syntax` is mustache (the default) or pywal; a repository's templates are Mustache.
+    func testSyntax() throws {
+        let parsed = try PluginManifest.parse(
+            "exports:\n  - template: t\n    output: ~/x\n  - template: templates/\n    syntax: pywal\n    output: ~/.cache/wal/\n",
+            file: "plugin.yaml"
+        ).get()
+        XCTAssertEqual(parsed.exports.map(\.syntax), [.mustache, .pywal])
+        XCTAssertEqual(
+            errors("exports:\n  - template: t\n    syntax: jinja\n    output: ~/x\n"),
+            ["plugin.yaml:3:13: error: 'syntax' is mustache or pywal"])
+        XCTAssertEqual(
+            errors("exports:\n  - repository: r\n    syntax: pywal\n    output: ~/x\n"),
+            [
+                "plugin.yaml:3:13: error: a template repository's templates are Mustache; 'syntax: pywal' is for a 'template'"
+            ])
+    }
+
     /// A list longer than `maximumEntries` is refused whole.
     func testTooManyEntries() {
         let hooks = "hooks:\n" + String(repeating: "  - run: [x]\n", count: PluginManifest.maximumEntries + 1)
