@@ -742,6 +742,48 @@ final class PluginTests: EndToEndTestCase {
         }
     }
 
+    /// A command with `when-running` is skipped, not failed, while no process of the user has
+    /// that name, and `livery plugins` says so; once such a process runs, the next switch runs
+    /// it. The program is a copy of `sleep` under a name of this test's own, which no other
+    /// test runs.
+    func testACommandWhenRunningIsSkippedWhileItsProgramDoesNotRun() throws {
+        let name = "lvy-\(getpid())"
+        let ran = root + "/ran"
+        try writePlugin(
+            "reloader",
+            manifest: """
+                exports:
+                  - template: t.mustache
+                    output: \(root)/out.txt
+                    run: ["sh", "-c", "echo $LIVERY_THEME >> \(ran)"]
+                    when-running: \(name)
+                """,
+            files: ["t.mustache": "{{livery-theme}}\n"])
+        try startDaemon()
+        try setTheme("forest")
+        var row: [String: Any]?
+        let skipped = try waitUntil {
+            row = try pluginRow("reloader")
+            return row?["serial"] as? Int == Int(try serial()) && row?["result"] as? String != "running"
+        }
+        XCTAssertTrue(skipped, "\(row ?? [:])")
+        XCTAssertEqual(row?["result"] as? String, "skipped: \(name) not running")
+        XCTAssertEqual(read(root + "/out.txt"), "forest\n", "the output is written all the same")
+        XCTAssertNil(read(ran))
+        XCTAssertFalse(try status().contains("reloader"))
+
+        let program = try makeDirectory("bin") + "/" + name
+        try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: program)
+        let sleeper = try background(program, ["60"])
+        XCTAssertTrue(
+            waitUntil {
+                (try? String(contentsOfFile: "/proc/\(sleeper.pid)/comm", encoding: .utf8)) == name + "\n"
+            })
+        try setTheme("crimson")
+        XCTAssertTrue(waitUntil { read(ran) == "crimson\n" }, "\(read(ran) ?? "none")\n\(daemon.stderr)")
+        XCTAssertTrue(try waitUntil { try pluginRow("reloader")?["result"] as? String == "ok" })
+    }
+
     func testPluginsListsBuiltInFormatsAndShippedPluginsNotEnabled() throws {
         try startDaemon()
         let r = try livery("plugins", "--json")

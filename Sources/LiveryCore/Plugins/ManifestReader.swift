@@ -44,6 +44,7 @@ struct ManifestReader {
         var time = PluginManifest.defaultTimeout
         var keep: [String: String] = [:]
         var skipsActiveTheme = false
+        var whenRunning: [String] = []
         var given: Set<String> = []
         yaml.forEachField(of: pairs, known: PluginManifest.exportKeys) { field in
             let (n, v) = (field.name, field.value)
@@ -60,6 +61,7 @@ struct ManifestReader {
                     return
                 }
                 skipsActiveTheme = b == "true"
+            case "when-running": whenRunning = programs(v) ?? []
             default: time = timeout(v) ?? time
             }
         }
@@ -67,6 +69,9 @@ struct ManifestReader {
             error("an export needs a 'template' (or a 'repository')", node.mark)
         }
         if !given.contains("output") { error("an export needs an 'output' file", node.mark) }
+        if given.contains("when-running") && !given.contains("run") {
+            error("'when-running' needs a 'run' command to skip", node.mark)
+        }
         if let out = output, !PluginManifest.outputPrefixes.contains(where: out.hasPrefix) {
             let starts = PluginManifest.outputPrefixes.dropFirst().map { "'\($0)'" }
             error(
@@ -77,7 +82,8 @@ struct ManifestReader {
         guard let output, let (t, loc) = template ?? repository.map({ ("", $0.1) }) else { return nil }
         return PluginManifest.Export(
             template: t, templateLocation: repository?.1 ?? loc, output: output, run: run, timeout: time,
-            repository: repository?.0, keep: keep, skipsActiveTheme: skipsActiveTheme)
+            repository: repository?.0, keep: keep, skipsActiveTheme: skipsActiveTheme,
+            whenRunning: whenRunning)
     }
 
     /// One item of `formats`, or nil when it has an error.
@@ -104,14 +110,19 @@ struct ManifestReader {
     func hook(_ pairs: [(YAMLNode, YAMLNode)], _ node: YAMLNode) -> PluginManifest.Hook? {
         var run: [String]?
         var time = PluginManifest.defaultTimeout
+        var whenRunning: [String] = []
         var given: Set<String> = []
         yaml.forEachField(of: pairs, known: PluginManifest.hookKeys) { field in
             given.insert(field.name)
-            if field.name == "run" { run = argv(field.value) } else { time = timeout(field.value) ?? time }
+            switch field.name {
+            case "run": run = argv(field.value)
+            case "when-running": whenRunning = programs(field.value) ?? []
+            default: time = timeout(field.value) ?? time
+            }
         }
         if !given.contains("run") { error("a hook needs 'run'", node.mark) }
         guard let run else { return nil }
-        return PluginManifest.Hook(run: run, timeout: time)
+        return PluginManifest.Hook(run: run, timeout: time, whenRunning: whenRunning)
     }
 
     /// A non-empty string value of key `what`.
@@ -154,6 +165,30 @@ struct ManifestReader {
         for item in items {
             guard let s = item.scalar, !s.isEmpty, !s.contains("/") else {
                 error("each pattern of 'match' must be a file name pattern, without '/'", item.mark)
+                return nil
+            }
+            out.append(s)
+        }
+        return out
+    }
+
+    /// `when-running`'s program names: one name, or a non-empty list of them; each a process
+    /// name as the kernel gives it (`/proc/PID/comm`): not empty, no `/`.
+    private func programs(_ node: YAMLNode) -> [String]? {
+        let items: [YAMLNode]
+        switch node.kind {
+        case .sequence(let list) where !list.isEmpty: items = list
+        case .scalar: items = [node]
+        default:
+            error("'when-running' is a program name or a list of them: waybar, [sway, i3]", node.mark)
+            return nil
+        }
+        var out: [String] = []
+        for item in items {
+            guard let s = item.scalar, !s.isEmpty, !s.contains("/") else {
+                error(
+                    "each name of 'when-running' is a program's name as /proc/PID/comm gives it (no '/'): waybar",
+                    item.mark)
                 return nil
             }
             out.append(s)

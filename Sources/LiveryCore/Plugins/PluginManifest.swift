@@ -11,6 +11,7 @@ import Foundation
 ///     output: ~/.config/kitty/livery.conf
 ///     run: ["kitty", "@", "set-colors", "--all", "~/.config/kitty/livery.conf"]
 ///     timeout: 5                         # seconds, default 10
+///     when-running: kitty                # run only while a process of the user is named so
 ///   - repository: ~/.local/share/livery/tinted-vim   # a tinted-theming template repository
 ///     output: ~/.config/nvim/colors/livery.vim       # its entry for the theme's system
 /// hooks:
@@ -46,12 +47,15 @@ public struct PluginManifest: Sendable, Equatable {
         /// `skip-when-active-theme: true`: when the output is the active theme's own file (pywal's
         /// cache read as a theme), the export and its command are skipped instead of refused.
         public var skipsActiveTheme: Bool
+        /// `when-running`: program names (`/proc/PID/comm`); the command runs only while a
+        /// process of the user has one of them, and is skipped otherwise. Empty: it always runs.
+        public var whenRunning: [String]
 
         /// An export of these parts.
         public init(
             template: String, templateLocation: SourceLocation, output: String, run: [String] = [],
             timeout: Double = PluginManifest.defaultTimeout, repository: String? = nil,
-            keep: [String: String] = [:], skipsActiveTheme: Bool = false
+            keep: [String: String] = [:], skipsActiveTheme: Bool = false, whenRunning: [String] = []
         ) {
             self.template = template
             self.templateLocation = templateLocation
@@ -61,6 +65,7 @@ public struct PluginManifest: Sendable, Equatable {
             self.repository = repository
             self.keep = keep
             self.skipsActiveTheme = skipsActiveTheme
+            self.whenRunning = whenRunning
         }
     }
 
@@ -70,6 +75,8 @@ public struct PluginManifest: Sendable, Equatable {
         public var run: [String]
         /// Seconds the command may take.
         public var timeout: Double
+        /// `when-running`, as an export's: empty, or the program names one of which must run.
+        public var whenRunning: [String] = []
     }
 
     /// One outside format: an importer program for theme files of some names (`OutsideFormat`).
@@ -126,12 +133,16 @@ public struct PluginManifest: Sendable, Equatable {
     public static let maximumEntries = 256
     /// The largest manifest read: 64 KiB.
     public static let maximumSize = 64 << 10
+    /// The bytes of a process's name the kernel keeps (`/proc/PID/comm`, TASK_COMM_LEN less its
+    /// terminating NUL): a longer `when-running` name is matched by its first 15 bytes.
+    public static let programNameLength = 15
 
     static let topKeys = ["description", "exports", "hooks", "formats"]
     static let exportKeys = [
         "template", "repository", "output", "run", "timeout", "keep", "skip-when-active-theme",
+        "when-running",
     ]
-    static let hookKeys = ["run", "timeout"]
+    static let hookKeys = ["run", "timeout", "when-running"]
     static let formatKeys = ["match", "run", "timeout"]
     /// Keys of the plugin contract this version does not do yet: an error, never ignored.
     static let unsupported: [String: String] = [:]

@@ -20,11 +20,18 @@ public final class PluginRunner: Sendable {
         var failures: [String] = []
         /// The failures of the run before, shown until this run fails or ends.
         var previous: [String] = []
+        /// Why commands of `serial` were not started (`waybar not running`), each once; not
+        /// failures.
+        var skipped: [String] = []
+        /// Whether a command of `serial` was started.
+        var started = false
         var shown: [String] { !failures.isEmpty || pending == 0 ? failures : previous }
         var result: String {
             if lastRun == nil { return "not run yet" }
             if !failures.isEmpty { return failures.joined(separator: "; ") }
-            return pending > 0 ? "running" : "ok"
+            if pending > 0 { return "running" }
+            if skipped.isEmpty { return "ok" }
+            return (started ? "ok; " : "") + "skipped: " + skipped.joined(separator: "; ")
         }
     }
 
@@ -187,7 +194,7 @@ public final class PluginRunner: Sendable {
         }
         var jobs: [Job] = []
         // What each plugin and script runs for this change, recorded only when it does run.
-        var runs: [(owner: String, pending: Int, failures: [String])] = []
+        var runs: [Run] = []
         let themeFiles =
             plugins.contains { $0.runnable && !$0.manifest.exports.isEmpty }
             ? ThemeFiles(searchPath: themeSearchPath, active: latest.cascade.theme.metadata.path) : nil
@@ -200,18 +207,19 @@ public final class PluginRunner: Sendable {
                 jobs.append(
                     (
                         plugin.name, "hook", arguments(hook.run, plugin.directory), plugin.directory,
-                        hook.timeout
+                        hook.timeout, hook.whenRunning
                     ))
                 commands += 1
             }
             if !latest.startUp || wrote || !failures.isEmpty {
-                runs.append((plugin.name, commands, failures))
+                runs.append(Run(owner: plugin.name, pending: commands, failures: failures))
             }
         }
         if changedVariant {
             for script in PluginCatalog.darkmanScripts(paths, variant: snap.variant) {
-                jobs.append((script.name, "script", [script.path], paths.home, PluginManifest.defaultTimeout))
-                runs.append((script.name, 1, []))
+                jobs.append(
+                    (script.name, "script", [script.path], paths.home, PluginManifest.defaultTimeout, []))
+                runs.append(Run(owner: script.name, pending: 1, failures: []))
             }
         }
         if superseded {
@@ -222,9 +230,8 @@ public final class PluginRunner: Sendable {
             return
         }
         state.withLock { $0.scriptVariant = snap.variant }
-        for run in runs {
-            begin(run.owner, serial: snap.serial, pending: run.pending, failures: run.failures)
-        }
+        jobs = skipNotRunning(jobs, &runs)
+        for run in runs { begin(run, serial: snap.serial) }
         let env = commandEnvironment(snap)
         let input = jobs.isEmpty ? [] : snap.json
         for job in jobs {
@@ -245,8 +252,41 @@ public final class PluginRunner: Sendable {
     }
 
     /// A command of a change to start: whose it is, what it is (for the log), its arguments,
-    /// where it runs and its time limit.
-    typealias Job = (owner: String, label: String, argv: [String], directory: String, timeout: Double)
+    /// where it runs, its time limit and its `when-running` programs.
+    typealias Job = (
+        owner: String, label: String, argv: [String], directory: String, timeout: Double,
+        whenRunning: [String]
+    )
+
+    /// What one plugin or script does for a change: the commands it starts, its failures so
+    /// far, and why commands were skipped.
+    struct Run {
+        var owner: String
+        var pending: Int
+        var failures: [String]
+        var skipped: [String] = []
+    }
+
+    /// `jobs` less those whose `when-running` programs are none of them running as processes of
+    /// liveryd's user (`/proc` read once, only when a job asks), each such skip taken off its
+    /// owner's pending commands in `runs` and noted there (`waybar not running`), and logged.
+    func skipNotRunning(_ jobs: [Job], _ runs: inout [Run]) -> [Job] {
+        let wanted = Set(jobs.flatMap(\.whenRunning))
+        guard !wanted.isEmpty else { return jobs }
+        let running = RunningPrograms.running(wanted)
+        return jobs.filter { job in
+            guard !job.whenRunning.isEmpty, running.isDisjoint(with: job.whenRunning) else { return true }
+            let why = RunningPrograms.notRunning(job.whenRunning)
+            log(
+                .info,
+                "plugin '\(job.owner)': \(job.label): skipped (\(job.argv.joined(separator: " "))): \(why)")
+            if let i = runs.firstIndex(where: { $0.owner == job.owner }) {
+                runs[i].pending -= 1
+                if !runs[i].skipped.contains(why) { runs[i].skipped.append(why) }
+            }
+            return false
+        }
+    }
 
     /// Renders and writes every export of `plugin` for `snap`, stopping when a newer change is
     /// queued; an output whose file already holds the bytes is left alone, and at start-up
@@ -298,7 +338,7 @@ public final class PluginRunner: Sendable {
                         (
                             plugin.name, "export '\(export.template)'",
                             arguments(export.run, plugin.directory),
-                            plugin.directory, export.timeout
+                            plugin.directory, export.timeout, export.whenRunning
                         ))
                 }
             } catch let e as RenderError {
@@ -335,17 +375,19 @@ public final class PluginRunner: Sendable {
         finish(owner, serial: serial, failure: outcome.succeeded ? nil : "\(name) (\(command)) \(what)")
     }
 
-    private func begin(_ owner: String, serial: UInt32, pending: Int, failures: [String]) {
+    private func begin(_ run: Run, serial: UInt32) {
         state.withLock { s in
-            var status = s.statuses[owner] ?? Status()
+            var status = s.statuses[run.owner] ?? Status()
             status.previous = status.pending == 0 ? status.failures : status.previous
             status.serial = serial
             status.lastRun = Date()
-            status.pending = pending
-            status.failures = failures
-            s.statuses[owner] = status
+            status.pending = run.pending
+            status.started = run.pending > 0
+            status.failures = run.failures
+            status.skipped = run.skipped
+            s.statuses[run.owner] = status
         }
-        for f in failures { log(.warning, f) }
+        for f in run.failures { log(.warning, f) }
     }
 
     private func finish(_ owner: String, serial: UInt32, failure: String?) {

@@ -139,6 +139,41 @@ final class PluginManifestTests: XCTestCase {
             ])
     }
 
+    /// `when-running` on an export's command or a hook: one name or a list of names.
+    func testWhenRunningTakesANameOrAListOnExportsAndHooks() throws {
+        let m = try parse(
+            """
+            exports:
+              - template: t.mustache
+                output: ~/x
+                run: [reload]
+                when-running: waybar
+            hooks:
+              - run: [reload]
+                when-running: [sway, i3]
+              - run: [always]
+            """
+        ).get()
+        XCTAssertEqual(m.exports[0].whenRunning, ["waybar"])
+        XCTAssertEqual(m.hooks.map(\.whenRunning), [["sway", "i3"], []])
+    }
+
+    func testWhenRunningErrors() {
+        XCTAssertEqual(
+            errors("hooks:\n  - run: [x]\n    when-running: []\n"),
+            [
+                "plugin.yaml:3:19: error: 'when-running' is a program name or a list of them: waybar, [sway, i3]"
+            ])
+        XCTAssertEqual(
+            errors("hooks:\n  - run: [x]\n    when-running: [/usr/bin/waybar]\n"),
+            [
+                "plugin.yaml:3:20: error: each name of 'when-running' is a program's name as /proc/PID/comm gives it (no '/'): waybar"
+            ])
+        XCTAssertEqual(
+            errors("exports:\n  - template: t\n    output: ~/x\n    when-running: waybar\n"),
+            ["plugin.yaml:2:5: error: 'when-running' needs a 'run' command to skip"])
+    }
+
     func testEmptyManifestDoesNothing() throws {
         XCTAssertEqual(try parse("").get(), PluginManifest(description: "", exports: [], hooks: []))
     }
