@@ -25,6 +25,8 @@ log=.build/test.log
 # over `Module.Class/test`).
 SERIAL='EndToEndTests\.(RunningProgramPluginTests|TerminalFollowTests|VimPluginTests)(/|$)'
 SERIAL+='|EndToEndTests\.PluginTests/(testShellPluginsSequencesArriveOnAPseudoTerminal|testAnUnlinkedShippedPluginsFailuresGoWithIt)$'
+# The plugins that signal or message every polybar, btop … of the user, and their programs.
+SERIAL+='|EndToEndTests\.LiveProgramPluginTests(/|$)'
 
 # One `swift test` each; the serial one beside the parallel one (--ignore-lock: both only read
 # the build).

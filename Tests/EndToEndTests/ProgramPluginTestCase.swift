@@ -1,0 +1,95 @@
+import Foundation
+import XCTest
+
+/// What the tests of the shipped program plugins share: a home of the test's own with plugins
+/// linked as the README says, the programs (test packages, a missing one a failure), a base16
+/// fixture scheme's slots read from its file, and waiting for a plugin's run of the last switch.
+class ProgramPluginTestCase: EndToEndTestCase {
+    /// The test's home, made by `enable`.
+    var home = ""
+
+    /// Makes the test's home (`HOME`) and links each shipped plugin of `names` into the user's
+    /// plugin directory, as the README says.
+    @discardableResult
+    func enable(_ names: String...) throws -> String {
+        if home.isEmpty {
+            home = try makeDirectory("home")
+            environment["HOME"] = home
+        }
+        let plugins = configHome + "/livery/plugins"
+        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
+        for name in names {
+            try FileManager.default.createSymbolicLink(
+                atPath: plugins + "/" + name, withDestinationPath: Locations.repo + "/plugins/" + name)
+        }
+        return home
+    }
+
+    /// The absolute path of a test package's program; a missing one fails the test.
+    func tool(_ name: String) throws -> String {
+        let path = Locations.tool(name)
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw HarnessFailure("\(name) is missing: a test package (make deps-test installs it)")
+        }
+        return path
+    }
+
+    /// The slots of a base16 fixture scheme, read from its file: `#rrggbb` lower-case by name
+    /// (`base00`).
+    func slots(_ scheme: String) throws -> [String: String] {
+        let text = try String(contentsOfFile: Locations.schemes + "/base16/\(scheme).yaml", encoding: .utf8)
+        var slots: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 1).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            guard parts.count == 2, parts[0].hasPrefix("base") else { continue }
+            slots[parts[0]] =
+                "#" + parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()
+        }
+        return slots
+    }
+
+    /// Writes `text` to `path` (under the test's home when relative), making its directory.
+    func write(_ text: String, to path: String) throws {
+        let full = path.hasPrefix("/") ? path : home + "/" + path
+        try FileManager.default.createDirectory(
+            atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try text.write(toFile: full, atomically: true, encoding: .utf8)
+    }
+
+    /// The text of `path` (under the test's home when relative), nil when it cannot be read.
+    func contents(_ path: String) -> String? {
+        try? String(contentsOfFile: path.hasPrefix("/") ? path : home + "/" + path, encoding: .utf8)
+    }
+
+    /// Waits until plugin `name` has run for the active serial and finished; returns its result
+    /// as `livery plugins --json` gives it (`ok`, `skipped: …`, a failure), nil when it never did.
+    func finishedRun(_ name: String, timeout: TimeInterval = 20) throws -> String? {
+        let serial = try serial()
+        var result: String?
+        _ = try waitUntil(timeout: timeout) {
+            let r = try livery("plugins", "--json")
+            guard r.status == 0,
+                let rows = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]],
+                let row = rows.first(where: { $0["name"] as? String == name }),
+                row["serial"] as? Int == Int(serial), let shown = row["result"] as? String,
+                shown != "running"
+            else { return false }
+            result = shown
+            return true
+        }
+        return result
+    }
+
+    /// `livery set ID`, then waits until plugin `plugin` has finished its run for it and asserts
+    /// that run's result is `ok`.
+    func switchTheme(
+        _ id: String, plugin: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        try setTheme(id, file: file, line: line)
+        let result = try finishedRun(plugin)
+        XCTAssertEqual(
+            result, "ok", "plugin \(plugin) for \(id)\n\(daemon.stderr.suffix(1500))", file: file, line: line)
+    }
+}
