@@ -1,0 +1,83 @@
+import Foundation
+import XCTest
+
+/// The shipped plugins whose programs read Livery's file when they start (or are told through
+/// a channel of the test's own), set up as the README says, with the programs Debian 12 ships:
+/// each reads the file with its own parser, and where it can run headless shows the colours.
+/// They reach no process but the test's own, so they run beside the others. The expected
+/// colours come from the scheme files.
+final class ConfigProgramPluginTests: ProgramPluginTestCase {
+    /// The `--color=` pairs of an FZF_DEFAULT_OPTS value (`bg:#2e3440` …) by name; a later
+    /// pair wins, as fzf reads them.
+    func fzfColors(_ options: String) -> [String: String] {
+        var colors: [String: String] = [:]
+        for word in options.split(whereSeparator: \.isWhitespace) where word.hasPrefix("--color=") {
+            for pair in word.dropFirst("--color=".count).split(separator: ",") {
+                let parts = pair.split(separator: ":", maxSplits: 1).map(String.init)
+                if parts.count == 2 { colors[parts[0]] = parts[1] }
+            }
+        }
+        return colors
+    }
+
+    /// fzf 0.38 (Debian 12's) with the README's line in the shell's rc file: a shell sourcing
+    /// livery.sh gives fzf options it accepts (`fzf --filter` exits 0; a colour it cannot read
+    /// is an error), with the colours tinted-fzf's own build gives the scheme, and an fzf
+    /// started from a new shell after each switch draws with them (read from the screen tmux
+    /// keeps for it).
+    func testFzfTakesTheColoursInEveryShellStartedAfterASwitch() throws {
+        let fzf = try tool("fzf")
+        let tmux = try tool("tmux")
+        let sh = try tool("sh")
+        try enable("fzf")
+        try write(". ~/.config/fzf/livery.sh\n", to: ".shrc")
+        environment["ENV"] = home + "/.shrc"  // what an interactive sh sources
+        environment["TMUX_TMPDIR"] = try makeDirectory("tmux")
+        // A tmux server in the foreground (tearDown stops it), as RunningProgramPluginTests starts one.
+        let server = try background(tmux, ["-D", "-f", "/dev/null", "-L", "fzf"])
+        let socket = environment["TMUX_TMPDIR"]! + "/tmux-\(getuid())/fzf"
+        XCTAssertTrue(
+            waitUntil { FileManager.default.fileExists(atPath: socket) || !server.isRunning }, server.stderr)
+        try startDaemon()
+        for id in ["nord", "3024"] {
+            try setTheme(id)
+            let s = try slots(id)
+            XCTAssertTrue(
+                waitUntil { contents(".config/fzf/livery.sh")?.contains("bg:" + s["base00"]!) == true },
+                "livery.sh never written for \(id): \(daemon.stderr.suffix(800))")
+            let options = try run(sh, ["-i", "-c", "printf %s \"$FZF_DEFAULT_OPTS\""])
+            let tinted = try run(
+                sh,
+                [
+                    "-c",
+                    ". \(Locations.fixtures)/tinted/tinted-fzf/sh/base16-\(id).sh; printf %s \"$FZF_DEFAULT_OPTS\"",
+                ])
+            XCTAssertEqual(fzfColors(options.stdout), fzfColors(tinted.stdout), "\(id): \(options)")
+            XCTAssertEqual(fzfColors(options.stdout)["bg"], s["base00"])
+            let filtered = try run(sh, ["-i", "-c", "printf 'alpha\\nbeta\\n' | \(fzf) --filter bet"])
+            XCTAssertEqual(filtered.status, 0, "\(filtered)")
+            XCTAssertEqual(filtered.stdout, "beta\n")
+
+            // A new shell in a terminal (a session of tmux's), running fzf: its screen holds the
+            // background and prompt colours as 24-bit SGR codes.
+            let started = try run(
+                tmux,
+                [
+                    "-L", "fzf", "new-session", "-d", "-s", "under-" + id, "-x", "60", "-y", "10",
+                    "\(sh) -i -c \"printf 'alpha\\\\nbeta\\\\n' | \(fzf)\"",
+                ])
+            XCTAssertEqual(started.status, 0, "\(started)")
+            func sgr(_ hex: String, _ layer: Int) -> String {
+                let v = Int(hex.dropFirst(), radix: 16)!
+                return "\u{1b}[\(layer);2;\(v >> 16);\(v >> 8 & 0xff);\(v & 0xff)m"
+            }
+            var screen = ""
+            let drawn = try waitUntil {
+                screen = try run(tmux, ["-L", "fzf", "capture-pane", "-e", "-p", "-t", "under-" + id]).stdout
+                return screen.contains(sgr(s["base00"]!, 48)) && screen.contains(sgr(s["base0A"]!, 38))
+                    && screen.contains("alpha")
+            }
+            XCTAssertTrue(drawn, "fzf under \(id): \(screen.debugDescription)")
+        }
+    }
+}
