@@ -70,4 +70,78 @@ final class LiveProgramPluginTests: ProgramPluginTestCase {
         XCTAssertTrue(followed, "the running bar after livery set 3024: \(shown)\n\(bar.stderr.suffix(800))")
         XCTAssertTrue(bar.isRunning, "polybar restarts in place on SIGUSR1")
     }
+
+    /// A tmux server of the test's own in the foreground (tearDown stops it), named `name`, in
+    /// which programs run on a terminal whose screen the test reads.
+    func startTmuxServer(_ name: String) throws -> String {
+        let tmux = try tool("tmux")
+        environment["TMUX_TMPDIR"] = try makeDirectory("tmux")
+        let server = try background(tmux, ["-D", "-f", "/dev/null", "-L", name])
+        let socket = environment["TMUX_TMPDIR"]! + "/tmux-\(getuid())/" + name
+        XCTAssertTrue(
+            waitUntil { FileManager.default.fileExists(atPath: socket) || !server.isRunning }, server.stderr)
+        return tmux
+    }
+
+    /// The SGR code of a 24-bit colour `#rrggbb` as a foreground (38) or background (48).
+    func sgr(_ hex: String, _ layer: Int) -> String {
+        let v = Int(hex.dropFirst(), radix: 16)!
+        return "\u{1b}[\(layer);2;\(v >> 16);\(v >> 8 & 0xff);\(v & 0xff)m"
+    }
+
+    /// btop 1.2.13 (Debian 12's) with btop.conf naming the plugin's theme, on a terminal (a tmux
+    /// session): its theme reader takes the file (the background and the boxes' colours are on
+    /// the screen), the switch leaves a running 1.2.13 alone (SIGUSR2 would end it: it has no
+    /// handler, /proc says), a btop started after it shows the new theme, and a program named
+    /// btop that catches SIGUSR2, as 1.3.1 and later do, gets it.
+    func testBtopTakesTheThemeAndOnlyABtopThatCatchesSIGUSR2GetsIt() throws {
+        let btop = try tool("btop")
+        try enable("btop")
+        try write(
+            "color_theme = \"livery\"\ntheme_background = True\ntruecolor = True\n",
+            to: ".config/btop/btop.conf")
+        try startDaemon()
+        // btop, and so the terminal it runs on, look for btop.conf where the user has it.
+        environment["XDG_CONFIG_HOME"] = home + "/.config"
+        let tmux = try startTmuxServer("btop")
+        func shows(_ session: String, _ id: String) throws -> Bool {
+            let s = try slots(id)
+            var screen = ""
+            let drawn = try waitUntil {
+                screen = try run(tmux, ["-L", "btop", "capture-pane", "-e", "-p", "-t", session]).stdout
+                return screen.contains(sgr(s["base00"]!, 48)) && screen.contains(sgr(s["base0E"]!, 38))
+                    && screen.contains(sgr(s["base0B"]!, 38))
+            }
+            XCTAssertTrue(drawn, "\(session) under \(id): \(screen.prefix(1500).debugDescription)")
+            return drawn
+        }
+        func start(_ session: String) throws {
+            let r = try run(
+                tmux, ["-L", "btop", "new-session", "-d", "-s", session, "-x", "100", "-y", "30", btop])
+            XCTAssertEqual(r.status, 0, "\(r)")
+        }
+        try setTheme("nord")
+        XCTAssertTrue(
+            waitUntil {
+                contents(".config/btop/themes/livery.theme")?.contains(try! slots("nord")["base00"]!) == true
+            })
+        try start("first")
+        _ = try shows("first", "nord")
+
+        let log = root + "/usr2"
+        let standIn = try makeDirectory("bin") + "/btop"
+        try FileManager.default.copyItem(atPath: try tool("bash"), toPath: standIn)
+        let catching = try background(
+            standIn, ["-c", "trap 'echo usr2 >> \(log)' USR2; echo ready; while :; do sleep 0.1; done"])
+        XCTAssertTrue(waitUntil { catching.stdout.contains("ready") })
+        try switchTheme("3024", plugin: "btop")
+        XCTAssertTrue(
+            waitUntil { contents(log) == "usr2\n" },
+            "the btop that catches SIGUSR2: \(contents(log) ?? "nothing")")
+        let first = try run(
+            tmux, ["-L", "btop", "list-panes", "-t", "first", "-F", "#{pane_dead} #{pane_current_command}"])
+        XCTAssertEqual(first.stdout, "0 btop\n", "btop 1.2.13 runs on after the switch")
+        try start("second")
+        _ = try shows("second", "3024")
+    }
 }
