@@ -80,4 +80,38 @@ final class ConfigProgramPluginTests: ProgramPluginTestCase {
             XCTAssertTrue(drawn, "fzf under \(id): \(screen.debugDescription)")
         }
     }
+
+    /// zathura 0.5.2 (Debian 12's) under Xvfb with `include livery` in its zathurarc: it reads
+    /// every line of the file without a warning and draws the theme's background; after
+    /// `livery set`, the running zathura (told `source` over the test's session bus) draws the
+    /// new one.
+    func testZathuraReadsTheColoursAndARunningOneSourcesThemAgain() throws {
+        let zathura = try tool("zathura")
+        let display = try startDisplay()
+        try enable("zathura")
+        try write("include livery\n", to: configHome + "/zathura/zathurarc")
+        environment["NO_AT_BRIDGE"] = "1"  // no accessibility bus, no gvfs: nothing but zathura
+        environment["GIO_USE_VFS"] = "local"
+        try startDaemon()
+        try setTheme("nord")
+        let nord = try slots("nord")
+        XCTAssertTrue(
+            waitUntil { contents(configHome + "/zathura/livery")?.contains(nord["base00"]!) == true },
+            "livery never written for nord: \(daemon.stderr.suffix(800))")
+        let viewer = try background(zathura, [])
+        func shows(_ color: String) throws -> Bool {
+            try display.screenshot().count(of: PixelColor(color)) > display.width * display.height / 2
+        }
+        let drawn = try waitUntil { try shows(nord["base00"]!) }
+        let seen = try display.screenshot().commonestColors()
+        XCTAssertTrue(drawn, "zathura under nord: \(seen)\n\(viewer.stderr)")
+        try switchTheme("3024", plugin: "zathura")
+        let followed = try waitUntil { try shows(try slots("3024")["base00"]!) }
+        let now = try display.screenshot().commonestColors()
+        XCTAssertTrue(followed, "the running zathura after livery set 3024: \(now)")
+        let warnings = viewer.stderr.split(separator: "\n").filter {
+            $0.contains("livery") || $0.contains("warning")
+        }
+        XCTAssertEqual(warnings, [], viewer.stderr)
+    }
 }
