@@ -114,4 +114,98 @@ final class ConfigProgramPluginTests: ProgramPluginTestCase {
         }
         XCTAssertEqual(warnings, [], viewer.stderr)
     }
+
+    /// The settings of a Hyprland configuration file by Hyprland's documented syntax (its wiki's
+    /// "Configuring Hyprland", "Variables" and "Sourcing"): blank lines and `#` comments,
+    /// `$NAME = VALUE` variables (used as `$NAME` afterwards), `CATEGORY {` … `}` blocks, and
+    /// `KEY = VALUE` settings, returned as `category:key` to the value with variables expanded.
+    /// Anything else is an error naming its line.
+    func hyprlandSettings(_ text: String) throws -> [String: String] {
+        var variables: [String: String] = [:]
+        var categories: [String] = []
+        var settings: [String: String] = [:]
+        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            if line == "}" {
+                guard categories.popLast() != nil else {
+                    throw HarnessFailure("line \(n + 1): } closes nothing")
+                }
+                continue
+            }
+            if line.hasSuffix("{") {
+                let name = line.dropLast().trimmingCharacters(in: .whitespaces)
+                guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+                    throw HarnessFailure("line \(n + 1): not a category: \(line)")
+                }
+                categories.append(name)
+                continue
+            }
+            let parts = line.split(separator: "=", maxSplits: 1).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            guard parts.count == 2, !parts[0].isEmpty else { throw HarnessFailure("line \(n + 1): \(line)") }
+            var value = parts[1]
+            for (name, v) in variables.sorted(by: { $0.key.count > $1.key.count }) {
+                value = value.replacingOccurrences(of: "$" + name, with: v)
+            }
+            if parts[0].hasPrefix("$") {
+                variables[String(parts[0].dropFirst())] = value
+            } else {
+                settings[(categories + [parts[0]]).joined(separator: ":")] = value
+            }
+        }
+        guard categories.isEmpty else { throw HarnessFailure("unclosed category \(categories)") }
+        return settings
+    }
+
+    /// Hyprland is not in Debian 12: the plugin's file is checked against Hyprland's documented
+    /// syntax and options (the border, group border and background colours, `rgb(rrggbb)`),
+    /// with the scheme's colours; and `reload-hyprland` runs `hyprctl reload` once for each
+    /// running instance's socket of the user (a stand-in hyprctl records it), skipping a socket
+    /// no Hyprland answers on.
+    func testHyprlandColoursFollowTheDocumentedSyntaxAndEachInstanceIsReloaded() throws {
+        try enable("hyprland")
+        let runtime = try makeDirectory("runtime")
+        chmod(runtime, 0o700)
+        environment["XDG_RUNTIME_DIR"] = runtime
+        // Two instances' sockets: one that answers and one left by a crash.
+        for signature in ["live", "crashed"] {
+            let path = try makeDirectory("runtime/hypr/" + signature) + "/.socket.sock"
+            let made = try run(
+                Locations.python,
+                ["-c", "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])", path])
+            XCTAssertEqual(made.status, 0, "\(made)")
+        }
+        let calls = root + "/calls"
+        let bin = try makeDirectory("bin")
+        try write(
+            """
+            #!/bin/sh
+            [ "$HYPRLAND_INSTANCE_SIGNATURE" = crashed ] && { echo "Couldn't connect to $HYPRLAND_INSTANCE_SIGNATURE"; exit 1; }
+            echo "$HYPRLAND_INSTANCE_SIGNATURE $*" >> \(calls)
+            echo ok
+
+            """, to: bin + "/hyprctl")
+        chmod(bin + "/hyprctl", 0o755)
+        try FileManager.default.copyItem(atPath: try tool("sleep"), toPath: bin + "/Hyprland")
+        environment["PATH"] = bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        _ = try background(bin + "/Hyprland", ["60"])
+        try startDaemon()
+        // The start-up pass writes the default theme's file and reloads: that run first.
+        XCTAssertEqual(try finishedRun("hyprland"), "ok")
+        try FileManager.default.removeItem(atPath: calls)
+        try switchTheme("nord", plugin: "hyprland")
+        XCTAssertEqual(contents(calls), "live reload\n")
+        let s = try slots("nord")
+        let settings = try hyprlandSettings(try XCTUnwrap(contents(".config/hypr/livery.conf")))
+        func rgb(_ slot: String) -> String { "rgb(\(s[slot]!.dropFirst()))" }
+        XCTAssertEqual(
+            settings,
+            [
+                "general:col.active_border": rgb("base0D"), "general:col.inactive_border": rgb("base03"),
+                "group:col.border_active": rgb("base0D"), "group:col.border_inactive": rgb("base03"),
+                "misc:background_color": rgb("base00"),
+            ])
+    }
 }
