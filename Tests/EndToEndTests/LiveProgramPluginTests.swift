@@ -144,4 +144,59 @@ final class LiveProgramPluginTests: ProgramPluginTestCase {
         try start("second")
         _ = try shows("second", "3024")
     }
+
+    /// GNOME Terminal 3.46 (Debian 12's) on dconf under Xvfb: gsettings takes every key the
+    /// plugin sets on the default profile (it checks them against GNOME Terminal's schema) with
+    /// the scheme's terminal colours, and a running terminal (its own server on the test's
+    /// bus) answers a program inside it with each switch's background, foreground and colour 1.
+    func testGnomeTerminalsDefaultProfileTakesEachSwitchAndRunningTerminalsFollow() throws {
+        let terminal = try tool("gnome-terminal")
+        let gsettings = try tool("gsettings")
+        try startDconf()
+        _ = try startDisplay()
+        environment["NO_AT_BRIDGE"] = "1"
+        environment["GIO_USE_VFS"] = "local"
+        try enable("gnome-terminal")
+        try startDaemon()
+        let profile =
+            "org.gnome.Terminal.Legacy.Profile:/org/gnome/terminal/legacy/profiles:/:b1dcc9dd-5262-4d8d-a863-c897e6d979b9/"
+        func get(_ key: String) throws -> String {
+            try run(gsettings, ["get", profile, key]).stdout.trimmingCharacters(in: .newlines)
+        }
+        try switchTheme("nord", plugin: "gnome-terminal")
+        let nord = try slots("nord")
+        XCTAssertEqual(try get("use-theme-colors"), "false")
+        XCTAssertEqual(try get("background-color"), "'\(nord["base00"]!)'")
+        XCTAssertEqual(try get("foreground-color"), "'\(nord["base05"]!)'")
+        XCTAssertEqual(
+            try get("palette"), "[" + terminalPalette(nord).map { "'\($0)'" }.joined(separator: ", ") + "]")
+        XCTAssertEqual(try get("highlight-background-color"), "'\(nord["base02"]!)'")
+
+        let appID = "org.livery.TestTerminal"
+        environment["LANG"] = "C.UTF-8"  // GNOME Terminal refuses other encodings
+        let terminalServer = try background("/usr/libexec/gnome-terminal-server", ["--app-id", appID])
+        let named = try waitUntil {
+            try run(
+                Locations.tool("gdbus"),
+                [
+                    "call", "--address", address, "--dest", "org.freedesktop.DBus", "--object-path",
+                    "/org/freedesktop/DBus", "--method", "org.freedesktop.DBus.NameHasOwner", appID,
+                ]
+            ).stdout.contains("true")
+        }
+        XCTAssertTrue(named, "gnome-terminal-server never owned \(appID): \(terminalServer.stderr)")
+        let answers = root + "/answers"
+        let opened = try run(terminal, ["--app-id", appID, "--"] + (try queryCommand(answers)))
+        XCTAssertEqual(opened.stderr, "", "\(opened)")
+        for id in ["nord", "3024"] {
+            if id != "nord" { try switchTheme(id, plugin: "gnome-terminal") }
+            let s = try slots(id)
+            let want = [s["base00"]!, s["base05"]!, s["base08"]!]
+            let followed = waitUntil { terminalAnswer(answers) == want }
+            XCTAssertTrue(
+                followed,
+                "\(id): answered \(terminalAnswer(answers) ?? []), want \(want)\n\(terminalServer.stderr.suffix(800))"
+            )
+        }
+    }
 }

@@ -145,4 +145,47 @@ class ProgramPluginTestCase: EndToEndTestCase {
             return try Screenshot(ppm: Data(contentsOf: URL(fileURLWithPath: shot)))
         }
     }
+
+    /// dconf-service on the test's bus, with the system's schemas on `XDG_DATA_DIRS` (GNOME's,
+    /// GNOME Terminal's), as on a desktop, and a runtime directory of the test's own.
+    func startDconf() throws {
+        let runtime = try makeDirectory("runtime")
+        chmod(runtime, 0o700)
+        environment["XDG_RUNTIME_DIR"] = runtime
+        environment["XDG_DATA_DIRS"] = dataDirs + ":/usr/local/share:/usr/share"
+        let dconf = try background("/usr/libexec/dconf-service", [])
+        XCTAssertTrue(dconf.isRunning, dconf.stderr)
+    }
+
+    /// The base16 terminal colours of a scheme's slots, as tinted-theming maps them (README:
+    /// "Terminal colours of every theme"): `#rrggbb` for color0 … color15.
+    func terminalPalette(_ s: [String: String]) -> [String] {
+        [
+            "base00", "base08", "base0B", "base0A", "base0D", "base0E", "base0C", "base05", "base03",
+            "base08", "base0B",
+            "base0A", "base0D", "base0E", "base0C", "base07",
+        ].map { s[$0]! }
+    }
+
+    /// Writes the program that runs in a terminal, asks it for its background (OSC 11),
+    /// foreground (OSC 10) and colour 1 (OSC 4) every 0.2 s and replaces `file` with the
+    /// answers (TerminalFollowTests.query); returns its argv.
+    func queryCommand(_ file: String) throws -> [String] {
+        let script = root + "/query.py"
+        if !FileManager.default.fileExists(atPath: script) {
+            try TerminalFollowTests.query.write(toFile: script, atomically: true, encoding: .utf8)
+        }
+        return [Locations.python, script, file]
+    }
+
+    /// The last answers `queryCommand` recorded in `file` as `#rrggbb` (the top 8 bits of each
+    /// 16-bit channel): background, foreground, colour 1; nil before the first.
+    func terminalAnswer(_ file: String) -> [String]? {
+        guard let text = contents(file) else { return nil }
+        return ["11;", "10;", "4;1;"].map { prefix in
+            guard let range = text.range(of: "\u{1B}]" + prefix + "rgb:") else { return "" }
+            let channels = text[range.upperBound...].prefix(14).split(separator: "/").prefix(3)
+            return "#" + channels.map { String($0.prefix(2)).lowercased() }.joined()
+        }
+    }
 }
