@@ -199,4 +199,53 @@ final class LiveProgramPluginTests: ProgramPluginTestCase {
             )
         }
     }
+
+    /// Konsole 22.12 (Debian 12's) under Xvfb with a profile naming the plugin's scheme: a
+    /// konsole started with it answers a program inside it with the scheme's background and
+    /// foreground (Konsole read the file), after `livery set` the running konsole answers the
+    /// new background, foreground and colour 1 (the sequences), and a konsole started after
+    /// the switch the new background and foreground.
+    func testKonsoleReadsTheSchemeAndRunningWindowsFollow() throws {
+        let konsole = try tool("konsole")
+        try enable("konsole")
+        try write(
+            "[Appearance]\nColorScheme=Livery\n\n[General]\nName=Test\nParent=FALLBACK/\n",
+            to: ".local/share/konsole/Test.profile")
+        _ = try startDisplay()
+        let runtime = try makeDirectory("runtime")
+        chmod(runtime, 0o700)
+        environment["XDG_RUNTIME_DIR"] = runtime
+        environment["NO_AT_BRIDGE"] = "1"
+        try startDaemon()
+        // Konsole looks for profiles and schemes where the user has them.
+        environment["XDG_DATA_HOME"] = home + "/.local/share"
+        environment["XDG_CONFIG_HOME"] = home + "/.config"
+        try switchTheme("nord", plugin: "konsole")
+        let nord = try slots("nord")
+        let running = root + "/running"
+        let first = try background(konsole, ["--profile", "Test", "-e"] + (try queryCommand(running)))
+        var shown: [String]?
+        let read = waitUntil(timeout: 20) {
+            shown = terminalAnswer(running)
+            return shown?.prefix(2) == [nord["base00"]!, nord["base05"]!]
+        }
+        XCTAssertTrue(
+            read, "a konsole started under nord answered \(shown ?? [])\n\(first.stderr.suffix(800))")
+        try switchTheme("3024", plugin: "konsole")
+        let theme = try slots("3024")
+        let want = [theme["base00"]!, theme["base05"]!, theme["base08"]!]
+        let followed = waitUntil {
+            shown = terminalAnswer(running)
+            return shown == want
+        }
+        XCTAssertTrue(followed, "the running konsole answered \(shown ?? []), want \(want)")
+        let later = root + "/later"
+        let second = try background(konsole, ["--profile", "Test", "-e"] + (try queryCommand(later)))
+        let fresh = waitUntil(timeout: 20) {
+            shown = terminalAnswer(later)
+            return shown?.prefix(2) == want.prefix(2)
+        }
+        XCTAssertTrue(
+            fresh, "a konsole started after the switch answered \(shown ?? [])\n\(second.stderr.suffix(800))")
+    }
 }
