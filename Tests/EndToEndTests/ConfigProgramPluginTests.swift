@@ -208,4 +208,40 @@ final class ConfigProgramPluginTests: ProgramPluginTestCase {
                 "misc:background_color": rgb("base00"),
             ])
     }
+
+    /// KDE Plasma 5.27's plasma-apply-colorscheme (Debian 12's plasma-workspace, without a
+    /// Plasma session: an Xvfb display and the test's bus) takes the plugin's scheme: after
+    /// each switch kdeglobals, read with KDE's own kreadconfig5, has the theme's colours (as
+    /// `r,g,b`) and the other of the two scheme names, LiveryA and LiveryB, so that each switch
+    /// is a change of scheme.
+    func testPlasmaAppliesTheSchemeUnderTheOtherNameAtEachSwitch() throws {
+        _ = try tool("plasma-apply-colorscheme")
+        let read = try tool("kreadconfig5")
+        try enable("plasma-colors")
+        let runtime = try makeDirectory("runtime")
+        chmod(runtime, 0o700)
+        environment["XDG_RUNTIME_DIR"] = runtime
+        _ = try startDisplay()  // liveryd's commands get DISPLAY, not QT_QPA_PLATFORM
+        try startDaemon()
+        func kdeglobals(_ group: String, _ key: String) throws -> String {
+            try run(read, ["--file", "kdeglobals", "--group", group, "--key", key]).stdout
+                .trimmingCharacters(in: .newlines)
+        }
+        func decimal(_ hex: String) -> String {
+            let v = Int(hex.dropFirst(), radix: 16)!
+            return "\(v >> 16),\(v >> 8 & 0xff),\(v & 0xff)"
+        }
+        var names: [String] = []
+        for id in ["nord", "3024", "nord"] {
+            try switchTheme(id, plugin: "plasma-colors")
+            let s = try slots(id)
+            XCTAssertEqual(try kdeglobals("Colors:Window", "BackgroundNormal"), decimal(s["base00"]!), id)
+            XCTAssertEqual(try kdeglobals("Colors:View", "ForegroundNormal"), decimal(s["base05"]!), id)
+            XCTAssertEqual(try kdeglobals("Colors:Selection", "BackgroundNormal"), decimal(s["base0D"]!), id)
+            names.append(try kdeglobals("General", "ColorScheme"))
+        }
+        XCTAssertTrue(["LiveryA", "LiveryB"].contains(names[0]), "\(names)")
+        XCTAssertEqual(names[1], names[0] == "LiveryA" ? "LiveryB" : "LiveryA")
+        XCTAssertEqual(names[2], names[0])
+    }
 }
