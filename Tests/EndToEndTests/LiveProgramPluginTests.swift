@@ -248,4 +248,58 @@ final class LiveProgramPluginTests: ProgramPluginTestCase {
         XCTAssertTrue(
             fresh, "a konsole started after the switch answered \(shown ?? [])\n\(second.stderr.suffix(800))")
     }
+
+    /// cava 0.7.4 (Debian 12's) in an xterm under Xvfb, started with the plugin's merged file:
+    /// it keeps the user's own settings (here its input, a FIFO fed a tone, and output) but not
+    /// their colours, cava draws its background and bars in the theme's base00 and base0D, and
+    /// after `livery set` the running cava (SIGUSR2) the new ones.
+    func testCavaTakesTheMergedConfigurationAndReloadsItsColours() throws {
+        let cava = try tool("cava")
+        let xterm = try tool("xterm")
+        let display = try startDisplay()
+        try enable("cava")
+        let fifo = root + "/fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        try write(
+            "[input]\nmethod = fifo\nsource = \(fifo)\n\n[output]\nmethod = noncurses\n\n[color]\nforeground = red\n",
+            to: configHome + "/cava/config")
+        try startDaemon()
+        try switchTheme("nord", plugin: "cava")
+        let merged = try XCTUnwrap(contents(configHome + "/cava/livery.conf"))
+        XCTAssertTrue(merged.contains("source = \(fifo)") && !merged.contains("red"), merged)
+        let feed = root + "/feed.py"
+        try write(
+            """
+            import math, struct, sys, time
+            out, t = open(sys.argv[1], "wb"), 0
+            while True:
+                s = [int(12000 * (math.sin(2 * math.pi * 220 * (t + i) / 44100) + math.sin(2 * math.pi * 2000 * (t + i) / 44100))) for i in range(441)]
+                out.write(b"".join(struct.pack("<hh", v, v) for v in s))
+                out.flush()
+                t += 441
+                time.sleep(0.01)
+
+            """, to: feed)
+        _ = try background(Locations.python, [feed, fifo])
+        let window = try background(
+            xterm,
+            [
+                "-tn", "xterm-256color", "-geometry", "60x15+0+0", "-e", cava, "-p",
+                configHome + "/cava/livery.conf",
+            ])
+        for id in ["nord", "3024"] {
+            if id != "nord" { try switchTheme(id, plugin: "cava") }
+            let s = try slots(id)
+            var seen = ""
+            let drawn = waitUntil {
+                guard let shot = try? display.screenshot() else { return false }
+                seen = shot.commonestColors()
+                // cava gives the terminal each colour on curses' 0–1000 scale: a channel may come
+                // back 1 off.
+                return shot.count(of: PixelColor(s["base00"]!), tolerance: 2) > 20_000
+                    && shot.count(of: PixelColor(s["base0D"]!), tolerance: 2) > 500
+            }
+            XCTAssertTrue(drawn, "cava under \(id): \(seen)\n\(window.stderr.suffix(800))")
+        }
+    }
 }
