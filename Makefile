@@ -29,7 +29,7 @@ TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus python3-gi python3-
   gir1.2-gtk-4.0 gir1.2-adw-1 xsettingsd chromium \
   kitty tmux alacritty foot weston fonts-dejavu-core x11-xserver-utils xterm desktop-base $(DEMO_PACKAGES)
 # The programs of the shipped bar, launcher and tool plugins, each run by its test.
-TEST_PACKAGES += polybar fzf btop zathura fuzzel wofi sway-notification-center sway grim gnome-terminal konsole cava
+TEST_PACKAGES += polybar fzf btop zathura fuzzel wofi sway-notification-center sway grim gnome-terminal konsole cava bspwm
 # plasma-apply-colorscheme and kreadconfig5 for the plasma-colors plugin, without plasma-workspace's
 # recommends (a whole Plasma desktop, 2 GB).
 TEST_PACKAGES_LEAN := plasma-workspace libkf5config-bin

@@ -244,4 +244,49 @@ final class ConfigProgramPluginTests: ProgramPluginTestCase {
         XCTAssertEqual(names[1], names[0] == "LiveryA" ? "LiveryB" : "LiveryA")
         XCTAssertEqual(names[2], names[0])
     }
+
+    /// bspwm 0.9.10 (Debian 12's) on an Xvfb display, its bspwmrc running the plugin's file as
+    /// the README says: the running bspwm reports (bspc config) the theme's border colours after
+    /// each switch, and a bspwm started afterwards has them from the start.
+    func testBspwmTakesTheBorderColoursLiveAndAtStart() throws {
+        let bspwm = try tool("bspwm")
+        let bspc = try tool("bspc")
+        _ = try startDisplay()
+        try enable("bspwm")
+        let rc = home + "/.config/bspwm/bspwmrc"
+        try write("#!/bin/sh\n. ~/.cache/livery/bspwm-colors\n", to: rc)
+        chmod(rc, 0o755)
+        // bspwm and bspc find each other by DISPLAY (/tmp/bspwm_N_0-socket): the test's own.
+        try startDaemon()
+        environment["XDG_CONFIG_HOME"] = home + "/.config"  // where bspwm looks for bspwmrc
+        func shown() throws -> [String] {
+            try [
+                "normal_border_color", "active_border_color", "focused_border_color", "presel_feedback_color",
+            ].map {
+                try run(bspc, ["config", $0]).stdout.trimmingCharacters(in: .newlines)
+            }
+        }
+        func expected(_ id: String) throws -> [String] {
+            let s = try slots(id)
+            return [s["base01"]!, s["base03"]!, s["base0D"]!, s["base0E"]!]
+        }
+        try setTheme("nord")
+        XCTAssertTrue(
+            waitUntil { contents(".cache/livery/bspwm-colors")?.contains(try! expected("nord")[2]) == true },
+            "bspwm-colors never written for nord: \(daemon.stderr.suffix(800))")
+        let wm = try background(bspwm, [])
+        var last: [String] = []
+        let started = try waitUntil {
+            last = try shown()
+            return last == (try expected("nord"))
+        }
+        XCTAssertTrue(started, "bspwm started under nord: \(last)\n\(wm.stderr)")
+        // bspwm's own liveryd sees it running from now on: the switch runs the commands live.
+        try switchTheme("3024", plugin: "bspwm")
+        let followed = try waitUntil {
+            last = try shown()
+            return last == (try expected("3024"))
+        }
+        XCTAssertTrue(followed, "the running bspwm after livery set 3024: \(last)")
+    }
 }
