@@ -20,6 +20,11 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # (gir1.2-gtk-3.0, gir1.2-gtk-4.0, gir1.2-adw-1), an XSETTINGS manager for the gtk plugin
 # (xsettingsd) and Chromium to open `livery gallery`'s page. WebP images are read through
 # gdk-pixbuf's webp-pixbuf-loader. Debian's desktop-base holds the real wallpapers `livery generate`'s tests read.
+# The feh and swaybg wallpaper plugins run the real programs: feh under Xvfb, swaybg under sway
+# (wlroots' headless backend; weston has no wlr-layer-shell) with grim for its screenshots. The
+# desktop programs' plugins are tested with the programs too: waybar and mako under that sway,
+# rofi, i3 and dunst under Xvfb, and Qt 5 and Qt 6 applications (PyQt5, PyQt6) through qt5ct
+# and qt6ct.
 BUILD_PACKAGES := libdbus-1-dev libyaml-dev libcairo2-dev librsvg2-dev webp-pixbuf-loader pkg-config
 RUN_PACKAGES := dbus-daemon dbus-bin
 # GTK 4's headers build livery-demo (`make demo`), and `make test`, which builds every target.
@@ -27,9 +32,10 @@ DEMO_PACKAGES := libgtk-4-dev
 TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus python3-gi python3-venv xdg-desktop-portal neovim vim \
   dconf-service dconf-gsettings-backend gsettings-desktop-schemas xvfb x11-apps netpbm gir1.2-gtk-3.0 \
   gir1.2-gtk-4.0 gir1.2-adw-1 xsettingsd chromium \
-  kitty tmux alacritty foot weston fonts-dejavu-core x11-xserver-utils xterm desktop-base $(DEMO_PACKAGES)
+  kitty tmux alacritty foot weston fonts-dejavu-core x11-xserver-utils xterm desktop-base feh swaybg sway grim \
+  waybar mako-notifier rofi i3-wm dunst qt5ct qt6ct python3-pyqt5 python3-pyqt6 $(DEMO_PACKAGES)
 # The programs of the shipped bar, launcher and tool plugins, each run by its test.
-TEST_PACKAGES += polybar fzf btop zathura fuzzel wofi sway-notification-center sway grim gnome-terminal konsole cava bspwm
+TEST_PACKAGES += polybar fzf btop zathura fuzzel wofi sway-notification-center gnome-terminal konsole cava bspwm
 # plasma-apply-colorscheme and kreadconfig5 for the plasma-colors plugin, without plasma-workspace's
 # recommends (a whole Plasma desktop, 2 GB).
 TEST_PACKAGES_LEAN := plasma-workspace libkf5config-bin

@@ -10,7 +10,8 @@
 # its own, so they run side by side. The exceptions reach every process of the user, as the
 # shipped plugins do on a desktop: the kitty plugin recolours every kitty listening on
 # @livery-kitty-*, the vim plugin every neovim, the foot plugin every foot, the shell plugin
-# writes to every pseudo-terminal; and the tests that run those programs or terminals would be
+# writes to every pseudo-terminal, the waybar plugin signals every waybar and the dunst plugin
+# restarts every dunst; and the tests that run those programs or terminals would be
 # reached by another test's switch. Those run one at a time, beside the others (SERIAL below).
 # Output: .build/test.log (the parallel run, then the serial one), with the xUnit results in
 # .build/test-parallel.xml and .build/test-serial.xml.
@@ -25,6 +26,8 @@ log=.build/test.log
 # over `Module.Class/test`).
 SERIAL='EndToEndTests\.(RunningProgramPluginTests|TerminalFollowTests|VimPluginTests)(/|$)'
 SERIAL+='|EndToEndTests\.PluginTests/(testShellPluginsSequencesArriveOnAPseudoTerminal|testAnUnlinkedShippedPluginsFailuresGoWithIt)$'
+# waybar's plugin signals every waybar of the user, dunst's restarts every dunst.
+SERIAL+='|EndToEndTests\.DesktopProgramPluginTests/(testSwayWaybarAndMakoFollowASwitch|testI3RofiAndDunstFollowASwitch)$'
 # The plugins that signal or message every polybar, btop … of the user, and their programs.
 SERIAL+='|EndToEndTests\.LiveProgramPluginTests(/|$)'
 

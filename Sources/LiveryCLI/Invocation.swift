@@ -186,6 +186,19 @@ extension Invocation {
     /// Checks the number of positional arguments against the command.
     func checkArguments(of c: Command) throws(UsageError) {
         let n = positional.count
+        let usage = "\nUsage: \(c.usage.split(separator: "\n")[0])"
+        if c == .generate {
+            // One source of colour: a picture, a colour or the desktop's wallpaper.
+            let sources = min(n, 1) + (color == nil ? 0 : 1) + (fromDesktop ? 1 : 0)
+            let message: String? =
+                sources > 1
+                ? "IMAGE, --color and --from-desktop are alternatives: give one of them"
+                : sources == 0
+                    ? "'generate' needs one of IMAGE, --color HEX and --from-desktop"
+                    : n > 1 ? "'generate' takes one IMAGE, not \(n)" : nil
+            if let message { throw UsageError(message: message + usage, command: c) }
+            return
+        }
         let ok: Bool
         switch c {
         case .list, .get, .reload, .status, .toggle, .dark, .light, .plugins, .sun, .schedule: ok = n == 0
@@ -197,13 +210,10 @@ extension Invocation {
         case .build: ok = n >= 1
         case .export: ok = n == 2
         case .preview, .gallery: ok = n == 1
-        case .generate: ok = n == (color == nil && !fromDesktop ? 1 : 0) && !(color != nil && fromDesktop)
+        case .generate: ok = true
         }
         if !ok {
-            throw UsageError(
-                message:
-                    "wrong number of arguments for '\(c.rawValue)'\nUsage: \(c.usage.split(separator: "\n")[0])",
-                command: c)
+            throw UsageError(message: "wrong number of arguments for '\(c.rawValue)'" + usage, command: c)
         }
     }
 

@@ -82,15 +82,21 @@ extension ThemeService {
     {
         let (theme, diagnostics) = catalog.compile(
             id, schema: schema, timeLimit: ThemeCompiler.timeLimit, pictures: pictures)
-        let source = catalog.sources[id]!
-        let meta = theme?.metadata ?? placeholderMetadata(id, source: source)
+        let meta = theme?.metadata ?? placeholderMetadata(id, catalog: catalog)!
         return Listing(
             metadata: meta, valid: theme != nil,
             errors: diagnostics.filter { $0.severity == .error }.map(\.description))
     }
 
-    /// What a theme's own `@theme` block says, for a theme that does not compile.
-    static func placeholderMetadata(_ id: String, source: ThemeSource) -> ThemeMetadata {
+    /// What a theme's `@theme` blocks say, for a theme not compiled (not checked yet, or with
+    /// errors): through its `inherits` chain when `catalog` has read it
+    /// (`ThemeCompiler.declaredMetadata`: its name, and the variant it inherits), else what its
+    /// own sheet says; nil when the theme is not read.
+    static func placeholderMetadata(_ id: String, catalog: ThemeCatalog) -> ThemeMetadata? {
+        if case .success(let chain) = catalog.chain(for: id) {
+            return ThemeCompiler.declaredMetadata(of: chain)
+        }
+        guard let source = catalog.sources[id] else { return nil }
         var meta = ThemeMetadata(
             id: id, name: source.sheet.metadataString("name") ?? id,
             description: source.sheet.metadataString("description") ?? "",
@@ -102,12 +108,12 @@ extension ThemeService {
         return meta
     }
 
-    /// The listing of a theme not checked yet: what its source or, unread, its installed theme (format and path) tells.
-    static func unchecked(_ id: String, _ source: ThemeSource?, _ installed: ThemeCatalog.InstalledTheme?)
-        -> Listing
-    {
+    /// The listing of a theme not checked yet: what its sheets declare (`placeholderMetadata`)
+    /// or, unread, its installed theme (format and path) tells.
+    static func unchecked(_ id: String, catalog: ThemeCatalog) -> Listing {
+        let installed = catalog.unreadTheme(id)
         let meta =
-            source.map { placeholderMetadata(id, source: $0) }
+            placeholderMetadata(id, catalog: catalog)
             ?? ThemeMetadata(
                 id: id, name: id, description: "", variant: "light", inherits: nil, accentColor: nil,
                 format: installed?.format.name ?? "", path: installed?.url.path ?? "")

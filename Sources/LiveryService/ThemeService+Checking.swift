@@ -44,27 +44,38 @@ extension ThemeService {
     }
 
     /// One pass of checks for scan `generation`: the search path scanned, then each installed
-    /// theme read alone, compiled and its listing stored.
+    /// theme read alone, compiled and its listing stored; the themes with no listing yet (new
+    /// ones) first.
     /// - Returns: whether every theme was checked (false when a newer scan began meanwhile).
     private func checkAll(generation: Int) -> Bool {
         // Scanned, nothing read: each theme is read for its check and freed after it.
         let scanned = ThemeCatalog(
             searchPath: configuration.searchPath, formats: configuration.formats(), readingOnly: [])
-        let fresh: Bool = state.withLock { s in
-            guard generation == s.scanGeneration else { return false }
+        let listed: Set<String>? = state.withLock { s in
+            guard generation == s.scanGeneration else { return nil }
             // The new scan replaces the old one, with the active theme's chain as read.
             for note in scanned.notes where s.loggedNotes.insert(note).inserted { self.log(.notice, note) }
             var current = scanned
             current.adopt(s.catalog)
             current.forget(keepingChainOf: s.activeID)
             s.catalog = current
-            return true
+            return Set(s.listings.keys)
         }
-        guard fresh else { return false }
-        for id in scanned.installedIDs {
+        guard let listed else { return false }
+        let ids = scanned.installedIDs
+        for id in ids.filter({ !listed.contains($0) }) + ids.filter(listed.contains) {
             var one = scanned
             one.read(id)
             guard one.sources[id] != nil else { continue }
+            // Until its check ends (a palette picture may take a while to decode), a new theme
+            // is listed with what its sheets declare, not as its id with the `light` variant.
+            let declared = ThemeService.unchecked(id, catalog: one)
+            let reading: Bool = state.withLock { s in
+                guard generation == s.scanGeneration else { return false }
+                if s.listings[id] == nil { s.listings[id] = declared }
+                return true
+            }
+            guard reading else { return false }
             let listing = ThemeService.listing(
                 id, catalog: one, schema: schema, pictures: configuration.pictures)
             let current: Bool = state.withLock { s in

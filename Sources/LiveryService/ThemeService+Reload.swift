@@ -71,7 +71,7 @@ extension ThemeService {
                 + rendered.joined(separator: "\n"))
         s.currentProblems = rendered
         s.listings[id] = Listing(
-            metadata: ThemeService.placeholderMetadata(id, source: catalog.sources[id]!), valid: false,
+            metadata: ThemeService.placeholderMetadata(id, catalog: catalog)!, valid: false,
             errors: rendered)
         s.prepared.keepOnly(s.cascade, for: PreparedTheme.key(s.fingerprint, s.cascade.theme))
     }

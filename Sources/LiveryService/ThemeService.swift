@@ -213,7 +213,7 @@ public final class ThemeService: Sendable {
             s.catalog.installedIDs.compactMap { id in
                 let listing =
                     s.listings[id]
-                    ?? ThemeService.unchecked(id, s.catalog.sources[id], s.catalog.unreadTheme(id))
+                    ?? ThemeService.unchecked(id, catalog: s.catalog)
                 return listing.metadata.abstract ? nil : listing
             }
         }

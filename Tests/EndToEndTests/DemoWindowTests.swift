@@ -68,17 +68,6 @@ final class DemoWindowTests: EndToEndTestCase {
                 + "commonest colours: \(last.commonestColors(10)); livery-demo: \(dark.stderr)")
     }
 
-    /// A PNG of `width` × `height` pixels of one colour, made by netpbm (`pnmtopng`).
-    private func solidPNG(_ color: PixelColor, width: Int = 32, height: Int = 16) throws -> Data {
-        var ppm = Data("P6\n\(width) \(height)\n255\n".utf8)
-        for _ in 0..<(width * height) { ppm.append(contentsOf: [color.red, color.green, color.blue]) }
-        let file = root + "/solid-\(color).ppm".replacingOccurrences(of: "#", with: "")
-        try ppm.write(to: URL(fileURLWithPath: file))
-        let r = try run("/bin/sh", ["-c", "/usr/bin/pnmtopng '\(file)' > '\(file).png'"])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        return try Data(contentsOf: URL(fileURLWithPath: file + ".png"))
-    }
-
     func testAButtonImageEditedInPlaceIsShownAgain() throws {
         // The daemon republishes a path whose image file changed under the same name (README,
         // "Live reload"); the window must load the file again, though its sheet's text is the same.

@@ -220,4 +220,15 @@ extension EndToEndTestCase {
             name: ":\(number)", width: width, height: height, server: server, directory: logs,
             environment: environment)
     }
+
+    /// A PNG of `width` × `height` pixels of one colour, made by netpbm (`pnmtopng`).
+    func solidPNG(_ color: PixelColor, width: Int = 32, height: Int = 16) throws -> Data {
+        var ppm = Data("P6\n\(width) \(height)\n255\n".utf8)
+        for _ in 0..<(width * height) { ppm.append(contentsOf: [color.red, color.green, color.blue]) }
+        let file = root + "/solid-\(color)-\(width)x\(height).ppm".replacingOccurrences(of: "#", with: "")
+        try ppm.write(to: URL(fileURLWithPath: file))
+        let r = try run("/bin/sh", ["-c", "/usr/bin/pnmtopng '\(file)' > '\(file).png'"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return try Data(contentsOf: URL(fileURLWithPath: file + ".png"))
+    }
 }

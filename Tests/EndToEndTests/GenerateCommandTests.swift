@@ -234,6 +234,32 @@ final class GenerateCommandTests: EndToEndTestCase {
         }
     }
 
+    /// Pictures whose names keep no letter or digit are two pairs, each with its own picture:
+    /// `generated-` and the hash of the name (the ids `GeneratedBundle`'s unit test pins), the
+    /// same again for the same name.
+    func testNamesWithoutLettersAreDistinctIds() throws {
+        let themes = try makeDirectory("themes")
+        let first = root + "/___.png"
+        let second = root + "/---.png"
+        try solidPNG(PixelColor("#1e50c8")).write(to: URL(fileURLWithPath: first))
+        try solidPNG(PixelColor("#e07010")).write(to: URL(fileURLWithPath: second))
+        for picture in [first, second, first] {
+            let r = try generate(picture, "--out", themes)
+            XCTAssertEqual(r.status, 0, "\(r)")
+        }
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: themes).sorted(),
+            [
+                "generated-045a3b34", "generated-045a3b34-dark", "generated-c4e4dc86",
+                "generated-c4e4dc86-dark",
+            ])
+        for (id, picture) in [("generated-045a3b34", first), ("generated-c4e4dc86", second)] {
+            XCTAssertEqual(
+                FileManager.default.contents(atPath: themes + "/" + id + "/picture.png"),
+                FileManager.default.contents(atPath: picture), id)
+        }
+    }
+
     func testTheBundlePairIsWholeAndSwitchedToByLiveryd() throws {
         let themes = try makeDirectory("generated")
         let picture = Self.wallpapers[0]

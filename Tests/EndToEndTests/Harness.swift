@@ -434,6 +434,11 @@ class EndToEndTestCase: XCTestCase {
         environment["XDG_DESKTOP_PORTAL_DIR"] = portals
         environment["XDG_CURRENT_DESKTOP"] = "livery"
         environment["XDG_RUNTIME_DIR"] = try makeDirectory("runtime")
+        // The system's GSettings schemas, which the test's own XDG_DATA_DIRS leaves out, as a
+        // desktop's portal has them: its network monitor makes GIO's proxy resolver, which with
+        // glib-networking's GNOME module installed reads org.gnome.system.proxy and aborts the
+        // portal when no schema is installed.
+        environment["GSETTINGS_SCHEMA_DIR"] = "/usr/share/glib-2.0/schemas"
         let portal = try background(Self.desktopPortal, ["--replace", "--verbose"])
         var last: RunResult?
         let answered = try waitUntil {

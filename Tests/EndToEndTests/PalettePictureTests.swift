@@ -80,6 +80,27 @@ final class PalettePictureTests: EndToEndTestCase {
         XCTAssertTrue(followed, "\(shown) \(daemon.stderr)")
     }
 
+    /// A palette picture is an image of its bundle: at most 16 MiB (16 × 2²⁰ bytes), as the
+    /// README's section says; one byte more is an error at its name, saying the limit, before
+    /// anything is decoded (a sparse file: only its PNG signature is written).
+    func testAPictureOverSixteenMebibytesIsAnErrorAtItsName() throws {
+        let themes = try makeDirectory("themes")
+        let bundle = try writeBundle(
+            "large", in: themes,
+            sheet: "@theme { inherits: \"default\"; palette-from: url(\"wall.png\"); }\n",
+            files: ["wall.png": onePixelPNG])
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: bundle + "/wall.png"))
+        try handle.truncate(atOffset: 16 * 1024 * 1024 + 1)
+        try handle.close()
+        let check = try run(Locations.livery, ["check", "--themes-dir", Locations.themes, bundle])
+        XCTAssertEqual(check.status, 1, "\(check)")
+        XCTAssertTrue(
+            (check.stdout + check.stderr).contains(
+                "theme.css:1:49: error: 'wall.png' is 16777217 bytes; images are limited to 16 MiB (16777216 bytes)"
+            ),
+            "\(check)")
+    }
+
     func testAPictureThatDoesNotDecodeIsAnErrorAtItsName() throws {
         let themes = try makeDirectory("themes")
         let bundle = try writeBundle(

@@ -201,17 +201,99 @@ final class WallpaperPluginTests: EndToEndTestCase {
         let sheet = try String(contentsOfFile: themes + "/desktop-dark/theme.css", encoding: .utf8)
         XCTAssertFalse(sheet.contains("wallpaper:"), sheet)
         _ = try generate(light, "--out", themes)
-        let named = try String(contentsOfFile: themes + "/joy/theme.css", encoding: .utf8)
+        // "joy ü" has a letter beyond ASCII: its id has the name's FNV-1a hash (by Python).
+        let named = try String(contentsOfFile: themes + "/joy-a4b10130/theme.css", encoding: .utf8)
         XCTAssertTrue(named.contains("  wallpaper: url(\"picture.jpg\");\n"), named)
         let check = try run(
             Locations.livery,
-            ["check", "--themes-dir", Locations.themes, themes + "/joy", themes + "/desktop"])
+            ["check", "--themes-dir", Locations.themes, themes + "/joy-a4b10130", themes + "/desktop"])
         XCTAssertEqual(check.status, 0, "\(check)")
 
+        // An empty picture-uri-dark (unset by the user) is picture-uri's picture.
         try gset("org.gnome.desktop.background", "picture-uri-dark", "''")
+        XCTAssertEqual(try generate("--from-desktop", "--json"), try generate(light, "--json"))
+        try gset("org.gnome.desktop.background", "picture-uri", "'https://example.org/x.jpg'")
         let r = try run(Locations.livery, ["generate", "--from-desktop"])
         XCTAssertEqual(r.status, 1)
         XCTAssertEqual(
-            r.stderr, "livery: error: GNOME's picture-uri-dark is '', not a file:// URI of a picture\n")
+            r.stderr,
+            "livery: error: GNOME's picture-uri is 'https://example.org/x.jpg', not a file:// URI of a picture\n"
+        )
+    }
+
+    /// Debian 12's GNOME wallpaper is desktop-base's slideshow XML (`picture-uri`'s default,
+    /// `/usr/share/images/desktop-base/desktop-background.xml`: one `<static>` whose `<file>` has
+    /// a `<size>` variant per screen shape): `--from-desktop` reads the variant GNOME shows on a
+    /// 1920 × 1080 screen, which is the one of exactly that size. An empty `picture-uri-dark`
+    /// falls back to `picture-uri` in prefer-dark.
+    func testGenerateFromDesktopReadsDebiansDefaultSlideshow() throws {
+        try startDconf()
+        let xml = "/usr/share/images/desktop-base/desktop-background.xml"
+        let real = try XCTUnwrap(
+            URL(fileURLWithPath: xml).resolvingSymlinksInPath().path, "\(xml): install desktop-base")
+        let picture = (real as NSString).deletingLastPathComponent + "/contents/images/1920x1080.svg"
+        XCTAssertTrue(FileManager.default.fileExists(atPath: picture), picture)
+        func generate(_ arguments: String...) throws -> String {
+            let r = try run(Locations.livery, ["generate"] + arguments)
+            XCTAssertEqual(r.status, 0, "\(r)")
+            return r.stdout
+        }
+        let gsettings = Locations.tool("gsettings")
+        for key in ["picture-uri", "picture-uri-dark"] {
+            XCTAssertEqual(try run(gsettings, ["reset", "org.gnome.desktop.background", key]).status, 0)
+        }
+        XCTAssertEqual(
+            try run(gsettings, ["get", "org.gnome.desktop.background", "picture-uri"]).stdout,
+            "'file://\(xml)'\n")
+        let expected = try generate(picture, "--json")
+        XCTAssertEqual(try generate("--from-desktop", "--json"), expected)
+        XCTAssertEqual(
+            try run(gsettings, ["set", "org.gnome.desktop.background", "picture-uri-dark", "''"]).status, 0)
+        XCTAssertEqual(
+            try run(gsettings, ["set", "org.gnome.desktop.interface", "color-scheme", "'prefer-dark'"])
+                .status, 0)
+        XCTAssertEqual(try generate("--from-desktop", "--json"), expected)
+    }
+
+    /// A slideshow of its own: two pictures shown a day each with a day's transition between
+    /// them, started (`<starttime>`, local time, UTC here) two and a half days ago, so the second
+    /// picture is the one shown now, half a day from any change. GNOME's `<hour>` is one more
+    /// than the hour meant (gnome-desktop subtracts one); months are written without a leading
+    /// zero, which gnome-desktop would read as octal.
+    func testGenerateFromDesktopReadsTheSlideCurrentNow() throws {
+        try startDconf()
+        environment["TZ"] = "UTC"
+        let pictures = try makeDirectory("slides")
+        let first = pictures + "/first.jpg"
+        let second = pictures + "/second.png"
+        try FileManager.default.copyItem(atPath: PalettePictureTests.first, toPath: first)
+        try FileManager.default.copyItem(atPath: PalettePictureTests.second, toPath: second)
+        let day = 86_400.0
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        let start = utc.dateComponents(
+            [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSinceNow: -2.5 * day))
+        let xml = """
+            <background>
+              <starttime>
+                <year>\(start.year!)</year><month>\(start.month!)</month><day>\(start.day!)</day>
+                <hour>\(start.hour! + 1)</hour><minute>\(start.minute!)</minute><second>\(start.second!)</second>
+              </starttime>
+              <static><duration>\(day)</duration><file>\(first)</file></static>
+              <transition type="overlay"><duration>\(day)</duration><from>\(first)</from><to>\(second)</to></transition>
+              <static><duration>\(day)</duration><file>slides/second.png</file></static>
+              <transition type="overlay"><duration>\(day)</duration><from>\(second)</from><to>\(first)</to></transition>
+            </background>
+
+            """
+        try xml.write(toFile: root + "/show.xml", atomically: true, encoding: .utf8)
+        let r = try run(
+            Locations.tool("gsettings"),
+            ["set", "org.gnome.desktop.background", "picture-uri", "'file://\(root)/show.xml'"])
+        XCTAssertEqual(r.status, 0, "\(r)")
+        let shown = try run(Locations.livery, ["generate", "--from-desktop", "--json"])
+        let expected = try run(Locations.livery, ["generate", second, "--json"])
+        XCTAssertEqual(shown.status, 0, "\(shown)")
+        XCTAssertEqual(shown.stdout, expected.stdout)
     }
 }

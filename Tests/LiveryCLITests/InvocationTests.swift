@@ -54,6 +54,25 @@ final class InvocationTests: XCTestCase {
         XCTAssertEqual(try parse(["set", "--", "-x"]).positional, ["-x"])
     }
 
+    /// `generate`'s picture is one of IMAGE, `--color` and `--from-desktop`: the error says so,
+    /// not "wrong number of arguments", with the usage line.
+    func testGenerateSaysItsSourcesAreAlternatives() {
+        let usage =
+            "\nUsage: livery generate (IMAGE | --color HEX | --from-desktop) [--scheme NAME] [--contrast C] [--json] [--out DIR]"
+        let both = "IMAGE, --color and --from-desktop are alternatives: give one of them" + usage
+        XCTAssertEqual(usageError(["generate", "a.jpg", "--color", "#fff"]), both)
+        XCTAssertEqual(usageError(["generate", "a.jpg", "--from-desktop"]), both)
+        XCTAssertEqual(usageError(["generate", "--color", "#fff", "--from-desktop"]), both)
+        XCTAssertEqual(
+            usageError(["generate", "--scheme", "vibrant"]),
+            "'generate' needs one of IMAGE, --color HEX and --from-desktop" + usage)
+        XCTAssertEqual(
+            usageError(["generate", "a.jpg", "b.jpg"]), "'generate' takes one IMAGE, not 2" + usage)
+        XCTAssertNil(usageError(["generate", "a.jpg"]))
+        XCTAssertNil(usageError(["generate", "--color", "#fff"]))
+        XCTAssertNil(usageError(["generate", "--from-desktop"]))
+    }
+
     func testUsageErrorsExitTwo() {
         let output = Output(out: { _ in }, err: { _ in }, isTerminal: false)
         XCTAssertEqual(runClient(arguments: [], output: output), 2)

@@ -88,6 +88,31 @@ final class ShippedPluginTests: XCTestCase {
                 "set-option -g status-style \"fg=#\(s["base04"]!),bg=#\(s["base01"]!)\"",
                 "set-window-option -g pane-border-style \"fg=#\(s["base01"]!)\"",
             ],
+            "waybar": ["@define-color base00 #\(s["base00"]!);", "@define-color base0D #\(s["base0D"]!);"],
+            "rofi": [
+                "    background:                  #\(s["base00"]!);",
+                "    red:                         #\(s["base08"]!);",
+            ],
+            "mako": ["background-color=#\(s["base00"]!)", "border-color=#\(s["base0D"]!)"],
+            // base16-i3's window colours: border, background, text, indicator, child border.
+            "sway": [
+                "set $base0D #\(s["base0D"]!)",
+                "client.focused          $base05 $base0D    $base00 $base0D   $base0C",
+            ],
+            "i3": ["set $base08 #\(s["base08"]!)", "client.background       $base07"],
+            // base16-dunst's urgencies.
+            "dunst": [
+                "    background = \"#\(s["base02"]!)\"", "    background = \"#\(s["base08"]!)\"",
+                "    frame_color = \"#\(s["base05"]!)\"",
+            ],
+            // QPalette's 21 roles in order: WindowText, Button, … Window (11th), … Highlight (13th).
+            "qt": [
+                "active_colors="
+                    + [
+                        "05", "01", "02", "02", "03", "03", "05", "07", "05", "00", "00", "00", "0D", "00",
+                        "0D", "0E", "01", "00", "01", "05", "04",
+                    ].map { "#ff" + s["base" + $0]! }.joined(separator: ", ")
+            ],
             // The slots in the table the highlight groups are set from.
             "vim": [
                 "      \\ '00': '\(s["base00"]!)', '01': '\(s["base01"]!)', '02': '\(s["base02"]!)', '03': '\(s["base03"]!)',"
@@ -101,8 +126,9 @@ final class ShippedPluginTests: XCTestCase {
         XCTAssertEqual(
             names,
             [
-                "alacritty", "feh", "foot", "ghostty", "gnome", "gtk", "kitty", "plasma", "pywal", "shell",
-                "swaybg", "tmux", "vim", "xresources",
+                "alacritty", "dunst", "feh", "foot", "ghostty", "gnome", "gtk", "i3", "kitty", "mako",
+                "plasma",
+                "pywal", "qt", "rofi", "shell", "sway", "swaybg", "tmux", "vim", "waybar", "xresources",
             ])
         for name in names {
             let plugin = PluginCatalog.load(
@@ -115,14 +141,14 @@ final class ShippedPluginTests: XCTestCase {
                     templates.template(named: export.template, system: "base16"), name)
                 let text = try template.render(snapshot.variables)
                 let sequences = export.template == "sequences.mustache"
-                if !["pywal", "shell", "gtk", "xresources"].contains(name) && !sequences {
+                if !["pywal", "shell", "gtk", "xresources", "waybar", "rofi"].contains(name) && !sequences {
                     XCTAssertTrue(text.contains("Nord"), "\(name): \(text.prefix(200))")
                 }
                 if name == "xresources" {
                     // xrdb runs the file through cpp, where a name could open a comment: the id.
                     XCTAssertTrue(text.hasPrefix("! Written by Livery for the theme nord (dark)"), text)
                 }
-                if name == "gtk" {
+                if ["gtk", "waybar", "rofi"].contains(name) {
                     // CSS has only block comments, which a name could end: the id is named.
                     XCTAssertTrue(text.hasPrefix("/* Written by Livery for the theme nord (dark)"), text)
                 }
@@ -132,6 +158,16 @@ final class ShippedPluginTests: XCTestCase {
                     XCTAssertEqual((json?["special"] as? [String: String])?["background"], "#\(s["base00"]!)")
                     XCTAssertEqual((json?["colors"] as? [String: String])?["color1"], "#\(s["base08"]!)")
                     XCTAssertEqual((json?["colors"] as? [String: String])?.count, 16)
+                }
+                if name == "qt" {
+                    // qt5ct and qt6ct read a group only with QPalette::NColorRoles colours: 21.
+                    let groups = text.split(separator: "\n").filter { $0.contains("_colors=") }
+                    XCTAssertEqual(
+                        groups.map { $0.split(separator: "=")[0] },
+                        ["active_colors", "disabled_colors", "inactive_colors"])
+                    for group in groups {
+                        XCTAssertEqual(group.split(separator: ",").count, 21, String(group))
+                    }
                 }
                 if sequences {
                     // OSC 4 sets palette entry 1, OSC 11 the background (ESC ] … ESC \).

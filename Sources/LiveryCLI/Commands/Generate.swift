@@ -165,8 +165,9 @@ private func writeBundles(
 }
 
 /// GNOME's current wallpaper: `org.gnome.desktop.background picture-uri`, or `picture-uri-dark`
-/// when `org.gnome.desktop.interface color-scheme` is `prefer-dark`, read with `gsettings` (its
-/// GVariant string unquoted, the `file://` URI percent-decoded).
+/// when `org.gnome.desktop.interface color-scheme` is `prefer-dark` and it is not empty (empty,
+/// it is unset: `picture-uri`'s picture), read with `gsettings` (its GVariant string unquoted,
+/// the `file://` URI percent-decoded). A slideshow's current picture (`shownPicture`).
 func desktopWallpaper() -> Result<String, BundleFiles.Refusal> {
     func get(_ schema: String, _ key: String) -> Result<String, BundleFiles.Refusal> {
         let process = Process()
@@ -211,14 +212,36 @@ func desktopWallpaper() -> Result<String, BundleFiles.Refusal> {
     case .failure(let why): return .failure(why)
     case .success(let scheme): dark = scheme == "prefer-dark"
     }
-    let key = dark ? "picture-uri-dark" : "picture-uri"
-    switch get("org.gnome.desktop.background", key) {
+    var key = dark ? "picture-uri-dark" : "picture-uri"
+    var uri = get("org.gnome.desktop.background", key)
+    if case .success("") = uri, dark {
+        key = "picture-uri"
+        uri = get("org.gnome.desktop.background", key)
+    }
+    switch uri {
     case .failure(let why): return .failure(why)
     case .success(let uri):
         guard let url = URL(string: uri), url.isFileURL, !url.path.isEmpty else {
             return .failure(
                 BundleFiles.Refusal(message: "GNOME's \(key) is '\(uri)', not a file:// URI of a picture"))
         }
-        return .success(url.path)
+        return shownPicture(url.path, key: key)
     }
+}
+
+/// The picture GNOME shows for the file at `path`: the file itself when it is a picture (or is
+/// not a slideshow: the decoder then says what it is), else the slideshow's picture of this
+/// moment (`GnomeSlideshow`, as GNOME tries a picture first and a slideshow then).
+func shownPicture(_ path: String, key: String) -> Result<String, BundleFiles.Refusal> {
+    guard case .success(let head) = BundleFiles.head(of: path, count: 4096),
+        BundleFiles.imageKind([UInt8](head)) == nil,
+        case .success(let xml) = BundleFiles.contents(of: path, limit: GnomeSlideshow.maximumSize),
+        let show = GnomeSlideshow(xml: xml, directory: (path as NSString).deletingLastPathComponent)
+    else { return .success(path) }
+    guard let picture = show.picture(at: Date().timeIntervalSince1970) else {
+        return .failure(
+            BundleFiles.Refusal(
+                message: "GNOME's \(key) is the slideshow \(path), which shows no picture now"))
+    }
+    return .success(picture)
 }

@@ -10,13 +10,20 @@
 /// `window_bg` `background`, `text` `on_surface` …), so every component follows the picture.
 public enum GeneratedBundle {
     /// The id of a theme made from a file: its name without the extension, lower-cased, each run
-    /// of other characters than letters and digits one `-`, no `-` at either end, at most 56
-    /// characters (so that `-dark` fits the id's 64); `generated` when nothing is left.
+    /// of other characters than ASCII letters and digits one `-`, no `-` at either end, at most
+    /// 56 characters (so that `-dark` fits the id's 64).
+    ///
+    /// A name the id cannot spell, one with characters beyond ASCII (`壁纸.jpg`, `café.jpg`) or
+    /// with no letter or digit at all (`___.png`), gets `-` and the name's hash (`nameHash`)
+    /// after what is left, or after `generated` when nothing is: two such names are two ids,
+    /// and the same name is the same id, so generating from it again replaces its pair as for
+    /// any other name (`wallpaper.jpg` → `wallpaper`).
     public static func id(fromFileName name: String) -> String {
         var stem = Substring(name.split(separator: "/").last ?? "")
         if let dot = stem.lastIndex(of: "."), dot != stem.startIndex { stem = stem[..<dot] }
         var out = ""
         var pendingDash = false
+        var unspelt = false
         for scalar in stem.unicodeScalars {
             if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
                 if pendingDash && !out.isEmpty { out += "-" }
@@ -24,11 +31,23 @@ public enum GeneratedBundle {
                 out += String(scalar).lowercased()
             } else {
                 pendingDash = true
+                unspelt = unspelt || !scalar.isASCII
             }
         }
-        while out.count > 56 { out.removeLast() }
+        let hashed = unspelt || out.isEmpty
+        while out.count > (hashed ? 47 : 56) { out.removeLast() }
         while out.hasSuffix("-") { out.removeLast() }
-        return out.isEmpty ? "generated" : out
+        guard hashed else { return out }
+        return (out.isEmpty ? "generated" : out) + "-" + nameHash(stem)
+    }
+
+    /// 8 hex digits of the FNV-1a hash (32-bit) of `stem`'s UTF-8 bytes: the same on every
+    /// machine, unlike Swift's `Hasher`, which is seeded per process.
+    static func nameHash(_ stem: Substring) -> String {
+        var hash: UInt32 = 0x811c_9dc5
+        for byte in stem.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
     }
 
     /// The names of the shipped skins' palette and the role or colour each is given (`shadow`

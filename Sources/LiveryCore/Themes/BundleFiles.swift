@@ -70,7 +70,9 @@ public enum BundleFiles {
         guard size <= maximumImageSize else {
             return .failure(
                 Refusal(
-                    message: "'\(path)' is \(size) bytes; images are limited to \(maximumImageSize) bytes"))
+                    message:
+                        "'\(path)' is \(size) bytes; images are limited to \(maximumImageSize >> 20) MiB (\(maximumImageSize) bytes)"
+                ))
         }
         guard let handle = FileHandle(forReadingAtPath: real) else {
             return .failure(Refusal(message: "'\(path)' cannot be read"))

@@ -78,7 +78,8 @@ public enum ThemeCompiler {
     ///     join the `app` layer).
     ///   - timeLimit: when given, the longest the rules may take to check: past it, the
     ///     compile stops with an error at the rule it reached that names the bound (the daemon
-    ///     passes ``timeLimit``; `livery check` waits as long as it takes).
+    ///     passes ``timeLimit``; `livery check` waits as long as it takes). Reading the palette
+    ///     picture is not counted.
     ///   - pictures: what reads a palette picture (`palette-from`); without it, a theme naming one
     ///     is an error.
     /// - Returns: the theme, or nil when there is any error; and every diagnostic.
@@ -90,7 +91,7 @@ public enum ThemeCompiler {
     {
         precondition(!chain.isEmpty)
         let clock = ContinuousClock()
-        let deadline = timeLimit.map { clock.now + $0 }
+        let started = clock.now
         let sheets: [Sheet] = chain.map { ($0.sheet, false) } + (overrides.map { [($0, true)] } ?? [])
         // At most `Diagnostic.maximumPerFile` kept a file, the rest counted; "did you mean" is
         // computed only for those kept (`log.accepts`), so that its cost, a comparison with each
@@ -100,7 +101,16 @@ public enum ThemeCompiler {
             diagnostics.merge(kept: sheet.diagnostics, omitted: sheet.omittedDiagnostics)
         }
         let schema = extendSchema(base, with: sheets, &diagnostics)
+        // The palette picture has a budget of its own, not the rules' bound: its decode is
+        // bounded by the picture's limits (16 MiB, 64 Mi pixels, a JPEG decoded at reduced scale,
+        // an SVG's renderer killed after 1 s) and paid once per version of the file
+        // (`PalettePictures` keeps it), so counting it would make the rules' bound depend on
+        // whether the picture was cached, and report it at whichever rule the clock ran out on,
+        // in whichever sheet of the chain that rule is (the root's, not the theme naming the
+        // picture). A picture that fails is an error at its name (`picturePalette`).
+        let pictureStarted = clock.now
         let picture = picturePalette(of: chain, pictures: pictures, &diagnostics)
+        let deadline = timeLimit.map { started + (clock.now - pictureStarted) + $0 }
         let (palette, names) = evaluatePalette(of: sheets, picture: picture, &diagnostics)
         // Unknown references inside palette definitions are reported once there; rules that use
         // a failed colour get their own error only when the name is unknown.
@@ -236,6 +246,18 @@ public enum ThemeCompiler {
         }
         if reader.meta.inherits == nil, chain.count > 1 { reader.meta.inherits = chain[chain.count - 2].id }
         return reader.meta
+    }
+
+    /// What a chain's `@theme` blocks declare, without compiling it: the theme's own name,
+    /// description and parent, and the keys each ancestor passes down (`variant` above all),
+    /// read as the compile reads them, for a listing of a theme not compiled yet. A colour
+    /// naming the palette (`accent-color: @primary`) is left out, since the palette is not
+    /// evaluated (a palette picture is not read); errors are the compile's to report.
+    /// - Parameter chain: the theme's sources, root ancestor first, the theme itself last.
+    public static func declaredMetadata(of chain: [ThemeSource]) -> ThemeMetadata {
+        precondition(!chain.isEmpty)
+        var ignored = DiagnosticLog()
+        return metadata(of: chain, lookup: { _ in nil }, paletteNames: [], &ignored)
     }
 
     /// The `@theme` block's keys read into a `ThemeMetadata`, each set once (by the first

@@ -222,10 +222,25 @@ final class ThemeGeneratorTests: XCTestCase {
         XCTAssertEqual(NSDictionary(dictionary: a.jsonObject), NSDictionary(dictionary: b.jsonObject))
     }
 
+    /// Ids from names: ASCII letters and digits kept. A name with other characters than those,
+    /// spaces and ASCII punctuation, or with nothing left, gets the FNV-1a (32-bit) hash of its
+    /// name without the extension, in UTF-8, as 8 hex digits (the expected ones computed by
+    /// Python: `h = 0x811c9dc5; for b in name.encode(): h = ((h ^ b) * 0x01000193) & 0xffffffff`),
+    /// so that two such names are two ids and the same name the same one.
     func testBundleIdsFromFileNames() {
         XCTAssertEqual(GeneratedBundle.id(fromFileName: "/a/b/My Wallpaper_2.JPG"), "my-wallpaper-2")
-        XCTAssertEqual(GeneratedBundle.id(fromFileName: "---.png"), "generated")
         XCTAssertEqual(GeneratedBundle.id(fromFileName: ".hidden"), "hidden")
         XCTAssertEqual(GeneratedBundle.id(fromFileName: String(repeating: "a", count: 80) + ".png").count, 56)
+        XCTAssertEqual(GeneratedBundle.id(fromFileName: "/p/---.png"), "generated-c4e4dc86")
+        XCTAssertEqual(GeneratedBundle.id(fromFileName: "___.jpg"), "generated-045a3b34")
+        XCTAssertEqual(GeneratedBundle.id(fromFileName: "壁纸.jpg"), "generated-69c202e7")
+        XCTAssertEqual(GeneratedBundle.id(fromFileName: "фото.webp"), "generated-e561a7d7")
+        XCTAssertEqual(GeneratedBundle.id(fromFileName: "😀.png"), "generated-33a29608")
+        XCTAssertEqual(GeneratedBundle.id(fromFileName: "夏 2.png"), "2-7dc307cb")
+        XCTAssertEqual(GeneratedBundle.id(fromFileName: "冬 2.png"), "2-b0b89e34")
+        XCTAssertEqual(GeneratedBundle.id(fromFileName: "café.jpg"), "caf-a82b5049")
+        let long = GeneratedBundle.id(fromFileName: String(repeating: "a", count: 80) + "é.png")
+        XCTAssertEqual(long.count, 56)
+        XCTAssertTrue(long.hasPrefix(String(repeating: "a", count: 47) + "-"), long)
     }
 }
