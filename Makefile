@@ -34,6 +34,11 @@ TEST_PACKAGES := libglib2.0-bin systemd python3 python3-dbus python3-gi python3-
   gir1.2-gtk-4.0 gir1.2-adw-1 xsettingsd chromium \
   kitty tmux alacritty foot weston fonts-dejavu-core x11-xserver-utils xterm desktop-base feh swaybg sway grim \
   waybar mako-notifier rofi i3-wm dunst qt5ct qt6ct python3-pyqt5 python3-pyqt6 $(DEMO_PACKAGES)
+# The programs of the shipped bar, launcher and tool plugins, each run by its test.
+TEST_PACKAGES += polybar fzf btop zathura fuzzel wofi sway-notification-center gnome-terminal konsole cava bspwm
+# plasma-apply-colorscheme and kreadconfig5 for the plasma-colors plugin, without plasma-workspace's
+# recommends (a whole Plasma desktop, 2 GB).
+TEST_PACKAGES_LEAN := plasma-workspace libkf5config-bin
 
 .PHONY: all build run demo test unit deps deps-demo deps-test install uninstall clean format lint bench bench-profile bench-profile-daemon fuzz fuzz-build
 
@@ -61,6 +66,7 @@ MATERIALYOUCOLOR_VERSION := 3.0.4
 
 deps-test: deps
 	@$(call install-missing,$(TEST_PACKAGES))
+	@$(subst apt-get install -y,apt-get install -y --no-install-recommends,$(call install-missing,$(TEST_PACKAGES_LEAN)))
 	@$(TEST_VENV)/bin/python -c 'import pywal, materialyoucolor' 2>/dev/null || { echo "installing pywal $(PYWAL_VERSION) and materialyoucolor $(MATERIALYOUCOLOR_VERSION) into $(TEST_VENV)"; \
 	  /usr/bin/python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install -q pywal==$(PYWAL_VERSION) materialyoucolor==$(MATERIALYOUCOLOR_VERSION); }
 

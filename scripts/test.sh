@@ -28,6 +28,8 @@ SERIAL='EndToEndTests\.(RunningProgramPluginTests|TerminalFollowTests|VimPluginT
 SERIAL+='|EndToEndTests\.PluginTests/(testShellPluginsSequencesArriveOnAPseudoTerminal|testAnUnlinkedShippedPluginsFailuresGoWithIt)$'
 # waybar's plugin signals every waybar of the user, dunst's restarts every dunst.
 SERIAL+='|EndToEndTests\.DesktopProgramPluginTests/(testSwayWaybarAndMakoFollowASwitch|testI3RofiAndDunstFollowASwitch)$'
+# The plugins that signal or message every polybar, btop … of the user, and their programs.
+SERIAL+='|EndToEndTests\.LiveProgramPluginTests(/|$)'
 
 # One `swift test` each; the serial one beside the parallel one (--ignore-lock: both only read
 # the build).

@@ -30,31 +30,34 @@ final class TerminalPaletteTests: EndToEndTestCase {
         ("foot/foot.mustache", foot), ("ghostty/ghostty.mustache", ghostty),
         ("xresources/Xresources.mustache", xresources), ("shell/sequences.mustache", sequences),
         ("pywal/colors.json.mustache", pywalJSON), ("alacritty/alacritty-yaml.mustache", alacrittyYAML),
-        ("foot/sequences.mustache", sequences),
+        ("foot/sequences.mustache", sequences), ("konsole/livery.colorscheme.mustache", konsole),
+        ("konsole/sequences.mustache", sequences), ("gnome-terminal/profile.mustache", gnomeTerminal),
     ]
 
-    /// The plugins whose templates are no terminal palette: GTK's and libadwaita's named
-    /// colours, vim's colour scheme, tmux's status line, and the desktop programs'
-    /// (`DesktopProgramPluginTests`).
-    static let notTerminals: Set = [
-        "gtk", "vim", "tmux", "waybar", "rofi", "mako", "sway", "i3", "dunst", "qt",
-    ]
-
-    /// `want` as `template` writes it: without the cursor for foot.
+    /// `want` as `template` writes it: without the cursor for foot and Konsole's scheme.
     static func expected(_ want: Terminal, in template: String) -> Terminal {
         var t = want
-        if template == "foot/foot.mustache" { t.cursor = "" }
+        if template == "foot/foot.mustache" || template == "konsole/livery.colorscheme.mustache" {
+            t.cursor = ""
+        }
         return t
     }
 
-    /// Every shipped template but those of the plugins whose programs take no terminal palette
-    /// (``notTerminals``, each checked by its own program's tests) is one of ``exporters``.
+    /// The plugins whose templates write no terminal colours: GTK's and libadwaita's named
+    /// colours, vim's colour scheme, and the base16 slots of tmux's status line, of bars,
+    /// launchers, notifications, window managers, Qt, KDE, system monitors and viewers.
+    static let slotPlugins: Set<String> = [
+        "gtk", "vim", "tmux", "waybar", "rofi", "mako", "sway", "i3", "dunst", "qt", "polybar", "fzf", "btop",
+        "cava", "zathura", "fuzzel", "wofi", "swaync", "hyprland", "plasma-colors", "bspwm",
+    ]
+
+    /// Every shipped template but those of ``slotPlugins`` is one of ``exporters``.
     func testEveryTerminalTemplateIsChecked() throws {
         var templates: [String] = []
         let plugins = Locations.repo + "/plugins"
         for plugin in try FileManager.default.contentsOfDirectory(atPath: plugins) {
             for file in try FileManager.default.contentsOfDirectory(atPath: plugins + "/" + plugin)
-            where file.hasSuffix(".mustache") && !Self.notTerminals.contains(plugin) {
+            where file.hasSuffix(".mustache") && !TerminalPaletteTests.slotPlugins.contains(plugin) {
                 templates.append(plugin + "/" + file)
             }
         }
@@ -446,6 +449,61 @@ final class TerminalPaletteTests: EndToEndTestCase {
             case "*.cursorColor": t.cursor = v
             default:
                 if key.hasPrefix("*.color"), let n = Int(key.dropFirst(7)) { t.colors[n] = v }
+            }
+        }
+        return t
+    }
+
+    /// Konsole's colour scheme: `[ColorN]` (N 0–7) and `[ColorNIntense]` (8 + N) sections, and
+    /// `[Background]` and `[Foreground]`, each with `Color=#rrggbb`; the faint and intense
+    /// background and foreground must be the same as the plain ones.
+    static func konsole(_ text: String) throws -> Terminal {
+        var t = Terminal()
+        var section = ""
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("[") {
+                section = String(line.dropFirst().dropLast())
+                continue
+            }
+            guard line.hasPrefix("Color="), let v = hex(line.dropFirst(6)) else { continue }
+            switch section {
+            case "Background": t.background = v
+            case "Foreground": t.foreground = v
+            case "BackgroundIntense", "BackgroundFaint": XCTAssertEqual(v, t.background, section)
+            case "ForegroundIntense", "ForegroundFaint": XCTAssertEqual(v, t.foreground, section)
+            default:
+                guard section.hasPrefix("Color"), let n = Int(String(section.dropFirst(5).prefix(1))) else {
+                    continue
+                }
+                if section.hasSuffix("Intense") {
+                    t.colors[8 + n] = v
+                } else if section.hasSuffix("Faint") {
+                    XCTAssertEqual(v, t.colors[n], section)
+                } else {
+                    t.colors[n] = v
+                }
+            }
+        }
+        return t
+    }
+
+    /// GNOME Terminal's profile keys as the plugin writes them, `KEY GVARIANT`: `palette` a list
+    /// of sixteen `'#rrggbb'`, `background-color`, `foreground-color`, `cursor-background-color`.
+    static func gnomeTerminal(_ text: String) throws -> Terminal {
+        var t = Terminal()
+        for (key, value) in pairs(text, separator: " ") {
+            switch key {
+            case "palette":
+                for (n, entry) in value.split(separator: ",").enumerated() {
+                    t.colors[n] = hex(entry.trimmingCharacters(in: CharacterSet(charactersIn: " []'"))[...])
+                }
+            case "background-color":
+                t.background = hex(value.trimmingCharacters(in: CharacterSet(charactersIn: " '"))[...]) ?? ""
+            case "foreground-color":
+                t.foreground = hex(value.trimmingCharacters(in: CharacterSet(charactersIn: " '"))[...]) ?? ""
+            case "cursor-background-color":
+                t.cursor = hex(value.trimmingCharacters(in: CharacterSet(charactersIn: " '"))[...]) ?? ""
+            default: break
             }
         }
         return t
