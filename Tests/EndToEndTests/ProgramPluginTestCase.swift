@@ -83,14 +83,16 @@ class ProgramPluginTestCase: EndToEndTestCase {
     }
 
     /// `livery set ID`, then waits until plugin `plugin` has finished its run for it and asserts
-    /// that run's result is `ok`.
+    /// that run's result is `expecting` (`ok`, or a skip when its program does not run).
     func switchTheme(
-        _ id: String, plugin: String, file: StaticString = #filePath, line: UInt = #line
+        _ id: String, plugin: String, expecting: String = "ok", file: StaticString = #filePath,
+        line: UInt = #line
     ) throws {
         try setTheme(id, file: file, line: line)
         let result = try finishedRun(plugin)
         XCTAssertEqual(
-            result, "ok", "plugin \(plugin) for \(id)\n\(daemon.stderr.suffix(1500))", file: file, line: line)
+            result, expecting, "plugin \(plugin) for \(id)\n\(daemon.stderr.suffix(1500))", file: file,
+            line: line)
     }
 
     /// Starts sway 1.7 (Debian 12's) on wlroots' headless backend with its pixman renderer and
