@@ -73,7 +73,7 @@ let generalUsage = """
       export ID TEMPLATE      render one Mustache template for theme ID
       preview ID              draw the sample screen with theme ID into a PNG offline
       gallery DIR             draw every installed theme into DIR with an index.html offline
-      generate IMAGE          make a theme from a picture (or --color HEX) offline
+      generate IMAGE          make a theme from a picture (or --color HEX, --from-desktop) offline
       reload                  rescan theme directories, run every plugin again
       status                  show the daemon's state
       plugins                 list plugins with their last run and result

@@ -17,7 +17,8 @@ public enum GeneratedBundle {
     /// with no letter or digit at all (`___.png`), gets `-` and the name's hash (`nameHash`)
     /// after what is left, or after `generated` when nothing is: two such names are two ids,
     /// and the same name is the same id, so generating from it again replaces its pair as for
-    /// any other name (`wallpaper.jpg` → `wallpaper`).
+    /// any other name (`wallpaper.jpg` → `wallpaper`). The ids of the skins the pair inherits
+    /// get `-picture` (`default.jpg` → `default-picture`).
     public static func id(fromFileName name: String) -> String {
         var stem = Substring(name.split(separator: "/").last ?? "")
         if let dot = stem.lastIndex(of: "."), dot != stem.startIndex { stem = stem[..<dot] }
@@ -37,6 +38,9 @@ public enum GeneratedBundle {
         let hashed = unspelt || out.isEmpty
         while out.count > (hashed ? 47 : 56) { out.removeLast() }
         while out.hasSuffix("-") { out.removeLast() }
+        // The pair inherits these skins: as its own id, one would inherit itself and hide the
+        // shipped skin from every theme that inherits it.
+        if ["default", "default-dark"].contains(out) { return out + "-picture" }
         guard hashed else { return out }
         return (out.isEmpty ? "generated" : out) + "-" + nameHash(stem)
     }

@@ -243,4 +243,15 @@ final class ThemeGeneratorTests: XCTestCase {
         XCTAssertEqual(long.count, 56)
         XCTAssertTrue(long.hasPrefix(String(repeating: "a", count: 47) + "-"), long)
     }
+
+    /// The skins a generated pair inherits, `default` and `default-dark`, are never its ids: a
+    /// picture named `default` (Debian's `/usr/share/images/desktop-base/default`) made a
+    /// `default` that inherited itself and hid the shipped one from every theme.
+    func testThePairNeverTakesTheIdOfTheSkinItInherits() {
+        XCTAssertEqual(
+            GeneratedBundle.id(fromFileName: "/usr/share/images/desktop-base/default"), "default-picture")
+        XCTAssertEqual(GeneratedBundle.id(fromFileName: "Default.jpg"), "default-picture")
+        XCTAssertEqual(GeneratedBundle.id(fromFileName: "default dark.png"), "default-dark-picture")
+        XCTAssertEqual(GeneratedBundle.id(fromFileName: "default-darker.png"), "default-darker")
+    }
 }
