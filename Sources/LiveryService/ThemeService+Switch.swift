@@ -26,8 +26,19 @@ extension ThemeService {
         var steps = SwitchSteps()
         var catalog = state.withLock { $0.catalog }
         // An alias (`base16-nord`) activates the scheme it names, listed under its own id.
-        let id = catalog.canonicalID(requested)
+        var id = catalog.canonicalID(requested)
         catalog.read(id)
+        // A theme written since the last scan (`livery generate --out DIR && livery set ID`)
+        // is looked for on the search path now rather than after live reload's quiet period;
+        // the new scan then becomes the daemon's, as a reload's does.
+        var rescanned = false
+        if catalog.sources[id] == nil {
+            var scan = ThemeCatalog(
+                searchPath: configuration.searchPath, formats: configuration.formats(), readingOnly: [])
+            let found = scan.canonicalID(requested)
+            scan.read(found)
+            if scan.sources[found] != nil { (catalog, id, rescanned) = (scan, found, true) }
+        }
         steps.mark("read")
         guard catalog.sources[id] != nil else {
             let hint =
@@ -66,7 +77,7 @@ extension ThemeService {
         let saveFailure = configuration.savesAfterPublishing ? nil : save(id)
         steps.mark("save")
         let change = state.withLock { s -> Change? in
-            s.catalog.adopt(catalog)
+            if rescanned { s.catalog = catalog } else { s.catalog.adopt(catalog) }
             s.catalog.forget(keepingChainOf: id)
             if configuration.savesAfterPublishing {
                 s.pendingSave = id
@@ -78,6 +89,8 @@ extension ThemeService {
         steps.mark("commit")
         if let change { log(.info, "active theme '\(id)' (serial \(change.serial))") }
         if .debug <= log.threshold { log(.debug, "switch to '\(id)': \(steps.summary)") }
+        // The other themes of the new scan are checked and listed, as after a reload.
+        if rescanned { startChecking() }
         return change
     }
 

@@ -3,6 +3,19 @@ import XCTest
 
 /// Live reload (the daemon's inotify watcher): edits on disk are picked up without `livery reload`.
 final class LiveReloadTests: EndToEndTestCase {
+    /// A bundle written a moment before `livery set` names it (`livery generate --out DIR &&
+    /// livery set ID`, a script's own bundle) is found by the switch itself, without waiting
+    /// for live reload to have seen the new directory, and is listed afterwards.
+    func testAJustWrittenBundleIsFoundBySetTheme() throws {
+        let themes = try makeDirectory("themes")
+        try startDaemon(extraThemesDirectories: [themes])
+        _ = try writeBundle("fresh", in: themes, sheet: "NavigationBar { tint-color: #123456; }\n")
+        let set = try livery("set", "fresh")
+        XCTAssertEqual(set.status, 0, "\(set)")
+        XCTAssertEqual(try resolve("Window/NavigationBar", "tint-color"), "#123456ff\n")
+        XCTAssertTrue(waitUntil { (try? livery("list").stdout.contains("fresh")) == true })
+    }
+
     func testEditingTheActiveThemeOnDiskPublishesTheChange() throws {
         let themes = try makeDirectory("themes")
         let bundle = try writeBundle("live", in: themes, sheet: "NavigationBar { tint-color: #123456; }\n")
