@@ -100,6 +100,9 @@ extension ThemeService {
     ) -> (String, CompiledTheme, [String])? {
         var candidates = candidates
         var tried = 0
+        // Why the saved theme was passed over: a problem of the theme started instead, so that
+        // `livery status` shows it until the next switch, not only the log.
+        var passedOver: [String] = []
         while true {
             if tried == candidates.count {
                 // Neither the saved theme nor the fallback: any valid one, in id order.
@@ -114,16 +117,13 @@ extension ThemeService {
                 id, catalog: catalog, schema: schema, overrides: overrides, pictures: configuration.pictures,
                 log: log)
             {
-                return (id, built.0, built.1)
+                return (id, built.0, passedOver + built.1)
             }
-            if i == 0 && catalog.sources[id] == nil {
-                log(
-                    .warning,
-                    "saved theme '\(id)' is not installed; falling back to '\(configuration.fallbackTheme)'")
-            } else if i == 0 {
-                log(
-                    .warning,
-                    "saved theme '\(id)' has errors; falling back to '\(configuration.fallbackTheme)'")
+            if i == 0 {
+                let why = catalog.sources[id] == nil ? "is not installed" : "has errors"
+                let message = "saved theme '\(id)' \(why); falling back to '\(configuration.fallbackTheme)'"
+                log(.warning, message)
+                passedOver = [message]
             }
         }
     }

@@ -49,4 +49,22 @@ final class PersistenceTests: EndToEndTestCase {
         let warnings = daemon.stderr.split(separator: "\n").filter { $0.hasPrefix("<4>") }
         XCTAssertTrue(warnings.contains { $0.contains("vanished") }, daemon.stderr)
     }
+
+    /// A saved theme that has errors at start-up (a palette picture broken since, a sheet
+    /// edited while the daemon was stopped) is passed over for `default`, and `livery status`
+    /// says so among its problems until a switch, not only the log.
+    func testASavedThemeWithErrorsIsAProblemUntilTheNextSwitch() throws {
+        let themes = try makeDirectory("themes")
+        _ = try writeBundle("broken", in: themes, sheet: "NavigationBar { tint-colour: #123456; }\n")
+        try FileManager.default.createDirectory(
+            atPath: stateHome + "/livery", withIntermediateDirectories: true)
+        try #"{"theme":"broken"}"#.write(toFile: stateFile, atomically: true, encoding: .utf8)
+        try startDaemon(extraThemesDirectories: [themes])
+        XCTAssertEqual(try activeTheme(), "default\n")
+        let status = try livery("status")
+        XCTAssertTrue(
+            status.stdout.contains("saved theme 'broken' has errors; falling back to 'default'"), "\(status)")
+        try setTheme("forest")
+        XCTAssertFalse(try livery("status").stdout.contains("saved theme"))
+    }
 }
