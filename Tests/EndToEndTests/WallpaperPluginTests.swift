@@ -33,8 +33,11 @@ final class WallpaperPluginTests: EndToEndTestCase {
     func stubs(_ names: [String], calls: String) throws {
         let bin = try makeDirectory("bin")
         for name in names {
+            // One write of the whole line (O_APPEND): two plugins' hooks run at once, and
+            // separate writes of a line's parts interleaved.
             let script =
-                "#!/bin/sh\nprintf '%s' \"\(name)\" >> '\(calls)'\nprintf ' %s' \"$@\" >> '\(calls)'\necho >> '\(calls)'\n"
+                "#!/bin/sh\nline=\"\(name)\"\nfor a in \"$@\"; do line=\"$line $a\"; done\n"
+                + "printf '%s\\n' \"$line\" >> '\(calls)'\n"
             try script.write(toFile: bin + "/" + name, atomically: true, encoding: .utf8)
             chmod(bin + "/" + name, 0o755)
         }

@@ -32,6 +32,10 @@ public struct Base16Slots: Sendable, Hashable {
     /// Each slot's name and colour, in order.
     public var named: [(name: String, color: RGBA)] { Array(zip(Base16Slots.names, colors)) }
 
+    /// The least WCAG contrast on base00 of a text or accent slot taken from a component
+    /// (rule 3); below it the slot is mixed as ``fallbacks`` says.
+    static let minimumContrast = 1.5
+
     /// The terminal palette names each slot is taken from (rule 2), where one is.
     static let terminalRule: [String: [String]] = [
         "base00": ["background"], "base02": ["selection-background"], "base03": ["color8"],
@@ -85,6 +89,9 @@ public struct Base16Slots: Sendable, Hashable {
         let light = theme.metadata.variant == "light"
         let paper = light ? RGBA(red: 1, green: 1, blue: 1) : RGBA(red: 0, green: 0, blue: 0)
         var found: [String: RGBA] = [:]
+        // The slots taken from what components resolve (rule 3), which may be values the theme
+        // never set for that purpose (a schema's initial colour, an inherited one).
+        var resolved: Set<String> = []
         for name in Base16Slots.names {
             var color = palette[name]
             if color == nil, isTerminal {
@@ -92,14 +99,31 @@ public struct Base16Slots: Sendable, Hashable {
             } else if color == nil, let (path, property) = Base16Slots.componentRule[name] {
                 color = Base16Slots.resolvedColor(cascade, path, property)
                 if name == "base0D", let accent = theme.metadata.accentColor { color = accent }
+                resolved.insert(name)
             }
             if let c = color, c.alpha > 0 { found[name] = c }
         }
         let base00 = Base16Slots.opaque(found["base00"] ?? paper, over: paper)
         found["base00"] = base00
-        // base05 first: most fallbacks are made from it.
+        // base05 first: most fallbacks are made from it; a resolved one that cannot be read on
+        // base00 is replaced too.
+        if let c = found["base05"], resolved.contains("base05"),
+            RGBA.contrast(Base16Slots.opaque(c, over: base00), base00) < Base16Slots.minimumContrast
+        {
+            found["base05"] = nil
+        }
         if found["base05"] == nil {
             found["base05"] = light ? RGBA(red: 0, green: 0, blue: 0) : RGBA(red: 1, green: 1, blue: 1)
+        }
+        // A resolved text or accent slot (base04 on) must read on base00 (WCAG contrast at
+        // least `minimumContrast`), and a resolved accent (base08 on) must not be the text's
+        // colour: templates draw them as text and as the accents between them.
+        for name in Base16Slots.names.dropFirst(4) where resolved.contains(name) && name != "base05" {
+            guard let c = found[name].map({ Base16Slots.opaque($0, over: base00) }) else { continue }
+            let isAccent = Base16Slots.names.firstIndex(of: name)! >= 8
+            if RGBA.contrast(c, base00) < Base16Slots.minimumContrast || (isAccent && c == found["base05"]) {
+                found[name] = nil
+            }
         }
         let white = light ? RGBA(red: 0, green: 0, blue: 0) : RGBA(red: 1, green: 1, blue: 1)
         // In slot order, so that a fallback's sources (always earlier, or base0D/base0A, made

@@ -73,10 +73,47 @@ final class Base16SlotsTests: XCTestCase {
         XCTAssertEqual(s["base0B"], "#00ff00ff")
         XCTAssertEqual(s["base0C"], "#00ffffff")
         XCTAssertEqual(s["base0D"], "#3366ffff")
-        // Not styled: Label.secondary inherits the text colour; Button:focused has the schema's
-        // initial border colour, #000000.
+        // Not styled: Label.secondary inherits the text colour. Button:focused has the schema's
+        // initial border colour, #000000, whose WCAG contrast on #101010 is
+        // (0.0052 + 0.05) / 0.05 = 1.10 < 1.5: unreadable, so base0A is mixed as rule 4 says,
+        // base0D's colour.
         XCTAssertEqual(s["base04"], "#e0e0e0ff")
-        XCTAssertEqual(s["base0A"], "#000000ff")
+        XCTAssertEqual(s["base0A"], "#3366ffff")
+    }
+
+    /// A component's value that cannot be read on base00 (WCAG contrast below 1.5) is no text or
+    /// accent slot, and an accent slot the colour of the text (base05) is none either: both
+    /// are mixed as rule 4 says. The shipped `default` resolved base06 white on its white
+    /// base00 and base0C, base0E, base0F black like its text; `default-dark` base0E black on
+    /// #1c1c1e (rofi's selected row and Qt's visited links were unreadable).
+    func testSlotsAreReadableOnBase00AndAccentsAreNotTheText() throws {
+        for id in ["default", "default-dark", "forest", "crimson"] {
+            let (theme, diagnostics) = shipped.compile(id, schema: shippedSchema)
+            let compiled = try XCTUnwrap(theme, "\(id): \(diagnostics.map(\.description))")
+            let slots = Cascade(theme: compiled).base16Slots
+            let base00 = try XCTUnwrap(slots["base00"])
+            let base05 = try XCTUnwrap(slots["base05"])
+            for name in Base16Slots.names.dropFirst(4) {
+                let c = try XCTUnwrap(slots[name])
+                XCTAssertGreaterThanOrEqual(wcag(c, base00), 1.5, "\(id) \(name) \(c.hex) on \(base00.hex)")
+            }
+            // base08 and base0B fall back to base05 by rule 4; the other accents are made from
+            // base0D, base08 and base00.
+            for name in ["base09", "base0A", "base0C", "base0D", "base0E", "base0F"] {
+                XCTAssertNotEqual(slots[name], base05, "\(id) \(name) is the text colour")
+            }
+        }
+    }
+
+    /// WCAG 2's contrast ratio, written here from its definition (sRGB linearised, luminance
+    /// 0.2126 R + 0.7152 G + 0.0722 B, (L1 + 0.05) / (L2 + 0.05)).
+    func wcag(_ a: RGBA, _ b: RGBA) -> Double {
+        func linear(_ c: Double) -> Double { c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4) }
+        func luminance(_ c: RGBA) -> Double {
+            0.2126 * linear(c.red) + 0.7152 * linear(c.green) + 0.0722 * linear(c.blue)
+        }
+        let (la, lb) = (luminance(a), luminance(b))
+        return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
     }
 
     func testANativeThemesOwnSlotColoursWin() throws {
