@@ -12,7 +12,8 @@
 ///    (``terminalRule``);
 /// 3. else the values the theme resolves for the components the `base16` mapping theme colours
 ///    from each slot (``componentRule``): base00 `Window` background-color, base05 `Window/Label`
-///    text-color, base0D the accent …
+///    text-color, base0D the accent …; from base04 on only a colour that reads on base00
+///    (``minimumContrast``), from base08 on only one that is not base05's.
 ///
 /// A colour that is not opaque is laid over base00 (base00 itself over white for a light theme,
 /// black for a dark one), since a slot is six hex digits; a fully transparent one falls back as
