@@ -272,6 +272,33 @@ final class DesktopProgramPluginTests: EndToEndTestCase {
         try waitForResults(["sway", "waybar", "mako"])
     }
 
+    /// A sway started with a `SWAYSOCK` another sway left behind (a shell or tmux keeps it)
+    /// listens on that path, not on `sway-ipc.UID.PID.sock` of its own pid: the plugin takes
+    /// each running sway's socket from its environment, so that sway reloads too, rather than
+    /// being passed over with the run reported `ok`.
+    func testASwayListeningOnAnInheritedSocketIsReloaded() throws {
+        try setUpHome(enabling: ["sway"])
+        let runtime = try makeDirectory("runtime")
+        chmod(runtime, 0o700)
+        environment["XDG_RUNTIME_DIR"] = runtime
+        // The name an earlier sway of pid 1 would have had: pid 1 is no sway.
+        environment["SWAYSOCK"] = runtime + "/sway-ipc.0.1.sock"
+        let config = userConfig + "/sway/config"
+        try write(
+            "include ~/.config/sway/livery\nxwayland disable\nbar {\n    colors {\n        background $base01\n    }\n}\n",
+            to: ".config/sway/config")
+        try startDaemon()
+        let nord = try slots("nord")
+        try switchTo("nord", until: ".config/sway/livery", has: "set $base01 \(nord["base01"]!)")
+        let socket = try startSway(config: config)
+        XCTAssertEqual(socket, runtime + "/sway-ipc.0.1.sock")
+        XCTAssertEqual(try barBackground(try tool("swaymsg"), socket: socket), nord["base01"])
+        let other = try slots("3024")
+        try switchTo("3024", until: ".config/sway/livery", has: "set $base01 \(other["base01"]!)")
+        try waitForResults(["sway"])
+        XCTAssertEqual(try barBackground(try tool("swaymsg"), socket: socket), other["base01"])
+    }
+
     // MARK: i3, rofi and dunst
 
     /// The pid of the notification server's connection on the test's bus.
