@@ -10,29 +10,6 @@ final class DesktopProgramPluginTests: EndToEndTestCase {
     var home: String { root + "/home" }
     var userConfig: String { home + "/.config" }
 
-    /// A base16 fixture scheme's slots, `#rrggbb` lower-case by name (`base0D`), read from its file.
-    func slots(_ scheme: String) throws -> [String: String] {
-        let text = try String(contentsOfFile: Locations.schemes + "/base16/\(scheme).yaml", encoding: .utf8)
-        var slots: [String: String] = [:]
-        for line in text.split(separator: "\n") {
-            let parts = line.split(separator: ":", maxSplits: 1).map {
-                $0.trimmingCharacters(in: .whitespaces)
-            }
-            guard parts.count == 2, parts[0].hasPrefix("base") else { continue }
-            slots[parts[0]] =
-                "#" + parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()
-        }
-        return slots
-    }
-
-    func tool(_ name: String) throws -> String {
-        let path = Locations.tool(name)
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw HarnessFailure("\(name) is missing: it is a test package (make deps-test installs it)")
-        }
-        return path
-    }
-
     /// The user's home and configuration as a desktop has them: `HOME`, and `XDG_CONFIG_HOME` its
     /// `.config`, where liveryd finds the plugins and the programs their configuration; the
     /// shipped plugins `names` linked there as the README says.

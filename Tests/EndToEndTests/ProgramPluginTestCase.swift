@@ -25,31 +25,6 @@ class ProgramPluginTestCase: EndToEndTestCase {
         return home
     }
 
-    /// The absolute path of a test package's program; a missing one fails the test.
-    func tool(_ name: String) throws -> String {
-        let path = Locations.tool(name)
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw HarnessFailure("\(name) is missing: a test package (make deps-test installs it)")
-        }
-        return path
-    }
-
-    /// The slots of a base16 fixture scheme, read from its file: `#rrggbb` lower-case by name
-    /// (`base00`).
-    func slots(_ scheme: String) throws -> [String: String] {
-        let text = try String(contentsOfFile: Locations.schemes + "/base16/\(scheme).yaml", encoding: .utf8)
-        var slots: [String: String] = [:]
-        for line in text.split(separator: "\n") {
-            let parts = line.split(separator: ":", maxSplits: 1).map {
-                $0.trimmingCharacters(in: .whitespaces)
-            }
-            guard parts.count == 2, parts[0].hasPrefix("base") else { continue }
-            slots[parts[0]] =
-                "#" + parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()
-        }
-        return slots
-    }
-
     /// Writes `text` to `path` (under the test's home when relative), making its directory.
     func write(_ text: String, to path: String) throws {
         let full = path.hasPrefix("/") ? path : home + "/" + path

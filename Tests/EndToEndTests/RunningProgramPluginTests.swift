@@ -8,34 +8,11 @@ import XCTest
 final class RunningProgramPluginTests: EndToEndTestCase {
     var pluginsDirectory: String { configHome + "/livery/plugins" }
 
-    /// The slots of a base16 scheme file of the fixtures, `#rrggbb` lower-case by name (`base00`).
-    func slots(_ scheme: String) throws -> [String: String] {
-        let text = try String(contentsOfFile: Locations.schemes + "/base16/\(scheme).yaml", encoding: .utf8)
-        var slots: [String: String] = [:]
-        for line in text.split(separator: "\n") {
-            let parts = line.split(separator: ":", maxSplits: 1).map {
-                $0.trimmingCharacters(in: .whitespaces)
-            }
-            guard parts.count == 2, parts[0].hasPrefix("base") else { continue }
-            slots[parts[0]] =
-                "#" + parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()
-        }
-        return slots
-    }
-
     /// Links the shipped plugin `name` into the user's plugin directory, as the README says.
     func enable(_ name: String) throws {
         try FileManager.default.createDirectory(atPath: pluginsDirectory, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(
             atPath: pluginsDirectory + "/" + name, withDestinationPath: Locations.repo + "/plugins/" + name)
-    }
-
-    func tool(_ name: String) throws -> String {
-        let path = Locations.tool(name)
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw HarnessFailure("\(name) is a test package (make deps-test installs it)")
-        }
-        return path
     }
 
     // MARK: kitty

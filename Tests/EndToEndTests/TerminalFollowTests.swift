@@ -91,14 +91,6 @@ final class TerminalFollowTests: EndToEndTestCase {
         return home
     }
 
-    func tool(_ name: String) throws -> String {
-        let path = Locations.tool(name)
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw HarnessFailure("\(name) is missing: a test package (make deps-test)")
-        }
-        return path
-    }
-
     /// alacritty 0.11 (Debian 12's) with the README's line for it, `import:` of
     /// `~/.config/alacritty/livery.yml` in alacritty.yml: a running window follows `livery set`
     /// (alacritty watches imported files), and so do a new window of the running instance
