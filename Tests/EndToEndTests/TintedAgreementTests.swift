@@ -8,8 +8,9 @@ import XCTest
 /// slot tinted-theming's template gives it there. The plugins' own templates are rendered by
 /// `livery build`, which gives a base16 scheme the template data the daemon gives the plugins
 /// ("Template data" in the README); tinted-theming's side is the role tables below, read from
-/// their templates (base16-i3 at 5a4d83d, base16-dunst at 623fb18, base16-rofi at 549ab8d),
-/// whose committed builds `livery build` of those templates reproduces byte for byte.
+/// their templates (base16-i3 at 5a4d83d, base16-dunst at 623fb18, base16-rofi at 549ab8d);
+/// `livery build` of those templates gives their committed files byte for byte, but for the
+/// schemes edited upstream since the snapshot.
 final class TintedAgreementTests: EndToEndTestCase {
     /// base16-i3's window colours (`templates/default.mustache` and
     /// `templates/client-properties.mustache`): each `client.CLASS` line's columns (border,
