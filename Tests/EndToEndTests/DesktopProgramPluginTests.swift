@@ -249,6 +249,36 @@ final class DesktopProgramPluginTests: EndToEndTestCase {
         try waitForResults(["sway", "waybar", "mako"])
     }
 
+    /// mako's plugin with no notification server on the session bus (mako 1.7.1's markers in its
+    /// config, as the README says): the colours are copied between the markers all the same, so
+    /// that a mako started later reads them, and `livery plugins` says the reload was skipped,
+    /// as for a `when-running` program that does not run.
+    func testMakosColoursAreCopiedAndItsReloadSkippedWhileNoMakoRuns() throws {
+        try setUpHome(enabling: ["mako"])
+        try write(
+            "# livery colours begin\n# livery colours end\ndefault-timeout=0\n[urgency=high]\nborder-color=#ff0000\n",
+            to: ".config/mako/config")
+        try startDaemon()
+        let nord = try slots("nord")
+        try setTheme("nord")
+        try waitForResults(["mako"], "skipped: mako not running")
+        XCTAssertEqual(
+            read(".config/mako/config"),
+            """
+            # livery colours begin
+            background-color=\(nord["base00"]!)
+            text-color=\(nord["base05"]!)
+            border-color=\(nord["base0D"]!)
+            progress-color=over \(nord["base02"]!)
+            # livery colours end
+            default-timeout=0
+            [urgency=high]
+            border-color=#ff0000
+
+            """)
+        XCTAssertFalse(try livery("status").stdout.contains("mako"))
+    }
+
     /// A sway started with a `SWAYSOCK` another sway left behind (a shell or tmux keeps it)
     /// listens on that path, not on `sway-ipc.UID.PID.sock` of its own pid: the plugin takes
     /// each running sway's socket from its environment, so that sway reloads too, rather than
