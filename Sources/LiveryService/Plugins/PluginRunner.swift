@@ -298,15 +298,17 @@ public final class PluginRunner: Sendable {
         var jobs: [Job] = []
         var failures: [String] = []
         var wrote = false
-        // `wallpaper`, `checksum` and `alpha` as the exports with `keep` found them, for the
-        // pywal templates after them.
+        // `wallpaper`, `checksum` and `alpha` as the exports with `keep` found them (and their
+        // defaults), for those exports and every export after them.
         var keptValues: [String: String] = [:]
+        var keptDefaults: [String: String] = [:]
         let claimed = claimedLater(plugin)
         for (index, (export, templates)) in zip(plugin.manifest.exports, plugin.templates).enumerated() {
             if superseded { break }
             let output = expand(export.output)
             if !export.keep.isEmpty {
                 keptValues.merge(rawKept(export.keep, in: output)) { _, new in new }
+                keptDefaults.merge(export.keep) { _, new in new }
             }
             if export.syntax == .pywal {
                 let r = renderPywal(
@@ -344,8 +346,8 @@ public final class PluginRunner: Sendable {
             }
             do {
                 let data =
-                    export.keep.isEmpty
-                    ? snap.variables : kept(export.keep, in: output, over: snap.variables)
+                    keptValues.isEmpty
+                    ? snap.variables : kept(keptValues, defaults: keptDefaults, over: snap.variables)
                 let bytes = try template.renderBytes(data)
                 let changed = try OutputFile.write(bytes, to: output)
                 if changed {
@@ -514,17 +516,21 @@ public final class PluginRunner: Sendable {
         t == t.rounded() ? "\(Int(t)) s" : "\(t) s"
     }
 
-    /// `variables` with `kept-KEY` for each key of `keep`: the string value of that top-level key
-    /// of the JSON object in `path` (at most 1 MiB), else its default; JSON-escaped, without
-    /// quotes, for a template that writes `"KEY": "{{{kept-KEY}}}"`.
-    func kept(_ keep: [String: String], in path: String, over variables: MustacheValue) -> MustacheValue {
-        let raw = rawKept(keep, in: path)
+    /// `variables` with, for each key of `raw` (the values `keep` found, `rawKept`), `kept-KEY`:
+    /// the value JSON-escaped without quotes, for a template that writes
+    /// `"KEY": "{{{kept-KEY}}}"`; and `kept-KEY-not-default`, true when the value is not the
+    /// text of its default in `defaults` (pywal's sequences give the alpha only when it is not
+    /// "100"; with no such value, as in `livery export`, the section is left out).
+    func kept(
+        _ raw: [String: String], defaults: [String: String], over variables: MustacheValue
+    ) -> MustacheValue {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
         var values: [String: MustacheValue] = [:]
         for (key, value) in raw {
             let quoted = (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
             values["kept-" + key] = .string(String(quoted.dropFirst().dropLast()))
+            values["kept-\(key)-not-default"] = .bool(value != defaults[key])
         }
         let kept = values
         return .lookup(MustacheLookup { kept[$0] ?? variables[$0] })
