@@ -40,7 +40,7 @@ TEST_PACKAGES += polybar fzf btop zathura fuzzel wofi sway-notification-center g
 # recommends (a whole Plasma desktop, 2 GB).
 TEST_PACKAGES_LEAN := plasma-workspace libkf5config-bin
 
-.PHONY: all build run demo test unit deps deps-demo deps-test install uninstall clean format lint bench bench-profile bench-profile-daemon fuzz fuzz-build
+.PHONY: all build build-dir run demo test unit deps deps-demo deps-test install uninstall clean format lint bench bench-profile bench-profile-daemon fuzz fuzz-build
 
 all: build
 
@@ -70,11 +70,25 @@ deps-test: deps
 	@$(TEST_VENV)/bin/python -c 'import pywal, materialyoucolor' 2>/dev/null || { echo "installing pywal $(PYWAL_VERSION) and materialyoucolor $(MATERIALYOUCOLOR_VERSION) into $(TEST_VENV)"; \
 	  /usr/bin/python3 -m venv $(TEST_VENV) && $(TEST_VENV)/bin/pip install -q pywal==$(PYWAL_VERSION) materialyoucolor==$(MATERIALYOUCOLOR_VERSION); }
 
-build: deps
-	$(SWIFT) build -c $(CONFIG) --product liveryd
-	$(SWIFT) build -c $(CONFIG) --product livery
-	$(SWIFT) build -c $(CONFIG) --product livery-svg
-	$(SWIFT) build -c $(CONFIG) --product livery-picture
+# SwiftPM locks a build directory with files in $TMPDIR named after its path
+# (/tmp/_home_me_livery_.build.lock), which no other user may open once one user made them: after
+# a build as root, every other user's `swift build` of the tree stopped ("invalid access to …
+# .build.lock"). So every `swift build` here keeps its locks and temporary files in .build/tmp,
+# which belongs to whoever owns the rest of .build.
+SWIFT_BUILD = mkdir -p .build/tmp && TMPDIR="$(CURDIR)/.build/tmp" $(SWIFT) build
+
+# A build directory made by another user (a build as root) cannot be written: say so, and the one
+# step that gives it back, before SwiftPM fails on a read-only database.
+build-dir:
+	@f=$$(find .build -maxdepth 2 ! -writable -print -quit 2>/dev/null); if [ -n "$$f" ]; then \
+	  echo "make: $$f is $$(stat -c %U "$$f")'s, not $$(id -un)'s: this tree was built as $$(stat -c %U "$$f")." >&2; \
+	  echo "  As root, give .build to $$(id -un) once: chown -R $$(id -un): $(CURDIR)/.build" >&2; exit 1; fi
+
+build: build-dir deps
+	$(SWIFT_BUILD) -c $(CONFIG) --product liveryd
+	$(SWIFT_BUILD) -c $(CONFIG) --product livery
+	$(SWIFT_BUILD) -c $(CONFIG) --product livery-svg
+	$(SWIFT_BUILD) -c $(CONFIG) --product livery-picture
 
 # The daemon with the shipped themes: on the session bus when there is one, otherwise on a
 # private bus whose address is printed.
@@ -85,7 +99,7 @@ run: build
 # "Example client: livery-demo"), against liveryd on the session bus, or one started as `make
 # run` starts it. `make run` and `make build` neither build nor need GTK.
 demo: build deps-demo
-	$(SWIFT) build -c $(CONFIG) --product livery-demo
+	$(SWIFT_BUILD) -c $(CONFIG) --product livery-demo
 	@scripts/run-demo.sh "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)" themes
 
 # How many tests run at once: most end-to-end tests wait on the programs they drive, so more
@@ -95,14 +109,14 @@ TEST_WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
 # Unit tests and end-to-end tests (liveryd on private buses, driven by livery, gdbus, busctl,
 # dbus-send, dbus-monitor and python3-dbus), all under a private session bus, several at once
 # (scripts/test.sh says which run one at a time and why); the summary line closes the output.
-test: deps-test
-	$(SWIFT) build --build-tests
+test: build-dir deps-test
+	$(SWIFT_BUILD) --build-tests
 	@dbus-run-session -- scripts/test.sh $(SWIFT) $(TEST_WORKERS) all
 
 # The unit tests alone: every test target but EndToEndTests (the outside tools some of them
 # compare with, gdbus, busctl and python3 among them, are test packages too).
-unit: deps-test
-	$(SWIFT) build --build-tests
+unit: build-dir deps-test
+	$(SWIFT_BUILD) --build-tests
 	@scripts/test.sh $(SWIFT) $(TEST_WORKERS) unit
 
 # Installs the release build.
@@ -147,8 +161,8 @@ uninstall:
 # fails when the cross-check finds a difference.
 BENCH_VENV := bench/.venv
 bench: deps
-	$(SWIFT) build -c release --product liveryd
-	$(SWIFT) build -c release --product livery-bench
+	$(SWIFT_BUILD) -c release --product liveryd
+	$(SWIFT_BUILD) -c release --product livery-bench
 	@test -x $(BENCH_VENV)/bin/python || python3 -m venv $(BENCH_VENV)
 	@$(BENCH_VENV)/bin/python -c 'import cssselect2, tinycss2, pywal, materialyoucolor, PIL' 2>/dev/null || \
 	  $(BENCH_VENV)/bin/pip install -q -r bench/requirements.txt
@@ -159,8 +173,8 @@ bench: deps
 	@command -v chromium >/dev/null || { echo "installing: chromium"; $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
 	@set -o pipefail; /usr/bin/python3 bench/blink/blink_bench.py --out bench/out 2>&1 | tee bench/out/blink.log
-	$(SWIFT) build -c release --product livery
-	$(SWIFT) build -c release --product livery-svg
+	$(SWIFT_BUILD) -c release --product livery
+	$(SWIFT_BUILD) -c release --product livery-svg
 	bench/fanout/run.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	-python3 bench/hostile/run.py "$$($(SWIFT) build -c release --show-bin-path)/livery" --out bench/out
 	-/usr/bin/python3 bench/hostile/daemon.py "$$($(SWIFT) build -c release --show-bin-path)/liveryd" --out bench/out
@@ -180,7 +194,7 @@ bench: deps
 # Callgrind profile of the indexed cascade on workload (a): one run, collecting only inside
 # resolveForest (the timed walk); the top functions go to bench/out/callgrind.txt.
 bench-profile: deps
-	$(SWIFT) build -c release --product livery-bench
+	$(SWIFT_BUILD) -c release --product livery-bench
 	@command -v valgrind >/dev/null || { $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq valgrind; }
 	@mkdir -p bench/out
@@ -193,8 +207,8 @@ bench-profile: deps
 # Callgrind profile of liveryd (start-up with 300 themes, then 2,000 Ping and 2,000 Resolve
 # calls), inclusive costs in bench/out/callgrind-daemon.txt: where a Resolve round trip goes.
 bench-profile-daemon: deps
-	$(SWIFT) build -c release --product liveryd
-	$(SWIFT) build -c release --product livery-bench
+	$(SWIFT_BUILD) -c release --product liveryd
+	$(SWIFT_BUILD) -c release --product livery-bench
 	@command -v valgrind >/dev/null || { $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq valgrind; }
 	@mkdir -p bench/out

@@ -78,48 +78,6 @@ final class DesktopProgramPluginTests: EndToEndTestCase {
 
     // MARK: sway, waybar and mako
 
-    /// A headless sway (wlroots' headless backend, drawn with pixman), started in a user
-    /// namespace of its own: sway refuses to start as root (the tests run as root), and in a
-    /// namespace without a mapping its uid is the overflow uid while the files it makes are
-    /// still the user's (run as another user, its IPC socket would be that user's, and the sway
-    /// plugin reaches only the user's sways). Its IPC socket and Wayland socket are in the test's runtime directory;
-    /// `WAYLAND_DISPLAY` is set to the latter for the programs the test starts afterwards.
-    /// - Returns: the socket of its IPC.
-    func startSway(config: String) throws -> String {
-        let runtime = environment["XDG_RUNTIME_DIR"]!
-        var env = environment
-        env["WLR_BACKENDS"] = "headless"
-        env["WLR_HEADLESS_OUTPUTS"] = "1"
-        env["WLR_LIBINPUT_NO_DEVICES"] = "1"
-        env["WLR_RENDERER"] = "pixman"
-        let saved = environment
-        environment = env
-        let sway = try background(try tool("unshare"), ["--user", try tool("sway"), "-c", config])
-        environment = saved
-        var socket: String?
-        var display: String?
-        let up = waitUntil(timeout: 20) {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: runtime)) ?? []
-            socket = names.first { $0.hasPrefix("sway-ipc.") && $0.hasSuffix(".sock") }
-            display = names.first { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }
-            return (socket != nil && display != nil) || !sway.isRunning
-        }
-        guard up, sway.isRunning, let socket, let display else {
-            throw HarnessFailure("sway did not start: \(sway.stderr.suffix(1500))")
-        }
-        environment["WAYLAND_DISPLAY"] = display
-        return runtime + "/" + socket
-    }
-
-    /// A screenshot of sway's output: grim (wlr-screencopy) as a PPM image.
-    func waylandScreenshot() throws -> Screenshot {
-        let file = logs + "/grim-\(UUID().uuidString).ppm"
-        defer { try? FileManager.default.removeItem(atPath: file) }
-        let r = try run(try tool("grim"), ["-t", "ppm", file])
-        guard r.status == 0 else { throw HarnessFailure("grim: \(r)") }
-        return try Screenshot(ppm: Data(contentsOf: URL(fileURLWithPath: file)))
-    }
-
     /// A bar's background as `swaymsg -t get_bar_config` or `i3-msg -t get_bar_config` gives it,
     /// `#rrggbb` lower-case (sway adds the alpha, `ff`).
     func barBackground(_ client: String, socket: String) throws -> String {
@@ -214,7 +172,8 @@ final class DesktopProgramPluginTests: EndToEndTestCase {
         environment = saved
         XCTAssertEqual(parsed.status, 0, "sway -C: \(parsed)")
 
-        let socket = try startSway(config: config)
+        let sway = try startSway(as: .user, config: config)
+        let socket = sway.socket
         let waybar = try background(try tool("waybar"), [])
         _ = try background(foot, ["sleep", "600"])
         let mako = try background(try tool("mako"), [])
@@ -227,7 +186,7 @@ final class DesktopProgramPluginTests: EndToEndTestCase {
                     && shot.count(of: PixelColor(s["base00"]!)) >= 8000
             }
         }
-        let before = try screenshot(waylandScreenshot, until: shows(nord))
+        let before = try screenshot(sway.screenshot, until: shows(nord))
         XCTAssertTrue(
             shows(nord)(before),
             "nord: \(before.commonestColors(8))\nwaybar: \(waybar.stderr.suffix(500))\nmako: \(mako.stderr.suffix(500))"
@@ -240,13 +199,43 @@ final class DesktopProgramPluginTests: EndToEndTestCase {
 
         let other = try slots("3024")
         try switchTo("3024", until: ".config/sway/livery", has: "set $base0D \(other["base0D"]!)")
-        let after = try screenshot(waylandScreenshot, until: shows(other))
+        let after = try screenshot(sway.screenshot, until: shows(other))
         let listed = try livery("plugins").stdout
         XCTAssertTrue(
             shows(other)(after),
             "3024: \(after.commonestColors(8))\n\(listed)\nwaybar: \(waybar.stderr.suffix(500))")
         XCTAssertEqual(try barBackground(try tool("swaymsg"), socket: socket), other["base01"])
         try waitForResults(["sway", "waybar", "mako"])
+    }
+
+    /// mako's plugin with no notification server on the session bus (mako 1.7.1's markers in its
+    /// config, as the README says): the colours are copied between the markers all the same, so
+    /// that a mako started later reads them, and `livery plugins` says the reload was skipped,
+    /// as for a `when-running` program that does not run.
+    func testMakosColoursAreCopiedAndItsReloadSkippedWhileNoMakoRuns() throws {
+        try setUpHome(enabling: ["mako"])
+        try write(
+            "# livery colours begin\n# livery colours end\ndefault-timeout=0\n[urgency=high]\nborder-color=#ff0000\n",
+            to: ".config/mako/config")
+        try startDaemon()
+        let nord = try slots("nord")
+        try setTheme("nord")
+        try waitForResults(["mako"], "skipped: mako not running")
+        XCTAssertEqual(
+            read(".config/mako/config"),
+            """
+            # livery colours begin
+            background-color=\(nord["base00"]!)
+            text-color=\(nord["base05"]!)
+            border-color=\(nord["base0D"]!)
+            progress-color=over \(nord["base02"]!)
+            # livery colours end
+            default-timeout=0
+            [urgency=high]
+            border-color=#ff0000
+
+            """)
+        XCTAssertFalse(try livery("status").stdout.contains("mako"))
     }
 
     /// A sway started with a `SWAYSOCK` another sway left behind (a shell or tmux keeps it)
@@ -267,7 +256,7 @@ final class DesktopProgramPluginTests: EndToEndTestCase {
         try startDaemon()
         let nord = try slots("nord")
         try switchTo("nord", until: ".config/sway/livery", has: "set $base01 \(nord["base01"]!)")
-        let socket = try startSway(config: config)
+        let socket = try startSway(as: .user, config: config).socket
         XCTAssertEqual(socket, runtime + "/sway-ipc.0.1.sock")
         XCTAssertEqual(try barBackground(try tool("swaymsg"), socket: socket), nord["base01"])
         let other = try slots("3024")

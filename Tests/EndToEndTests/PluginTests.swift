@@ -784,6 +784,52 @@ final class PluginTests: EndToEndTestCase {
         XCTAssertTrue(try waitUntil { try pluginRow("reloader")?["result"] as? String == "ok" })
     }
 
+    /// A command that finds for itself that its program does not run exits with status 77 (the
+    /// skip status of automake's test harness) and says why on its first line of standard
+    /// error: `livery plugins` shows it as a skip (`skipped: REASON`, or `ok; skipped: REASON`
+    /// beside a command that ran), not a failure, and nothing is added to the problems. The
+    /// work it did before, and the output, stay.
+    func testACommandExitingWithTheSkipStatusIsSkippedNotFailed() throws {
+        let copied = root + "/copied"
+        try writePlugin(
+            "self-skipping",
+            manifest: """
+                exports:
+                  - template: t.mustache
+                    output: \(root)/out.txt
+                    run: ["sh", "-c", "cp \(root)/out.txt \(copied); echo 'foo not running' >&2; exit 77"]
+                """,
+            files: ["t.mustache": "{{livery-theme}}\n"])
+        try writePlugin(
+            "one-of-two",
+            manifest: """
+                exports:
+                  - template: t.mustache
+                    output: \(root)/second.txt
+                    run: ["true"]
+                hooks:
+                  - run: ["sh", "-c", "echo 'on standard output'; exit 77"]
+                """,
+            files: ["t.mustache": "{{livery-theme}}\n"])
+        try startDaemon()
+        try setTheme("forest")
+        let serial = Int(try serial())
+        var rows: [String: [String: Any]] = [:]
+        let finished = try waitUntil {
+            for name in ["self-skipping", "one-of-two"] { rows[name] = try pluginRow(name) }
+            return rows.values.allSatisfy {
+                $0["serial"] as? Int == serial && $0["result"] as? String != "running"
+            }
+        }
+        XCTAssertTrue(finished, "\(rows)")
+        XCTAssertEqual(rows["self-skipping"]?["result"] as? String, "skipped: foo not running")
+        XCTAssertEqual(read(copied), "forest\n", "what the command did before it skipped stays")
+        // Without a line on standard error (standard output is no reason), the program's name.
+        XCTAssertEqual(rows["one-of-two"]?["result"] as? String, "ok; skipped: sh skipped itself")
+        let problems = try status()
+        XCTAssertFalse(problems.contains("self-skipping") || problems.contains("one-of-two"), problems)
+    }
+
     func testPluginsListsBuiltInFormatsAndShippedPluginsNotEnabled() throws {
         try startDaemon()
         let r = try livery("plugins", "--json")

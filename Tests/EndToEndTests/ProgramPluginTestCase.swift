@@ -70,59 +70,6 @@ class ProgramPluginTestCase: EndToEndTestCase {
             line: line)
     }
 
-    /// Starts sway 1.7 (Debian 12's) on wlroots' headless backend with its pixman renderer and
-    /// one output of `width` × `height`, for programs that draw on wlr-layer-shell (weston has
-    /// none), and sets `WAYLAND_DISPLAY` (and a runtime directory) in `environment`. sway refuses
-    /// to run as root, so as root it runs as `nobody` (setpriv) in a runtime directory of
-    /// nobody's, whose socket root's programs reach; `XDG_DATA_DIRS` gets the system's. tearDown
-    /// stops it.
-    /// - Returns: a function taking a screenshot of the output with grim (wlr-screencopy).
-    func startSway(width: Int = 640, height: Int = 480) throws -> () throws -> Screenshot {
-        let sway = try tool("sway")
-        let grim = try tool("grim")
-        let runtime = try makeDirectory("runtime")
-        let config = root + "/sway-config"
-        try "output HEADLESS-1 resolution \(width)x\(height)\nxwayland disable\n".write(
-            toFile: config, atomically: true, encoding: .utf8)
-        if getuid() == 0 { chown(runtime, 65534, 65534) }
-        chmod(runtime, 0o700)
-        environment["XDG_RUNTIME_DIR"] = runtime
-        // The system's data directories, as on a desktop: GTK's gdk-pixbuf tells an icon's format
-        // by shared-mime-info's database (/usr/share/mime), and GTK programs abort without it.
-        environment["XDG_DATA_DIRS"] = dataDirs + ":/usr/local/share:/usr/share"
-        environment["DISPLAY"] = nil
-        environment["WAYLAND_DISPLAY"] = nil
-        var swayEnvironment = environment
-        swayEnvironment["WLR_BACKENDS"] = "headless"
-        swayEnvironment["WLR_RENDERER"] = "pixman"
-        swayEnvironment["WLR_LIBINPUT_NO_DEVICES"] = "1"
-        let saved = environment
-        environment = swayEnvironment
-        let compositor =
-            getuid() == 0
-            ? try background(
-                try tool("setpriv"), ["--reuid=65534", "--regid=65534", "--clear-groups", sway, "-c", config])
-            : try background(sway, ["-c", config])
-        environment = saved
-        var socket: String?
-        let up = waitUntil {
-            socket = ((try? FileManager.default.contentsOfDirectory(atPath: runtime)) ?? []).first {
-                $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock")
-            }
-            return socket != nil || !compositor.isRunning
-        }
-        guard up, let socket else {
-            throw HarnessFailure("sway made no socket: \(compositor.stderr.suffix(800))")
-        }
-        environment["WAYLAND_DISPLAY"] = socket
-        let shot = root + "/shot.ppm"
-        return {
-            let r = try self.run(grim, ["-t", "ppm", shot])
-            guard r.status == 0 else { throw HarnessFailure("grim: \(r)") }
-            return try Screenshot(ppm: Data(contentsOf: URL(fileURLWithPath: shot)))
-        }
-    }
-
     /// dconf-service on the test's bus, with the system's schemas on `XDG_DATA_DIRS` (GNOME's,
     /// GNOME Terminal's), as on a desktop, and a runtime directory of the test's own.
     func startDconf() throws {

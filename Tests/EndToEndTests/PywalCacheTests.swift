@@ -4,8 +4,9 @@ import XCTest
 /// The pywal plugin's cache against pywal itself: after `livery set`, every file liveryd wrote
 /// into `~/.cache/wal` holds the bytes `wal --theme colors.json -n -s -t -e -q` (pywal 3.8.15 in
 /// `.build/test-venv`, with the same user templates) writes there from Livery's colors.json, for
-/// a dark and a light theme; pywal's shipped templates, a user template using every key and
-/// modifier, one in a subdirectory and one replacing a shipped template of its name.
+/// a dark and a light theme and with an alpha of 90 and of 100; pywal's shipped templates, the
+/// terminal sequences wal writes (`sequences`), a user template using every key and modifier, one
+/// in a subdirectory and one replacing a shipped template of its name.
 final class PywalCacheTests: EndToEndTestCase {
     var pluginsDirectory: String { configHome + "/livery/plugins" }
 
@@ -52,11 +53,12 @@ final class PywalCacheTests: EndToEndTestCase {
         XCTAssertEqual(r.status, 0, "\(r)")
         let ours = files(cache)
         let theirs = files(scratch + "/cache/wal")
-        // What wal writes that is no template's: the PNG of the palette (when Pillow is there),
-        // the name of the theme file it read, and its terminal sequences.
-        XCTAssertEqual(
-            ours, theirs.filter { !["colors.png", "last_used_theme", "sequences"].contains($0) }, label)
-        XCTAssertEqual(ours.count, 53 + 1 + 2, label)  // pywal's templates, colors.json, the user's two
+        // What wal writes that Livery does not (the README says why): the PNG of the palette
+        // (when Pillow is there) and the name of the theme file `--theme` was given.
+        XCTAssertEqual(ours, theirs.filter { !["colors.png", "last_used_theme"].contains($0) }, label)
+        // pywal's templates, colors.json, the terminal sequences, the user's two.
+        XCTAssertEqual(ours.count, 53 + 1 + 1 + 2, label)
+        XCTAssertTrue(ours.contains("sequences"), label)
         for file in ours {
             let a = FileManager.default.contents(atPath: cache + "/" + file)
             let b = FileManager.default.contents(atPath: scratch + "/cache/wal/" + file)
@@ -92,7 +94,14 @@ final class PywalCacheTests: EndToEndTestCase {
         try FileManager.default.createSymbolicLink(
             atPath: pluginsDirectory + "/pywal", withDestinationPath: Locations.repo + "/plugins/pywal")
         try startDaemon()
-        for theme in ["nord", "atelier-dune-light"] {
+        // wal writes the alpha into the sequences of the background (`]11;[90]#…`) unless it is
+        // "100": the third theme is set over a colors.json whose alpha is that.
+        for (theme, alpha) in [("nord", "90"), ("atelier-dune-light", "90"), ("3024", "100")] {
+            if alpha == "100" {
+                let json = try String(contentsOfFile: cache + "/colors.json", encoding: .utf8)
+                try json.replacingOccurrences(of: "\"alpha\": \"90\"", with: "\"alpha\": \"100\"").write(
+                    toFile: cache + "/colors.json", atomically: true, encoding: .utf8)
+            }
             try setTheme(theme)
             let serial = try serial()
             var row: [String: Any]?
@@ -106,6 +115,8 @@ final class PywalCacheTests: EndToEndTestCase {
             XCTAssertEqual(row?["result"] as? String, "ok", theme)
             let sh = try String(contentsOfFile: cache + "/colors.sh", encoding: .utf8)
             XCTAssertTrue(sh.contains("wallpaper=\"/pictures/sea 1.jpg\""), sh)
+            let sequences = try String(contentsOfFile: cache + "/sequences", encoding: .utf8)
+            XCTAssertEqual(sequences.contains("\u{1b}]11;[90]#"), alpha == "90", sequences.debugDescription)
             try compareWithPywal(cache, templates: templates, label: theme)
         }
     }

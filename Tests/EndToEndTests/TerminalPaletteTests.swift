@@ -32,6 +32,7 @@ final class TerminalPaletteTests: EndToEndTestCase {
         ("pywal/colors.json.mustache", pywalJSON), ("alacritty/alacritty-yaml.mustache", alacrittyYAML),
         ("foot/sequences.mustache", sequences), ("konsole/livery.colorscheme.mustache", konsole),
         ("konsole/sequences.mustache", sequences), ("gnome-terminal/profile.mustache", gnomeTerminal),
+        ("pywal/sequences.mustache", pywalSequences),
     ]
 
     /// `want` as `template` writes it: without the cursor for foot and Konsole's scheme.
@@ -523,6 +524,37 @@ final class TerminalPaletteTests: EndToEndTestCase {
             default: XCTFail("unexpected sequence \(sequence.debugDescription)")
             }
         }
+        return t
+    }
+
+    /// pywal's sequences (its sequences.py on Linux): OSC 4 for colours 0 to 15, 10, 11 and 12,
+    /// as the shell's, and the copies pywal adds, each the colour it copies: OSC 13 and 17 and
+    /// colour 256 the foreground, OSC 19 and 708 and colours 232 and 257 the background.
+    static func pywalSequences(_ text: String) throws -> Terminal {
+        var t = Terminal()
+        var copies: [String: String] = [:]
+        for sequence in text.components(separatedBy: "\u{1B}\\") where sequence.hasPrefix("\u{1B}]") {
+            let fields = sequence.dropFirst(2).split(separator: ";")
+            switch (fields.first, fields.count) {
+            case ("4", 3):
+                guard let n = Int(fields[1]) else {
+                    XCTFail(sequence.debugDescription)
+                    continue
+                }
+                if n < 16 { t.colors[n] = hex(fields[2]) } else { copies["4;\(n)"] = hex(fields[2]) ?? "" }
+            case ("10", 2): t.foreground = hex(fields[1]) ?? ""
+            case ("11", 2): t.background = hex(fields[1]) ?? ""
+            case ("12", 2): t.cursor = hex(fields[1]) ?? ""
+            case (let n?, 2): copies[String(n)] = hex(fields[1]) ?? ""
+            default: XCTFail("unexpected sequence \(sequence.debugDescription)")
+            }
+        }
+        XCTAssertEqual(
+            copies,
+            [
+                "13": t.foreground, "17": t.foreground, "4;256": t.foreground, "19": t.background,
+                "708": t.background, "4;232": t.background, "4;257": t.background,
+            ])
         return t
     }
 

@@ -77,50 +77,14 @@ final class WallpaperProgramTests: EndToEndTestCase {
 
     /// swaybg under sway 1.7 (wlroots' headless backend, its pixman renderer; weston has no
     /// wlr-layer-shell, which swaybg draws with), screenshots by grim (wlr-screencopy). sway
-    /// refuses to run as root, so as root the test runs it as `nobody` (setpriv), in a runtime
-    /// directory of nobody's; liveryd and the plugin's swaybg, as root, reach its socket there.
+    /// refuses to run as root, so as root the test runs it as `nobody` (`startSway`);
+    /// liveryd and the plugin's swaybg, as root, reach its socket.
     func testSwaybgFillsTheWaylandOutput() throws {
         _ = try program("swaybg")
-        let sway = try program("sway")
-        let grim = try program("grim")
-        let runtime = try makeDirectory("runtime")
-        let config = root + "/sway-config"
-        try "output HEADLESS-1 resolution 160x120\nxwayland disable\n".write(
-            toFile: config, atomically: true, encoding: .utf8)
-        if getuid() == 0 { chown(runtime, 65534, 65534) }
-        chmod(runtime, 0o700)
-        environment["XDG_RUNTIME_DIR"] = runtime
-        environment["WLR_BACKENDS"] = "headless"
-        environment["WLR_RENDERER"] = "pixman"
-        environment["WLR_LIBINPUT_NO_DEVICES"] = "1"
-        environment["DISPLAY"] = nil
-        environment["WAYLAND_DISPLAY"] = nil
-        // The system's data directories, as on a desktop: swaybg's gdk-pixbuf tells a picture's
-        // format by shared-mime-info's database (/usr/share/mime), and draws nothing without it.
-        environment["XDG_DATA_DIRS"] = dataDirs + ":/usr/local/share:/usr/share"
-        let compositor =
-            getuid() == 0
-            ? try background(
-                try program("setpriv"),
-                ["--reuid=65534", "--regid=65534", "--clear-groups", sway, "-c", config])
-            : try background(sway, ["-c", config])
-        var socket: String?
-        XCTAssertTrue(
-            waitUntil {
-                socket = ((try? FileManager.default.contentsOfDirectory(atPath: runtime)) ?? []).first {
-                    $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock")
-                }
-                return socket != nil
-            }, "sway made no socket: \(compositor.stderr.suffix(800))")
-        environment["WAYLAND_DISPLAY"] = try XCTUnwrap(socket)
+        let sway = try startSway(as: .nobody, width: 160, height: 120)
         _ = try enable("swaybg")
         try startDaemon(extraThemesDirectories: [try themes(width: 160, height: 120)], waitForChecks: false)
-        let shot = root + "/shot.ppm"
-        try assertEachThemeFillsTheScreen(pixels: 160 * 120) {
-            let r = try run(grim, ["-t", "ppm", shot])
-            guard r.status == 0 else { throw HarnessFailure("grim: \(r)") }
-            return try Screenshot(ppm: Data(contentsOf: URL(fileURLWithPath: shot)))
-        }
+        try assertEachThemeFillsTheScreen(pixels: 160 * 120, sway.screenshot)
         // The plugin's swaybg runs in a session of its own: stopped here, before the directory goes.
         let pidFile = stateHome + "/livery/swaybg.pid"
         if let pid = Int32(

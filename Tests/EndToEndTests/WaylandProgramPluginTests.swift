@@ -50,7 +50,7 @@ final class WaylandProgramPluginTests: ProgramPluginTestCase {
         let refused = try run(fuzzel, ["--config=" + broken, "--log-no-syslog"])
         XCTAssertTrue(refused.stderr.contains("not a valid color value"), "\(refused)")
 
-        let shot = try startSway()
+        let shot = try startSway(as: .nobody).screenshot
         let launch = options + ["--dmenu", "--no-exit-on-keyboard-focus-loss"]
         let first = try background(fuzzel, launch)
         assertShows(nord["base00"]!, 20_000, "fuzzel under nord", first, shot)
@@ -74,7 +74,7 @@ final class WaylandProgramPluginTests: ProgramPluginTestCase {
         try startDaemon()
         environment["XDG_CONFIG_HOME"] = home + "/.config"  // where wofi looks for style.css
         environment["NO_AT_BRIDGE"] = "1"
-        let shot = try startSway()
+        let shot = try startSway(as: .nobody).screenshot
         for id in ["nord", "3024"] {
             try setTheme(id)
             let s = try slots(id)
@@ -108,7 +108,7 @@ final class WaylandProgramPluginTests: ProgramPluginTestCase {
         environment["XDG_CONFIG_HOME"] = home + "/.config"  // where swaync looks for style.css
         environment["NO_AT_BRIDGE"] = "1"
         environment["GIO_USE_VFS"] = "local"
-        let shot = try startSway()
+        let shot = try startSway(as: .nobody).screenshot
         let centre = try background(swaync, [])
         let opened = try waitUntil { try run(client, ["--toggle-panel", "--skip-wait"]).status == 0 }
         XCTAssertTrue(opened, centre.stderr)

@@ -42,7 +42,8 @@ public struct PluginManifest: Sendable, Equatable {
         public var timeout: Double
         /// `keep`: top-level keys of the JSON file the output replaces, each with the value used
         /// when that file has none (not there, not a JSON object, the key missing or not a
-        /// string). The template gets each as `kept-KEY`, JSON-escaped without its quotes.
+        /// string). The template gets each as `kept-KEY`, JSON-escaped without its quotes, and
+        /// `kept-KEY-not-default`; so do the templates of the plugin's later exports.
         public var keep: [String: String]
         /// `skip-when-active-theme: true`: when the output is the active theme's own file (pywal's
         /// cache read as a theme), the export and its command are skipped instead of refused.

@@ -20,18 +20,18 @@ public final class PluginRunner: Sendable {
         var failures: [String] = []
         /// The failures of the run before, shown until this run fails or ends.
         var previous: [String] = []
-        /// Why commands of `serial` were not started (`waybar not running`), each once; not
-        /// failures.
+        /// Why commands of `serial` were not started (`waybar not running`) or skipped
+        /// themselves (`PluginRunner.skipStatus`), each once; not failures.
         var skipped: [String] = []
-        /// Whether a command of `serial` was started.
-        var started = false
+        /// Whether a command of `serial` ended with success.
+        var succeeded = false
         var shown: [String] { !failures.isEmpty || pending == 0 ? failures : previous }
         var result: String {
             if lastRun == nil { return "not run yet" }
             if !failures.isEmpty { return failures.joined(separator: "; ") }
             if pending > 0 { return "running" }
             if skipped.isEmpty { return "ok" }
-            return (started ? "ok; " : "") + "skipped: " + skipped.joined(separator: "; ")
+            return (succeeded ? "ok; " : "") + "skipped: " + skipped.joined(separator: "; ")
         }
     }
 
@@ -298,15 +298,17 @@ public final class PluginRunner: Sendable {
         var jobs: [Job] = []
         var failures: [String] = []
         var wrote = false
-        // `wallpaper`, `checksum` and `alpha` as the exports with `keep` found them, for the
-        // pywal templates after them.
+        // `wallpaper`, `checksum` and `alpha` as the exports with `keep` found them (and their
+        // defaults), for those exports and every export after them.
         var keptValues: [String: String] = [:]
+        var keptDefaults: [String: String] = [:]
         let claimed = claimedLater(plugin)
         for (index, (export, templates)) in zip(plugin.manifest.exports, plugin.templates).enumerated() {
             if superseded { break }
             let output = expand(export.output)
             if !export.keep.isEmpty {
                 keptValues.merge(rawKept(export.keep, in: output)) { _, new in new }
+                keptDefaults.merge(export.keep) { _, new in new }
             }
             if export.syntax == .pywal {
                 let r = renderPywal(
@@ -344,8 +346,8 @@ public final class PluginRunner: Sendable {
             }
             do {
                 let data =
-                    export.keep.isEmpty
-                    ? snap.variables : kept(export.keep, in: output, over: snap.variables)
+                    keptValues.isEmpty
+                    ? snap.variables : kept(keptValues, defaults: keptDefaults, over: snap.variables)
                 let bytes = try template.renderBytes(data)
                 let changed = try OutputFile.write(bytes, to: output)
                 if changed {
@@ -371,11 +373,33 @@ public final class PluginRunner: Sendable {
         return (jobs, wrote, failures)
     }
 
+    /// The exit status with which a plugin's command says it skipped itself, having found its
+    /// program not running (mako's reload, which looks at the session bus): automake's test
+    /// harness's skip status. The first line of its standard error is the reason.
+    static let skipStatus: Int32 = 77
+
+    /// How a command of a change ended, for its owner's status.
+    enum CommandEnd {
+        case succeeded
+        case failed(String)
+        /// Skipped itself (`skipStatus`), for this reason.
+        case skipped(String)
+    }
+
     private func report(
         _ owner: String, _ label: String, _ argv: [String], _ timeout: Double, serial: UInt32,
         _ outcome: ProcessRunner.Outcome
     ) {
         let command = argv.joined(separator: " ")
+        // darkman's scripts have no skip status: darkman takes none.
+        if !owner.contains("/") && outcome.end == .exited(PluginRunner.skipStatus) {
+            let why =
+                outcome.firstErrorLine
+                ?? "\(URL(fileURLWithPath: argv[0]).lastPathComponent) skipped itself"
+            log(.info, "plugin '\(owner)': \(label): skipped (\(command)): \(why)")
+            finish(owner, serial: serial, .skipped(why))
+            return
+        }
         var what = outcome.summary
         if outcome.end == .timedOut {
             what = "timed out after \(PluginRunner.seconds(timeout)) and was killed"
@@ -391,7 +415,8 @@ public final class PluginRunner: Sendable {
             message += "; \(stream)\(part):\n" + String(decoding: kept, as: UTF8.self)
         }
         log(outcome.succeeded ? .info : .warning, message)
-        finish(owner, serial: serial, failure: outcome.succeeded ? nil : "\(name) (\(command)) \(what)")
+        finish(
+            owner, serial: serial, outcome.succeeded ? .succeeded : .failed("\(name) (\(command)) \(what)"))
     }
 
     private func begin(_ run: Run, serial: UInt32) {
@@ -401,7 +426,7 @@ public final class PluginRunner: Sendable {
             status.serial = serial
             status.lastRun = Date()
             status.pending = run.pending
-            status.started = run.pending > 0
+            status.succeeded = false
             status.failures = run.failures
             status.skipped = run.skipped
             s.statuses[run.owner] = status
@@ -409,12 +434,16 @@ public final class PluginRunner: Sendable {
         for f in run.failures { log(.warning, f) }
     }
 
-    private func finish(_ owner: String, serial: UInt32, failure: String?) {
+    private func finish(_ owner: String, serial: UInt32, _ end: CommandEnd) {
         let changed: Bool = state.withLock { s in
             guard var status = s.statuses[owner], status.serial == serial else { return false }
             let before = status.shown
             status.pending = max(0, status.pending - 1)
-            if let failure { status.failures.append(failure) }
+            switch end {
+            case .succeeded: status.succeeded = true
+            case .failed(let failure): status.failures.append(failure)
+            case .skipped(let why): if !status.skipped.contains(why) { status.skipped.append(why) }
+            }
             s.statuses[owner] = status
             return before != status.shown
         }
@@ -487,17 +516,21 @@ public final class PluginRunner: Sendable {
         t == t.rounded() ? "\(Int(t)) s" : "\(t) s"
     }
 
-    /// `variables` with `kept-KEY` for each key of `keep`: the string value of that top-level key
-    /// of the JSON object in `path` (at most 1 MiB), else its default; JSON-escaped, without
-    /// quotes, for a template that writes `"KEY": "{{{kept-KEY}}}"`.
-    func kept(_ keep: [String: String], in path: String, over variables: MustacheValue) -> MustacheValue {
-        let raw = rawKept(keep, in: path)
+    /// `variables` with, for each key of `raw` (the values `keep` found, `rawKept`), `kept-KEY`:
+    /// the value JSON-escaped without quotes, for a template that writes
+    /// `"KEY": "{{{kept-KEY}}}"`; and `kept-KEY-not-default`, true when the value is not the
+    /// text of its default in `defaults` (pywal's sequences give the alpha only when it is not
+    /// "100"; with no such value, as in `livery export`, the section is left out).
+    func kept(
+        _ raw: [String: String], defaults: [String: String], over variables: MustacheValue
+    ) -> MustacheValue {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
         var values: [String: MustacheValue] = [:]
         for (key, value) in raw {
             let quoted = (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
             values["kept-" + key] = .string(String(quoted.dropFirst().dropLast()))
+            values["kept-\(key)-not-default"] = .bool(value != defaults[key])
         }
         let kept = values
         return .lookup(MustacheLookup { kept[$0] ?? variables[$0] })
