@@ -75,10 +75,15 @@ let package = Package(
             swiftSettings: optimised),
         .executableTarget(name: "liveryd", dependencies: ["LiveryDaemon"], swiftSettings: optimised),
         // The Swift standard library linked in (`-static-stdlib`): the front loads libdbus and the
-        // C and C++ runtimes only, and no Swift library's symbols are bound at start.
+        // C and C++ runtimes only, and no Swift library's symbols are bound at start. A release
+        // build drops the symbol tables (`--strip-all`, a third of the file; nothing reads them
+        // at run time).
         .executableTarget(
             name: "livery", dependencies: ["LiveryFront"], swiftSettings: optimised,
-            linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
+            linkerSettings: [
+                .unsafeFlags(["-static-stdlib"]),
+                .unsafeFlags(["-Xlinker", "--strip-all"], .when(configuration: .release)),
+            ]),
         .executableTarget(name: "livery-cli", dependencies: ["LiveryCLI"], swiftSettings: optimised),
         // One SVG image drawn per process (`SVGRenderer`): librsvg and Glibc only, no Foundation.
         .executableTarget(name: "livery-svg", dependencies: ["CCairo"], swiftSettings: optimised),

@@ -121,6 +121,31 @@ final class ClientFrontTests: EndToEndTestCase {
         }
     }
 
+    /// A write that fails (a full disk) ends both programs alike: by the trap Foundation's
+    /// `FileHandle.write` makes of it in the full client.
+    func testAFailedWriteEndsBothAlike() throws {
+        try startDaemon()
+        for (arguments, stream) in [(["get"], 1), (["set", "no-such-theme"], 2)] {
+            var ends: [String] = []
+            for program in [Locations.livery, Locations.liveryCLI] {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: program)
+                process.arguments = ["--address", address] + arguments
+                process.environment = environment
+                let full = FileHandle(forWritingAtPath: "/dev/full")
+                process.standardOutput = stream == 1 ? full : FileHandle.nullDevice
+                process.standardError = stream == 2 ? full : FileHandle.nullDevice
+                try process.run()
+                process.waitUntilExit()
+                ends.append(
+                    "\(process.terminationReason == .uncaughtSignal ? "signal" : "exit") \(process.terminationStatus)"
+                )
+            }
+            XCTAssertEqual(ends[0], ends[1], "\(arguments)")
+            XCTAssertEqual(ends[0], "signal \(SIGILL)", "\(arguments)")
+        }
+    }
+
     func testEveryOtherCommandLineIsTheFullClients() throws {
         for arguments in [
             [], ["--help"], ["-h"], ["get", "--help"], ["--version"], ["set"], ["set", "a", "b"],
