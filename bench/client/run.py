@@ -24,7 +24,7 @@ row's samples. Also the sizes of the binaries. Writes a Markdown report (--out, 
 bench/client/results.md) and exits 1 when an output was wrong or a command failed.
 
     /usr/bin/python3 bench/client/run.py BIN_DIR [--before PATH/TO/OLD/livery] [--rounds 40]
-        [--per-round 5] [--out FILE]
+        [--per-round 5] [--out FILE] [--dir DIR]
 
 Needs dbus-daemon, dconf-cli and dconf-service (the Makefile's bench target installs them).
 """
@@ -76,7 +76,9 @@ class Bench:
         self.bin = os.path.abspath(args.bin_dir)
         self.failures = []
         self.procs = []
-        self.base = tempfile.mkdtemp(prefix="livery-bench-client-")
+        # Where the daemons keep their state: liveryd's state.json and dconf's database (both
+        # written, and liveryd's fsynced, before a switch is answered).
+        self.base = tempfile.mkdtemp(prefix="livery-bench-client-", dir=args.dir)
         self.active = None  # the daemon's active theme, which every livery set row shares
         self.dconf_value = None
 
@@ -219,6 +221,14 @@ def sizes(paths):
     return out
 
 
+def filesystem(path):
+    """The type of the file system holding path (`df --output=fstype`)."""
+    try:
+        return subprocess.run(["df", "--output=fstype", path], capture_output=True, text=True).stdout.split()[-1]
+    except (OSError, IndexError):
+        return "?"
+
+
 def tool_version(argv):
     try:
         return subprocess.run(argv, capture_output=True, text=True).stdout.strip().splitlines()[0]
@@ -233,6 +243,7 @@ def main():
     p.add_argument("--rounds", type=int, default=40)
     p.add_argument("--per-round", type=int, default=5)
     p.add_argument("--out", default=os.path.join(ROOT, "bench/client/results.md"))
+    p.add_argument("--dir", help="the directory of the daemons' files (default: the system's temporary directory)")
     args = p.parse_args()
     for tool in ("/usr/bin/dconf", DCONF_SERVICE, shutil.which("dbus-daemon") or "/usr/bin/dbus-daemon"):
         if not os.access(tool, os.X_OK):
@@ -257,10 +268,11 @@ def main():
     lines = ["# The client's start: `livery get` / `livery set` against `dconf read` / `dconf write` (bench/client)", ""]
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
     lines.append("Machine: %d CPUs, %s; kernel %s; %s; dconf %s. Run %s, load average %.1f before, %.1f after. "
-                 "Binaries: %s%s." % (os.cpu_count(), cpu, platform.release(), tool_version(["dbus-daemon", "--version"]),
+                 "Binaries: %s%s. Daemons' files in %s (%s)." % (os.cpu_count(), cpu, platform.release(), tool_version(["dbus-daemon", "--version"]),
                                      tool_version(["dpkg-query", "-W", "-f=${Version}", "dconf-cli"]), started,
                                      load_before[0], load_after[0], bench.bin,
-                                     ", before: %s" % args.before if args.before else ""))
+                                     ", before: %s" % args.before if args.before else "",
+                                     os.path.dirname(bench.base), filesystem(os.path.dirname(bench.base))))
     lines.append("")
     lines.append("%d rounds × %d runs of every row, rows in turn (rotated each round); process start to exit; "
                  "every output checked." % (args.rounds, args.per_round))
