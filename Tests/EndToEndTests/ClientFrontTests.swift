@@ -111,6 +111,68 @@ final class ClientFrontTests: EndToEndTestCase {
         }
     }
 
+    /// A bus that starts liveryd when its name is called (D-Bus activation): both programs
+    /// start it alike, each from a bus where it is not running.
+    func testBothStartADaemonThroughActivationAlike() throws {
+        let services = try makeDirectory("services")
+        let socket = root + "/activation-bus"
+        let bus = "unix:path=" + socket
+        try """
+        [D-BUS Service]
+        Name=\(Locations.busName)
+        Exec=\(Locations.liveryd) --themes-dir \(Locations.themes) --address \(bus)
+        """.write(toFile: services + "/\(Locations.busName).service", atomically: true, encoding: .utf8)
+        let config = root + "/activation-bus.conf"
+        try """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>\(bus)</listen>
+          <servicedir>\(services)</servicedir>
+          <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+        </busconfig>
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        _ = try background(
+            Locations.tool("dbus-daemon"), ["--nofork", "--nopidfile", "--config-file=" + config])
+        XCTAssertTrue(waitUntil { FileManager.default.fileExists(atPath: socket) }, "the bus never listened")
+
+        /// Stops the liveryd the bus started and waits until its name has no owner.
+        func stopActivated() throws {
+            let owner = try run(
+                Locations.tool("busctl"),
+                [
+                    "--address=" + bus, "call", "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                    "org.freedesktop.DBus", "GetConnectionUnixProcessID", "s", Locations.busName,
+                ])
+            guard owner.status == 0,
+                let pid = owner.stdout.split(separator: " ").last.flatMap({
+                    Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+                })
+            else { return }
+            kill(pid, SIGTERM)
+            let gone = try waitUntil {
+                let has = try run(
+                    Locations.tool("busctl"),
+                    [
+                        "--address=" + bus, "call", "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                        "org.freedesktop.DBus", "NameHasOwner", "s", Locations.busName,
+                    ])
+                return has.stdout.hasPrefix("b false")
+            }
+            XCTAssertTrue(gone, "the activated liveryd did not leave the bus")
+        }
+        defer { try? stopActivated() }
+        // Each run starts liveryd anew with the theme saved before: crimson once set, which has no
+        // dark theme to toggle to (an error of the daemon's, the same for both).
+        for (arguments, status) in [
+            (["get"], 0), (["set", "crimson"], 0), (["toggle"], 1), (["set", "no-such-theme"], 1),
+        ] {
+            let r = try assertSame(["--address", bus] + arguments, prepare: stopActivated)
+            XCTAssertEqual(r.status, Int32(status), "\(arguments): \(r)")
+        }
+    }
+
     func testAStoppedDaemonTimesOutAlike() throws {
         try startDaemon()
         kill(daemon.pid, SIGSTOP)
