@@ -55,7 +55,7 @@ public func runFront(arguments: [String], output: FrontOutput = .standard) -> Fr
 public struct FrontOutput: Sendable {
     /// Writes text to standard output as given; callers supply the newlines.
     public var out: @Sendable (String) -> Void
-    /// Writes text to standard error as given, after `printable` (keeping its lines).
+    /// Writes text to standard error (`standard` passes it through `printable` first).
     public var err: @Sendable (String) -> Void
 
     /// An output writing to the given closures.
