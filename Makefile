@@ -87,6 +87,7 @@ build-dir:
 build: build-dir deps
 	$(SWIFT_BUILD) -c $(CONFIG) --product liveryd
 	$(SWIFT_BUILD) -c $(CONFIG) --product livery
+	$(SWIFT_BUILD) -c $(CONFIG) --product livery-cli
 	$(SWIFT_BUILD) -c $(CONFIG) --product livery-svg
 	$(SWIFT_BUILD) -c $(CONFIG) --product livery-picture
 
@@ -126,6 +127,7 @@ install: build
 	  $(DESTDIR)$(DATADIR)/dbus-1/services $(DESTDIR)$(SYSTEMD_USER_DIR)
 	install -m 755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/liveryd" $(DESTDIR)$(BINDIR)/liveryd
 	install -m 755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/livery" $(DESTDIR)$(BINDIR)/livery
+	install -m 755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/livery-cli" $(DESTDIR)$(BINDIR)/livery-cli
 	install -m 755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/livery-svg" $(DESTDIR)$(BINDIR)/livery-svg
 	install -m 755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/livery-picture" $(DESTDIR)$(BINDIR)/livery-picture
 	cp -R themes/. $(DESTDIR)$(DATADIR)/livery/themes/
@@ -139,7 +141,8 @@ install: build
 	@echo "installed to $(DESTDIR)$(PREFIX)"
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/liveryd $(DESTDIR)$(BINDIR)/livery $(DESTDIR)$(BINDIR)/livery-svg \
+	rm -f $(DESTDIR)$(BINDIR)/liveryd $(DESTDIR)$(BINDIR)/livery $(DESTDIR)$(BINDIR)/livery-cli \
+	  $(DESTDIR)$(BINDIR)/livery-svg \
 	  $(DESTDIR)$(BINDIR)/livery-picture \
 	  $(DESTDIR)$(SYSTEMD_USER_DIR)/livery.service $(DESTDIR)$(PREFIX)/lib/systemd/user/livery.service \
 	  $(DESTDIR)$(DATADIR)/dbus-1/services/org.livery.Livery1.service \
@@ -151,7 +154,9 @@ uninstall:
 # bench/.venv) and through headless Chromium's Blink (bench/blink/, over the DevTools protocol; the
 # chromium package installed when missing), a cross-check of every winner (and of a sample of
 # Blink's computed values), sheet parse and compile time, and liveryd's
-# start-up, memory and Resolve/Ping rates on a private bus; livery build of the tinted fixture
+# start-up, memory and Resolve/Ping rates on a private bus; the client's start, `livery get` and
+# `livery set` against `dconf read` and `dconf write` (bench/client/, dconf installed when
+# missing; bench/out/client.md); livery build of the tinted fixture
 # repositories against Debian's pystache (bench/tinted/); a switch carried out to 20 plugin
 # exports against pywal's `wal --theme` (bench/plugins/); a switch to five running programs
 # (kitty, alacritty, neovim, GTK 4, tmux) against `wal --theme` (bench/programs/); `livery gallery` of 300 themes against the
@@ -174,7 +179,10 @@ bench: deps
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
 	@set -o pipefail; /usr/bin/python3 bench/blink/blink_bench.py --out bench/out 2>&1 | tee bench/out/blink.log
 	$(SWIFT_BUILD) -c release --product livery
+	$(SWIFT_BUILD) -c release --product livery-cli
 	$(SWIFT_BUILD) -c release --product livery-svg
+	@$(call install-missing,dconf-cli dconf-service)
+	-/usr/bin/python3 bench/client/run.py "$$($(SWIFT) build -c release --show-bin-path)" --out bench/out/client.md
 	bench/fanout/run.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	-python3 bench/hostile/run.py "$$($(SWIFT) build -c release --show-bin-path)/livery" --out bench/out
 	-/usr/bin/python3 bench/hostile/daemon.py "$$($(SWIFT) build -c release --show-bin-path)/liveryd" --out bench/out
@@ -240,8 +248,9 @@ FUZZ_SECONDS ?= 60
 FUZZ_FLAGS ?=
 SWIFTC ?= $(dir $(SWIFT))swiftc
 # Every LiveryCore source but the template data, the one file that imports the Mustache module
-# (the targets build LiveryCore as one module of their own, and none renders templates).
-FUZZ_CORE := $(filter-out Sources/LiveryCore/Templates/ThemeTemplateData.swift,$(shell find Sources/LiveryCore -name '*.swift' | sort))
+# (the targets build LiveryCore as one module of their own, and none renders templates), and
+# `printable`, which forwards to the LiveryText module and which no LiveryCore source calls.
+FUZZ_CORE := $(filter-out Sources/LiveryCore/Templates/ThemeTemplateData.swift Sources/LiveryCore/Sheet/Printable.swift,$(shell find Sources/LiveryCore -name '*.swift' | sort))
 
 MUSTACHE_SOURCES := $(shell find Sources/Mustache -name '*.swift' | sort)
 

@@ -13,7 +13,11 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "liveryd", targets: ["liveryd"]),
+        // The client's front: `get`, `set` and `toggle` without Foundation, every other command
+        // line handed to `livery-cli` beside it (`LiveryFront`).
         .executable(name: "livery", targets: ["livery"]),
+        // The full client, every command (`LiveryCLI`).
+        .executable(name: "livery-cli", targets: ["livery-cli"]),
         // livery's SVG renderer, run by it for each SVG image with a deadline (`SVGRenderer`).
         .executable(name: "livery-svg", targets: ["livery-svg"]),
         // liveryd's palette picture decoder, run by it for each picture with a deadline and
@@ -34,7 +38,10 @@ let package = Package(
         .systemLibrary(
             name: "CGtk", pkgConfig: "gtk4",
             providers: [.apt(["libgtk-4-dev"])]),
-        .target(name: "LiveryCore", dependencies: ["CYAML", "Mustache"], swiftSettings: optimised),
+        .target(
+            name: "LiveryCore", dependencies: ["CYAML", "LiveryText", "Mustache"], swiftSettings: optimised),
+        // Text made safe for a terminal or a log, without Foundation (LiveryCore's and the front's).
+        .target(name: "LiveryText", swiftSettings: optimised),
         // A Mustache renderer (spec v1.4.2) that knows nothing of themes.
         .target(name: "Mustache", swiftSettings: optimised),
         .target(name: "LiveryDBus", dependencies: ["CDBus"], swiftSettings: optimised),
@@ -55,14 +62,29 @@ let package = Package(
         .target(name: "LiveryPreview", dependencies: ["LiveryCore", "CCairo"], swiftSettings: optimised),
         .target(
             name: "LiveryCLI",
-            dependencies: ["LiveryAPI", "LiveryCore", "LiveryDBus", "LiveryPreview", "Mustache"],
+            dependencies: [
+                "LiveryAPI", "LiveryCore", "LiveryDBus", "LiveryFront", "LiveryPreview", "Mustache",
+            ],
             swiftSettings: optimised),
+        // `livery`'s start: `get`, `set ID` and `toggle` over one libdbus call, without Foundation,
+        // and the texts both halves of the client print for a failed call.
+        .target(name: "LiveryFront", dependencies: ["CDBus", "LiveryText"], swiftSettings: optimised),
         // The GTK 4 window of the sample screen (`make demo`), a client of Watch and Changed.
         .target(
             name: "LiveryDemo", dependencies: ["CGtk", "LiveryAPI", "LiveryCore", "LiveryDBus"],
             swiftSettings: optimised),
         .executableTarget(name: "liveryd", dependencies: ["LiveryDaemon"], swiftSettings: optimised),
-        .executableTarget(name: "livery", dependencies: ["LiveryCLI"], swiftSettings: optimised),
+        // The Swift standard library linked in (`-static-stdlib`): the front loads libdbus and the
+        // C and C++ runtimes only, and no Swift library's symbols are bound at start. A release
+        // build drops the symbol tables (`--strip-all`, a third of the file; nothing reads them
+        // at run time).
+        .executableTarget(
+            name: "livery", dependencies: ["LiveryFront"], swiftSettings: optimised,
+            linkerSettings: [
+                .unsafeFlags(["-static-stdlib"]),
+                .unsafeFlags(["-Xlinker", "--strip-all"], .when(configuration: .release)),
+            ]),
+        .executableTarget(name: "livery-cli", dependencies: ["LiveryCLI"], swiftSettings: optimised),
         // One SVG image drawn per process (`SVGRenderer`): librsvg and Glibc only, no Foundation.
         .executableTarget(name: "livery-svg", dependencies: ["CCairo"], swiftSettings: optimised),
         // One palette picture decoded and sampled per process (`PictureDecoder`).
@@ -88,7 +110,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "LiveryCLITests",
-            dependencies: ["LiveryCLI", "LiveryAPI", "LiveryCore", "LiveryDBus", "Mustache"]),
+            dependencies: ["LiveryCLI", "LiveryAPI", "LiveryCore", "LiveryDBus", "LiveryFront", "Mustache"]),
+        .testTarget(
+            name: "LiveryFrontTests", dependencies: ["LiveryFront", "LiveryCLI", "LiveryAPI", "LiveryDBus"]),
         // Runs the built liveryd and livery as processes; imports no target.
         .testTarget(name: "EndToEndTests"),
     ],

@@ -2,6 +2,7 @@ import Foundation
 import LiveryAPI
 import LiveryCore
 import LiveryDBus
+import LiveryFront
 
 /// `livery`'s whole program. Returns the exit status: 0 success, 1 failure, 2 usage error.
 /// - Parameters:
@@ -52,29 +53,15 @@ public func runClient(arguments: [String], output: Output = .standard) -> Int32 
     }
 }
 
-/// A bus error for people: what it means for the client rather than libdbus's words.
+/// A bus error for people: what it means for the client rather than libdbus's words
+/// (`busFailureText`, which the front prints too).
 /// - Parameters:
 ///   - e: The error.
 ///   - timeout: The seconds each call waited for its reply.
 func describe(_ e: DBusError, timeout: Double) -> String {
-    switch e.name {
-    case .serviceUnknown, .nameHasNoOwner:
-        return "liveryd is not running on this bus (\(e.name.rawValue))"
-    case .noReply, .timeout:
-        return
-            "liveryd did not answer within \(timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)) s (is it stopped or busy?)"
-    case _ where ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] == "":
-        return "no session bus (DBUS_SESSION_BUS_ADDRESS is set but empty): give one with --address ADDR, "
-            + "or start liveryd with 'make run', which prints the address to export"
-    case _
-    where ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] == nil
-        && e.message.contains("autolaunch"):
-        return "no session bus (DBUS_SESSION_BUS_ADDRESS is not set): give one with --address ADDR, "
-            + "or start liveryd with 'make run', which prints the address to export"
-    default:
-        let short = LiveryErrorKind(errorName: e.name)?.rawValue ?? e.name.rawValue
-        return "\(short): \(e.message)"
-    }
+    busFailureText(
+        name: e.name.rawValue, message: e.message, timeout: timeout,
+        sessionBusAddress: ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"])
 }
 
 /// A connection to liveryd; each command is a method of its own, in `Commands/`.
@@ -90,8 +77,8 @@ struct Client {
     }
 
     /// Seconds to wait for a reply unless `--timeout` says otherwise: a stopped or hung daemon
-    /// is reported well before libdbus's 25 s.
-    static let defaultTimeout = 5.0
+    /// is reported well before libdbus's 25 s (the front's, so that both halves wait as long).
+    static let defaultTimeout = FrontInvocation.defaultTimeout
 
     /// Runs one command that talks to liveryd.
     /// - Returns: The exit status.

@@ -1,4 +1,16 @@
-import Foundation
-import LiveryCLI
+import LiveryFront
 
-exit(runClient(arguments: Array(CommandLine.arguments.dropFirst())))
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+// No Foundation here: the front starts with the Swift standard library linked in and libdbus
+// (ARCHITECTURE.md, "The client's start").
+switch runFront(arguments: Array(CommandLine.arguments.dropFirst())) {
+case .exit(let status): exit(status)
+case .fullClient:
+    runFullClient()
+    exit(1)
+}

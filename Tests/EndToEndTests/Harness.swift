@@ -12,7 +12,10 @@ enum Locations {
     static let products = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         .deletingLastPathComponent().path
     static let liveryd = products + "/liveryd"
+    /// The client's front (`get`, `set`, `toggle`), which runs `livery-cli` for the rest.
     static let livery = products + "/livery"
+    /// The full client, every command.
+    static let liveryCLI = products + "/livery-cli"
     /// The GTK 4 window of the sample screen (`make demo`).
     static let liveryDemo = products + "/livery-demo"
     static let themes = repo + "/themes"
@@ -177,7 +180,7 @@ class EndToEndTestCase: XCTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        for binary in [Locations.liveryd, Locations.livery] {
+        for binary in [Locations.liveryd, Locations.livery, Locations.liveryCLI] {
             guard FileManager.default.isExecutableFile(atPath: binary) else {
                 throw HarnessFailure("\(binary) is missing: run `swift build --build-tests` first")
             }

@@ -1,0 +1,4 @@
+import Foundation
+import LiveryCLI
+
+exit(runClient(arguments: Array(CommandLine.arguments.dropFirst())))
