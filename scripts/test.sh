@@ -27,7 +27,7 @@ log=.build/test.log
 SERIAL='EndToEndTests\.(RunningProgramPluginTests|TerminalFollowTests|VimPluginTests)(/|$)'
 SERIAL+='|EndToEndTests\.PluginTests/(testShellPluginsSequencesArriveOnAPseudoTerminal|testAnUnlinkedShippedPluginsFailuresGoWithIt)$'
 # waybar's plugin signals every waybar of the user, dunst's restarts every dunst.
-SERIAL+='|EndToEndTests\.DesktopProgramPluginTests/(testSwayWaybarAndMakoFollowASwitch|testI3RofiAndDunstFollowASwitch|testASwayListeningOnAnInheritedSocketIsReloaded)$'
+SERIAL+='|EndToEndTests\.DesktopProgramPluginTests/(testSwayWaybarAndMakoFollowASwitch|testI3RofiAndDunstFollowASwitch|testASwayListeningOnAnInheritedSocketIsReloaded|testAnExitedSwayAndASwayConfigCheckArePassedOver)$'
 # The plugins that signal or message every polybar, btop … of the user, and their programs.
 SERIAL+='|EndToEndTests\.LiveProgramPluginTests(/|$)'
 

@@ -265,6 +265,63 @@ final class DesktopProgramPluginTests: EndToEndTestCase {
         XCTAssertEqual(try barBackground(try tool("swaymsg"), socket: socket), other["base01"])
     }
 
+    /// Processes named sway that are no compositor are passed over: a sway that has exited and
+    /// not been waited for (a zombie, whose environment cannot be read) and a configuration check
+    /// (`sway -C`) still running. The running sway is reloaded and the plugin's result is `ok`
+    /// (the newcomer's report: `sway -C` just before a switch failed it, "no IPC socket of yours").
+    func testAnExitedSwayAndASwayConfigCheckArePassedOver() throws {
+        try setUpHome(enabling: ["sway"])
+        let config = userConfig + "/sway/config"
+        try write(
+            "include ~/.config/sway/livery\nxwayland disable\nbar {\n    colors {\n        background $base01\n    }\n}\n",
+            to: ".config/sway/config")
+        try startDaemon()
+        let nord = try slots("nord")
+        try switchTo("nord", until: ".config/sway/livery", has: "set $base01 \(nord["base01"]!)")
+        let socket = try startSway(as: .user, config: config).socket
+        // A real `sway -C` that exits at once under a parent that never waits for it.
+        let zombieParent = try background(
+            "/bin/sh",
+            ["-c", "\"$0\" -C -c \"$1\" >/dev/null 2>&1 & exec sleep 60", try tool("sway"), config])
+        // A configuration check still running: a copy of sh named sway (its comm) with `-C` among
+        // its arguments, waiting in a read of a FIFO nobody opens (a builtin: no child to leave).
+        let checker = try makeDirectory("checker")
+        let sh = URL(fileURLWithPath: "/bin/sh").resolvingSymlinksInPath().path
+        try FileManager.default.copyItem(atPath: sh, toPath: checker + "/sway")
+        mkfifo(checker + "/fifo", 0o600)
+        _ = try background(checker + "/sway", ["-c", "read line < \"$1\"", "-C", checker + "/fifo"])
+        XCTAssertTrue(
+            waitUntil { self.processes(named: "sway").contains { $0.state == "Z" } },
+            "no exited sway under \(zombieParent.process.processIdentifier)")
+        XCTAssertTrue(
+            waitUntil {
+                self.processes(named: "sway").contains { $0.arguments.contains("-C") && $0.state != "Z" }
+            },
+            "the configuration check never ran")
+        let other = try slots("3024")
+        try switchTo("3024", until: ".config/sway/livery", has: "set $base01 \(other["base01"]!)")
+        try waitForResults(["sway"])
+        XCTAssertEqual(try barBackground(try tool("swaymsg"), socket: socket), other["base01"])
+    }
+
+    /// The processes of this user whose comm is `name`: state (`/proc/PID/stat`'s third field)
+    /// and arguments.
+    func processes(named name: String) -> [(state: String, arguments: [String])] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { pid -> (String, [String])? in
+            guard Int(pid) != nil,
+                let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8),
+                comm.trimmingCharacters(in: .newlines) == name,
+                let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            let state = stat[stat.index(close, offsetBy: 2)...].prefix(1)
+            let cmdline = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
+            let arguments = cmdline.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            return (String(state), arguments)
+        }
+    }
+
     // MARK: i3, rofi and dunst
 
     /// The pid of the notification server's connection on the test's bus.
