@@ -120,4 +120,25 @@ final class PywalCacheTests: EndToEndTestCase {
             try compareWithPywal(cache, templates: templates, label: theme)
         }
     }
+    /// A user template pywal cannot render is named by its path as written (one slash between
+    /// the directory and the file, though the manifest's path ends in one), line and column.
+    func testABadUserTemplateIsNamedByItsPathLineAndColumn() throws {
+        let home = try makeDirectory("home")
+        environment["HOME"] = home
+        let templates = configHome + "/wal/templates"
+        try FileManager.default.createDirectory(atPath: templates, withIntermediateDirectories: true)
+        try "fine\nx {color1.nope}\n".write(toFile: templates + "/bad", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: pluginsDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: pluginsDirectory + "/pywal", withDestinationPath: Locations.repo + "/plugins/pywal")
+        try startDaemon()
+        try setTheme("nord")
+        var status = ""
+        XCTAssertTrue(
+            try waitUntil(timeout: 20) {
+                status = try livery("status").stdout
+                return status.contains("nope")
+            }, status)
+        XCTAssertTrue(status.contains(templates + "/bad:2:3: error: "), status)
+    }
 }

@@ -32,8 +32,11 @@ extension PluginCatalog {
             return out
         }
         out.isDirectory = true
+        // Files are named `root/relative` with one slash, however many the manifest's path ends in.
+        var base = Substring(root)
+        while base.count > 1 && base.hasSuffix("/") { base = base.dropLast() }
         for relative in pywalFiles(root) {
-            let file = root + "/" + relative
+            let file = base + "/" + relative
             switch BundleFiles.contents(of: file, limit: maximumTemplateSize) {
             case .failure(let e):
                 let at = SourceLocation(file: file, line: 1, column: 1)
