@@ -18,10 +18,10 @@ struct BusResults: Codable {
     var resolvePath: String
     /// The timed loops: Ping and Resolve with the arguments marshalled for every call, then
     /// both again with each call marshalled once (`PreparedCall`, a copy sent per call). Each
-    /// pair runs as `rounds` rounds of a Ping block then a Resolve block of `calls / rounds`
-    /// calls, so that a slow spell of a shared machine hits both alike; `ratios` (and
-    /// `preparedRatios`) hold each round's Resolve rate ÷ Ping rate, and their median is the
-    /// figure judged.
+    /// runs as `rounds` rounds of a Ping block, a Resolve block and a block of the same Resolve
+    /// against the C floor (``FloorResults``), `calls / rounds` calls a block, every other round
+    /// in the reverse order, so that a slow spell of a shared machine hits all alike; `ratios`
+    /// (and `preparedRatios`) hold each round's Resolve rate ÷ Ping rate.
     var ping: Loop
     var resolve: Loop
     var preparedPing: Loop
@@ -29,6 +29,8 @@ struct BusResults: Codable {
     var rounds: Int
     var ratios: [Double]
     var preparedRatios: [Double]
+    /// The same `Resolve` answered by the C floor, timed in the same rounds.
+    var floor: FloorResults
 
     /// One timed loop of `calls` calls: wall time, and the CPU time (user + system) of liveryd,
     /// dbus-daemon and the client over it, seconds.
@@ -46,6 +48,19 @@ struct BusResults: Codable {
                 busCPU: sum(a.busCPU, b.busCPU), clientCPU: sum(a.clientCPU, b.clientCPU))
         }
     }
+}
+
+/// `Resolve` against the C floor (`bench/fanout/floor/resolve`): a plain libdbus server that
+/// owns the same name on a dbus-daemon of its own and answers the call with liveryd's reply
+/// body, marshalled once, copied per call. Its blocks run in the same rounds as liveryd's
+/// (Ping, Resolve, then the floor's Resolve), so `ratios` hold each round's liveryd Resolve
+/// rate ÷ the floor's, and their median is the figure judged.
+struct FloorResults: Codable {
+    /// The floor's loops; `daemonCPU` is the floor process's CPU, `busCPU` its dbus-daemon's.
+    var resolve: BusResults.Loop
+    var preparedResolve: BusResults.Loop
+    var ratios: [Double]
+    var preparedRatios: [Double]
 }
 
 struct BenchFailure: Error, CustomStringConvertible {
@@ -150,8 +165,8 @@ private func checkedThemes(_ client: Connection) throws -> [ThemeListing] {
 }
 
 func runBusBench(
-    liveryd: String, shippedThemes: String, fixtures: [URL], work: URL, themeCount: Int, startups: Int,
-    calls: Int, wrapper: [String] = []
+    liveryd: String, floor floorBinary: String, shippedThemes: String, fixtures: [URL], work: URL,
+    themeCount: Int, startups: Int, calls: Int, wrapper: [String] = []
 ) throws -> BusResults {
     let fm = FileManager.default
     let generated = work.appendingPathComponent("themes-\(themeCount)")
@@ -205,19 +220,10 @@ func runBusBench(
         throw BenchFailure(
             "liveryd lists \(listed.count) themes, \(valid) valid; expected \(themeCount + shipped)")
     }
-    for _ in 0..<min(1000, calls) {
-        try c.ping()
-        _ = try c.resolve()
-    }
-    let timer = CallTimer(daemon: daemon.processIdentifier, bus: bus.processIdentifier, calls: calls)
-    let (pingLoop, resolveLoop, ratios) = try timer.alternate({ try c.ping() }, { _ = try c.resolve() })
-    let (pingCall, resolveCall) = try c.prepared()
-    let client = c.client
-    guard try client.call(resolveCall).arguments == reply else {
-        throw BenchFailure("a prepared Resolve call answered differently")
-    }
-    let (preparedPingLoop, preparedResolveLoop, preparedRatios) = try timer.alternate(
-        { _ = try client.call(pingCall).arguments }, { _ = try client.call(resolveCall).arguments })
+    let timer = CallTimer(calls: calls)
+    let (anew, once) = try timeCalls(
+        c, reply: reply, daemon: daemon.processIdentifier, bus: bus.processIdentifier,
+        floor: try ResolveFloor(binary: floorBinary, source: address), timer: timer)
     let rssAfter = residentKiB(daemon.processIdentifier) ?? -1
 
     return BusResults(
@@ -225,9 +231,89 @@ func runBusBench(
         startupSeconds: startupSeconds,
         rssKiBAfterStartup: rss, rssKiBAfterCalls: rssAfter, calls: calls,
         resolvePath: TimedCalls.resolvePath,
-        ping: pingLoop, resolve: resolveLoop, preparedPing: preparedPingLoop,
-        preparedResolve: preparedResolveLoop, rounds: timer.rounds, ratios: ratios,
-        preparedRatios: preparedRatios)
+        ping: anew.loops[0], resolve: anew.loops[1], preparedPing: once.loops[0],
+        preparedResolve: once.loops[1], rounds: timer.rounds, ratios: anew.ratios(1, over: 0),
+        preparedRatios: once.ratios(1, over: 0),
+        floor: FloorResults(
+            resolve: anew.loops[2], preparedResolve: once.loops[2], ratios: anew.ratios(1, over: 2),
+            preparedRatios: once.ratios(1, over: 2)))
+}
+
+/// The timed loops: Ping, Resolve and the C floor's Resolve in alternating rounds, each call
+/// marshalled anew, then again with each call marshalled once (`PreparedCall`). The floor is
+/// stopped when they are done.
+private func timeCalls(
+    _ c: TimedCalls, reply: [DBusValue], daemon d: pid_t, bus b: pid_t, floor: ResolveFloor, timer: CallTimer
+) throws -> (anew: CallTimer.Alternation, once: CallTimer.Alternation) {
+    defer { floor.stop() }
+    let f = try TimedCalls(address: floor.address)
+    defer { f.client.close() }
+    guard try f.resolve() == reply else { throw BenchFailure("the C floor answered Resolve differently") }
+    for _ in 0..<min(1000, timer.calls) {
+        try c.ping()
+        _ = try c.resolve()
+        _ = try f.resolve()
+    }
+    let (fd, fb) = (floor.process.processIdentifier, floor.bus.processIdentifier)
+    let anew = try timer.alternate([
+        .init(daemon: d, bus: b) { try c.ping() }, .init(daemon: d, bus: b) { _ = try c.resolve() },
+        .init(daemon: fd, bus: fb) { _ = try f.resolve() },
+    ])
+    let (pingCall, resolveCall) = try c.prepared()
+    let (client, floorClient) = (c.client, f.client)
+    guard try client.call(resolveCall).arguments == reply,
+        try floorClient.call(resolveCall).arguments == reply
+    else { throw BenchFailure("a prepared Resolve call answered differently") }
+    let once = try timer.alternate([
+        .init(daemon: d, bus: b) { _ = try client.call(pingCall).arguments },
+        .init(daemon: d, bus: b) { _ = try client.call(resolveCall).arguments },
+        .init(daemon: fd, bus: fb) { _ = try floorClient.call(resolveCall).arguments },
+    ])
+    return (anew, once)
+}
+
+/// The C floor of `Resolve` (`bench/fanout/floor/resolve.c`) on a dbus-daemon of its own, so
+/// that it owns the same bus name as liveryd: it takes liveryd's reply to the benchmark's call
+/// from the bus at `source` once, then answers every `Resolve` with it.
+private struct ResolveFloor {
+    let bus: Process
+    let address: String
+    let process: Process
+
+    init(binary: String, source: String) throws {
+        (bus, address) = try startPrivateBus()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = [
+            address, source, LiveryBus.name, LiveryBus.path, LiveryBus.interface,
+            LiveryMethod.resolve.member.rawValue,
+            TimedCalls.resolvePath,
+        ]
+        let out = Pipe()
+        p.standardOutput = out
+        do { try p.run() } catch {
+            bus.terminate()
+            throw error
+        }
+        process = p
+        // "ready" once it owns the name; end of file when it failed (its error on stderr).
+        var printed = Data()
+        while !printed.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty {
+                stop()
+                throw BenchFailure("the C floor \(binary) did not start")
+            }
+            printed += chunk
+        }
+    }
+
+    func stop() {
+        for p in [process, bus] where p.isRunning {
+            p.terminate()
+            p.waitUntilExit()
+        }
+    }
 }
 
 /// Starts liveryd on the private bus, timing it from the start to its name acquired (the time
@@ -329,14 +415,29 @@ private struct TimedCalls {
     }
 }
 
-/// Times blocks of calls: the wall time, and the CPU time of liveryd, of dbus-daemon and of
-/// this process, over the same block.
+/// Times blocks of calls: the wall time, and the CPU time of the server, of its dbus-daemon and
+/// of this process, over the same block.
 private struct CallTimer {
-    let daemon: pid_t
-    let bus: pid_t
     /// Calls of each kind in all.
     let calls: Int
-    let rounds = 10
+    /// Short blocks, so that the blocks a ratio compares run close together in time.
+    let rounds = 20
+
+    /// One kind of call and the processes that serve it.
+    struct Block {
+        let daemon: pid_t
+        let bus: pid_t
+        let call: () throws -> Void
+    }
+
+    /// Each block's totals, and each round's seconds per block.
+    struct Alternation {
+        var loops: [BusResults.Loop]
+        var seconds: [[Double]]
+
+        /// Each round's rate of block `a` ÷ the rate of block `b`.
+        func ratios(_ a: Int, over b: Int) -> [Double] { seconds.map { $0[b] / $0[a] } }
+    }
 
     /// This process's CPU time, in seconds.
     private static func own() -> Double {
@@ -347,29 +448,28 @@ private struct CallTimer {
 
     private func delta(_ a: Double?, _ b: Double?) -> Double? { a.flatMap { x in b.map { $0 - x } } }
 
-    /// `n` calls of `call`, timed.
-    func timed(_ n: Int, _ call: () throws -> Void) rethrows -> BusResults.Loop {
-        let (d0, b0, c0, t0) = (cpuSeconds(daemon), cpuSeconds(bus), Self.own(), now())
-        for _ in 0..<n { try call() }
+    /// `n` calls of `block`, timed.
+    func timed(_ n: Int, _ block: Block) throws -> BusResults.Loop {
+        let (d0, b0, c0, t0) = (cpuSeconds(block.daemon), cpuSeconds(block.bus), Self.own(), now())
+        for _ in 0..<n { try block.call() }
         let (t1, c1) = (now(), Self.own())
         return BusResults.Loop(
-            seconds: t1 - t0, daemonCPU: delta(d0, cpuSeconds(daemon)), busCPU: delta(b0, cpuSeconds(bus)),
-            clientCPU: c1 - c0)
+            seconds: t1 - t0, daemonCPU: delta(d0, cpuSeconds(block.daemon)),
+            busCPU: delta(b0, cpuSeconds(block.bus)), clientCPU: c1 - c0)
     }
 
-    /// `rounds` rounds of a Ping block then a Resolve block: the totals and each round's ratio.
-    func alternate(_ ping: () throws -> Void, _ resolve: () throws -> Void) rethrows -> (
-        BusResults.Loop, BusResults.Loop, [Double]
-    ) {
+    /// `rounds` rounds of each block in turn, `calls / rounds` calls a block; every other round
+    /// runs the blocks in the reverse order, so that no block always runs first or last.
+    func alternate(_ blocks: [Block]) throws -> Alternation {
         let zero = BusResults.Loop(seconds: 0, daemonCPU: 0, busCPU: 0, clientCPU: 0)
-        var (p, r, ratios) = (zero, zero, [Double]())
-        for _ in 0..<rounds {
-            let a = try timed(calls / rounds, ping)
-            let b = try timed(calls / rounds, resolve)
-            p = p + a
-            r = r + b
-            ratios.append(a.seconds / b.seconds)
+        var a = Alternation(loops: Array(repeating: zero, count: blocks.count), seconds: [])
+        for r in 0..<rounds {
+            let order = r % 2 == 0 ? Array(blocks.indices) : blocks.indices.reversed()
+            var round = Array(repeating: zero, count: blocks.count)
+            for k in order { round[k] = try timed(calls / rounds, blocks[k]) }
+            for (k, l) in round.enumerated() { a.loops[k] = a.loops[k] + l }
+            a.seconds.append(round.map(\.seconds))
         }
-        return (p, r, ratios)
+        return a
     }
 }

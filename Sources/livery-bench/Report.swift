@@ -139,11 +139,11 @@ struct Report {
                     Double(b.rssKiBAfterCalls) * 1024 / 1e6),
                 target: "< 40 MB", result: Report.verdict(rss < 40)))
         let n = Double(b.calls)
-        for (kind, p, r, ratios) in [
-            ("each call marshalled anew", b.ping, b.resolve, b.ratios),
+        for (kind, p, r, ratios, f, floorRatios) in [
+            ("each call marshalled anew", b.ping, b.resolve, b.ratios, b.floor.resolve, b.floor.ratios),
             (
                 "each call marshalled once, a copy sent (`PreparedCall`)", b.preparedPing,
-                b.preparedResolve, b.preparedRatios
+                b.preparedResolve, b.preparedRatios, b.floor.preparedResolve, b.floor.preparedRatios
             ),
         ] {
             rows.append(
@@ -178,7 +178,42 @@ struct Report {
                         ratios.count, ratios.min() ?? .nan, ratios.max() ?? .nan, p.seconds / r.seconds),
                     target: "≥ 0.8×",
                     result: Report.verdict(x >= 0.8)))
+            rows += floorRows(kind: kind, n: n, resolve: r, floor: f, ratios: floorRatios)
         }
+        return rows
+    }
+
+    /// The C floor's rows for one kind of call: its rate, the CPU a call of the floor server
+    /// and its dbus-daemon next to liveryd's, and liveryd's Resolve ÷ the floor's (judged on
+    /// the median of the rounds, each timing both).
+    static func floorRows(
+        kind: String, n: Double, resolve r: BusResults.Loop, floor f: BusResults.Loop, ratios: [Double]
+    ) -> [Row] {
+        var rows = [
+            Row(
+                figure: "Resolve answered by the C floor (libdbus, the same reply marshalled once), \(kind)",
+                measured: "\(Report.grouped(n / f.seconds)) calls/s (\(Report.grouped(n)) calls)",
+                target: "", result: "")
+        ]
+        for (who, fc, rc) in [
+            ("the server", f.daemonCPU, r.daemonCPU), ("its dbus-daemon", f.busCPU, r.busCPU),
+            ("the client", f.clientCPU, r.clientCPU),
+        ] {
+            guard let fc, let rc else { continue }
+            rows.append(
+                Row(
+                    figure: "CPU (user + system) of \(who) a Resolve, C floor / liveryd, \(kind)",
+                    measured: String(format: "%.1f µs / %.1f µs", fc / n * 1e6, rc / n * 1e6),
+                    target: "", result: ""))
+        }
+        let x = median(ratios)
+        rows.append(
+            Row(
+                figure: "Resolve, liveryd ÷ the C floor, \(kind)",
+                measured: String(
+                    format: "%.2f× (median of %d rounds, %.2f–%.2f; %.2f× from the totals)", x, ratios.count,
+                    ratios.min() ?? .nan, ratios.max() ?? .nan, f.seconds / r.seconds),
+                target: "≥ 0.9×", result: Report.verdict(x >= 0.9)))
         return rows
     }
 
