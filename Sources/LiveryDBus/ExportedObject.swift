@@ -163,7 +163,7 @@ final class CallBody: @unchecked Sendable {
     /// The body bytes of `message`: its wire form past the header. Empty when out of memory
     /// (libdbus's only failure here).
     static func marshalledBody(_ message: OpaquePointer) -> [UInt8] {
-        MessageReference.wire(message).map(MessageReference.body) ?? []
+        MessageReference.withWire(message) { [UInt8]($0[MessageReference.bodyOffset($0)...]) } ?? []
     }
 
     /// The body bytes `arguments` marshal to in a method call of this machine's byte order.
@@ -463,5 +463,10 @@ public final class PreparedValues: @unchecked Sendable {
     /// A reply to the call at `caller` with this body, or nil when out of memory.
     func reply(to caller: ReplyAddress) -> MessageReference? {
         caller.address(dbus_message_copy(template.raw))
+    }
+
+    /// A reply to `call`, the method call at hand, with this body, or nil when out of memory.
+    func reply(toCall call: OpaquePointer) -> MessageReference? {
+        ReplyAddress.address(dbus_message_copy(template.raw), replyingTo: call)
     }
 }
