@@ -19,9 +19,9 @@ struct BusResults: Codable {
     /// The timed loops: Ping and Resolve with the arguments marshalled for every call, then
     /// both again with each call marshalled once (`PreparedCall`, a copy sent per call). Each
     /// runs as `rounds` rounds of a Ping block, a Resolve block and a block of the same Resolve
-    /// against the C floor (``FloorResults``), `calls / rounds` calls a block, every other round
-    /// in the reverse order, so that a slow spell of a shared machine hits all alike; `ratios`
-    /// (and `preparedRatios`) hold each round's Resolve rate ÷ Ping rate.
+    /// against the C floor (``FloorResults``), `calls / rounds` calls a block, so that a slow
+    /// spell of a shared machine hits all alike; `ratios` (and `preparedRatios`) hold each
+    /// round's Resolve rate ÷ Ping rate, and their median is the figure judged.
     var ping: Loop
     var resolve: Loop
     var preparedPing: Loop
@@ -31,6 +31,10 @@ struct BusResults: Codable {
     var preparedRatios: [Double]
     /// The same `Resolve` answered by the C floor, timed in the same rounds.
     var floor: FloorResults
+    /// Ping, Resolve and the C floor's Resolve call by call, each call marshalled anew, then
+    /// marshalled once.
+    var interleaved: Interleaved
+    var preparedInterleaved: Interleaved
 
     /// One timed loop of `calls` calls: wall time, and the CPU time (user + system) of liveryd,
     /// dbus-daemon and the client over it, seconds.
@@ -54,13 +58,35 @@ struct BusResults: Codable {
 /// owns the same name on a dbus-daemon of its own and answers the call with liveryd's reply
 /// body, marshalled once, copied per call. Its blocks run in the same rounds as liveryd's
 /// (Ping, Resolve, then the floor's Resolve), so `ratios` hold each round's liveryd Resolve
-/// rate ÷ the floor's, and their median is the figure judged.
+/// rate ÷ the floor's. (The figure judged is ``Interleaved/resolveOverFloor``: a block's rate
+/// depends on where the scheduler put the three processes of its round trips for that block.)
 struct FloorResults: Codable {
     /// The floor's loops; `daemonCPU` is the floor process's CPU, `busCPU` its dbus-daemon's.
     var resolve: BusResults.Loop
     var preparedResolve: BusResults.Loop
     var ratios: [Double]
     var preparedRatios: [Double]
+}
+
+/// Ping, Resolve and the C floor's Resolve call by call: `rounds` rounds of one call of each, in
+/// turn (every other round in the reverse order), each call's round trip timed on its own, so
+/// that the three kinds share the machine's state and the scheduler's placement of the
+/// processes at every moment. Blocks of calls, by contrast, each settle into a placement of
+/// their own, and a block's rate moves with it by up to 4× on the 2-core machine.
+struct Interleaved: Codable {
+    var rounds: Int
+    /// Each kind's round trips, seconds: 10th, 50th and 90th percentile (nearest rank).
+    var ping: [Double]
+    var resolve: [Double]
+    var floor: [Double]
+    /// The median over the rounds of each round's Resolve rate ÷ Ping rate (Ping's seconds ÷
+    /// Resolve's), and the same ratio from the totals.
+    var resolveOverPing: Double
+    var resolveOverPingTotals: Double
+    /// The median over the rounds of each round's liveryd Resolve rate ÷ the C floor's (the
+    /// figure judged, ≥ 0.9), and the same ratio from the totals.
+    var resolveOverFloor: Double
+    var resolveOverFloorTotals: Double
 }
 
 struct BenchFailure: Error, CustomStringConvertible {
@@ -221,7 +247,7 @@ func runBusBench(
             "liveryd lists \(listed.count) themes, \(valid) valid; expected \(themeCount + shipped)")
     }
     let timer = CallTimer(calls: calls)
-    let (anew, once) = try timeCalls(
+    let (anew, once, interleaved, preparedInterleaved) = try timeCalls(
         c, reply: reply, daemon: daemon.processIdentifier, bus: bus.processIdentifier,
         floor: try ResolveFloor(binary: floorBinary, source: address), timer: timer)
     let rssAfter = residentKiB(daemon.processIdentifier) ?? -1
@@ -236,15 +262,19 @@ func runBusBench(
         preparedRatios: once.ratios(1, over: 0),
         floor: FloorResults(
             resolve: anew.loops[2], preparedResolve: once.loops[2], ratios: anew.ratios(1, over: 2),
-            preparedRatios: once.ratios(1, over: 2)))
+            preparedRatios: once.ratios(1, over: 2)),
+        interleaved: interleaved, preparedInterleaved: preparedInterleaved)
 }
 
-/// The timed loops: Ping, Resolve and the C floor's Resolve in alternating rounds, each call
-/// marshalled anew, then again with each call marshalled once (`PreparedCall`). The floor is
-/// stopped when they are done.
+/// The timed loops: Ping, Resolve and the C floor's Resolve in alternating rounds of blocks,
+/// then call by call, each call marshalled anew, then all again with each call marshalled once
+/// (`PreparedCall`). The floor is stopped when they are done.
 private func timeCalls(
     _ c: TimedCalls, reply: [DBusValue], daemon d: pid_t, bus b: pid_t, floor: ResolveFloor, timer: CallTimer
-) throws -> (anew: CallTimer.Alternation, once: CallTimer.Alternation) {
+) throws -> (
+    anew: CallTimer.Alternation, once: CallTimer.Alternation, interleaved: Interleaved,
+    preparedInterleaved: Interleaved
+) {
     defer { floor.stop() }
     let f = try TimedCalls(address: floor.address)
     defer { f.client.close() }
@@ -255,21 +285,23 @@ private func timeCalls(
         _ = try f.resolve()
     }
     let (fd, fb) = (floor.process.processIdentifier, floor.bus.processIdentifier)
-    let anew = try timer.alternate([
+    let anewBlocks: [CallTimer.Block] = [
         .init(daemon: d, bus: b) { try c.ping() }, .init(daemon: d, bus: b) { _ = try c.resolve() },
         .init(daemon: fd, bus: fb) { _ = try f.resolve() },
-    ])
+    ]
+    let anew = try timer.alternate(anewBlocks)
     let (pingCall, resolveCall) = try c.prepared()
     let (client, floorClient) = (c.client, f.client)
     guard try client.call(resolveCall).arguments == reply,
         try floorClient.call(resolveCall).arguments == reply
     else { throw BenchFailure("a prepared Resolve call answered differently") }
-    let once = try timer.alternate([
+    let onceBlocks: [CallTimer.Block] = [
         .init(daemon: d, bus: b) { _ = try client.call(pingCall).arguments },
         .init(daemon: d, bus: b) { _ = try client.call(resolveCall).arguments },
         .init(daemon: fd, bus: fb) { _ = try floorClient.call(resolveCall).arguments },
-    ])
-    return (anew, once)
+    ]
+    let once = try timer.alternate(onceBlocks)
+    return (anew, once, try timer.interleave(anewBlocks), try timer.interleave(onceBlocks))
 }
 
 /// The C floor of `Resolve` (`bench/fanout/floor/resolve.c`) on a dbus-daemon of its own, so
@@ -412,64 +444,5 @@ private struct TimedCalls {
             try PreparedCall(
                 destination: dest, path: path, interface: iface, member: resolveMember, arguments: args)
         )
-    }
-}
-
-/// Times blocks of calls: the wall time, and the CPU time of the server, of its dbus-daemon and
-/// of this process, over the same block.
-private struct CallTimer {
-    /// Calls of each kind in all.
-    let calls: Int
-    /// Short blocks, so that the blocks a ratio compares run close together in time.
-    let rounds = 20
-
-    /// One kind of call and the processes that serve it.
-    struct Block {
-        let daemon: pid_t
-        let bus: pid_t
-        let call: () throws -> Void
-    }
-
-    /// Each block's totals, and each round's seconds per block.
-    struct Alternation {
-        var loops: [BusResults.Loop]
-        var seconds: [[Double]]
-
-        /// Each round's rate of block `a` ÷ the rate of block `b`.
-        func ratios(_ a: Int, over b: Int) -> [Double] { seconds.map { $0[b] / $0[a] } }
-    }
-
-    /// This process's CPU time, in seconds.
-    private static func own() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-    }
-
-    private func delta(_ a: Double?, _ b: Double?) -> Double? { a.flatMap { x in b.map { $0 - x } } }
-
-    /// `n` calls of `block`, timed.
-    func timed(_ n: Int, _ block: Block) throws -> BusResults.Loop {
-        let (d0, b0, c0, t0) = (cpuSeconds(block.daemon), cpuSeconds(block.bus), Self.own(), now())
-        for _ in 0..<n { try block.call() }
-        let (t1, c1) = (now(), Self.own())
-        return BusResults.Loop(
-            seconds: t1 - t0, daemonCPU: delta(d0, cpuSeconds(block.daemon)),
-            busCPU: delta(b0, cpuSeconds(block.bus)), clientCPU: c1 - c0)
-    }
-
-    /// `rounds` rounds of each block in turn, `calls / rounds` calls a block; every other round
-    /// runs the blocks in the reverse order, so that no block always runs first or last.
-    func alternate(_ blocks: [Block]) throws -> Alternation {
-        let zero = BusResults.Loop(seconds: 0, daemonCPU: 0, busCPU: 0, clientCPU: 0)
-        var a = Alternation(loops: Array(repeating: zero, count: blocks.count), seconds: [])
-        for r in 0..<rounds {
-            let order = r % 2 == 0 ? Array(blocks.indices) : blocks.indices.reversed()
-            var round = Array(repeating: zero, count: blocks.count)
-            for k in order { round[k] = try timed(calls / rounds, blocks[k]) }
-            for (k, l) in round.enumerated() { a.loops[k] = a.loops[k] + l }
-            a.seconds.append(round.map(\.seconds))
-        }
-        return a
     }
 }

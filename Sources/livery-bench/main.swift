@@ -388,11 +388,11 @@ if wants("bus") {
                 "liveryd with %d + %d themes: start-up %.1f ms median (%.1f best, %.1f first), %.1f MB resident",
             b.themesGenerated, b.themesShipped, median(b.startupSeconds) * 1e3, b.startupSeconds.min()! * 1e3,
             b.startupSeconds[0] * 1e3, Double(b.rssKiBAfterStartup.last!) / 1024))
-    for (kind, p, r, ratios, f, floorRatios) in [
-        ("marshalled per call", b.ping, b.resolve, b.ratios, b.floor.resolve, b.floor.ratios),
+    for (kind, p, r, ratios, f, floorRatios, il) in [
+        ("marshalled per call", b.ping, b.resolve, b.ratios, b.floor.resolve, b.floor.ratios, b.interleaved),
         (
             "marshalled once", b.preparedPing, b.preparedResolve, b.preparedRatios, b.floor.preparedResolve,
-            b.floor.preparedRatios
+            b.floor.preparedRatios, b.preparedInterleaved
         ),
     ] {
         let n = Double(b.calls / b.rounds * b.rounds)
@@ -411,6 +411,12 @@ if wants("bus") {
                 kind, n / f.seconds, median(floorRatios), floorRatios.count, floorRatios.min() ?? .nan,
                 floorRatios.max() ?? .nan, us(f.daemonCPU), us(r.daemonCPU), us(f.busCPU), us(r.busCPU),
                 us(f.clientCPU), us(r.clientCPU)))
+        say(
+            String(
+                format:
+                    "  %@, call by call (%d rounds): p50 Ping %.1f, Resolve %.1f, C floor %.1f µs; Resolve ÷ Ping %.3f (totals %.3f), liveryd ÷ floor %.3f (totals %.3f)",
+                kind, il.rounds, il.ping[1] * 1e6, il.resolve[1] * 1e6, il.floor[1] * 1e6, il.resolveOverPing,
+                il.resolveOverPingTotals, il.resolveOverFloor, il.resolveOverFloorTotals))
     }
 }
 
