@@ -14,6 +14,26 @@ struct ExportedObjects {
     struct Object {
         let path: ObjectPath
         let interfaces: [Interface]
+        /// Every method of `interfaces`, in their order.
+        let methods: [ExportedMethod]
+
+        init(path: ObjectPath, interfaces: [Interface]) {
+            self.path = path
+            self.interfaces = interfaces
+            methods = interfaces.flatMap { i in
+                i.methods.map { ExportedMethod(path: path, interface: i, method: $0) }
+            }
+        }
+
+        /// The method named `member` of the interface named `interface` (NUL-terminated names
+        /// from a message header).
+        func method(interface: UnsafePointer<CChar>, member: UnsafePointer<CChar>) -> ExportedMethod? {
+            let (interfaceLength, memberLength) = (strlen(interface), strlen(member))
+            return methods.first {
+                sameName($0.method.name, member, count: memberLength)
+                    && sameName($0.interface.name.rawValue, interface, count: interfaceLength)
+            }
+        }
     }
 
     private var byPath: [PathKey: Object] = [:]
@@ -81,9 +101,27 @@ struct PathKey: Hashable, @unchecked Sendable {
     }
 }
 
+/// One method of an exported object with its object's path and its interface, made once when
+/// the object is exported, so that a call's routing holds one reference.
+final class ExportedMethod: Sendable {
+    let path: ObjectPath
+    let interface: Interface
+    let method: Method
+
+    init(path: ObjectPath, interface: Interface, method: Method) {
+        self.path = path
+        self.interface = interface
+        self.method = method
+    }
+}
+
 /// Whether `name`'s UTF-8 bytes are the NUL-terminated `text`'s.
 func sameName(_ name: String, _ text: UnsafePointer<CChar>) -> Bool {
-    let count = strlen(text)
+    sameName(name, text, count: strlen(text))
+}
+
+/// Whether `name`'s UTF-8 bytes are the `count` bytes at `text`.
+func sameName(_ name: String, _ text: UnsafePointer<CChar>, count: Int) -> Bool {
     guard name.utf8.count == count else { return false }
     if count == 0 { return true }
     return name.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, text, count) == 0 }

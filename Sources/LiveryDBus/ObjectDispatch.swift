@@ -118,11 +118,11 @@ extension Connection {
     /// its arguments only when the handler asks for them (`MethodInvocation`), so that a
     /// handler answering from a cache keyed by the body never reads them.
     private func route(_ raw: OpaquePointer) -> Result<Answer, DBusError> {
-        if let (object, interface, method) = ownMethod(raw) {
+        if let own = ownMethod(raw) {
             let invocation = MethodInvocation(
-                sender: dbus_message_get_sender(raw).map { String(cString: $0) } ?? "", path: object.path,
-                member: method.name, message: raw)
-            return invoke(method, of: interface, with: invocation, call: raw)
+                sender: dbus_message_get_sender(raw).map { String(cString: $0) } ?? "", path: own.path,
+                member: own.method.name, message: raw)
+            return invoke(own.method, of: own.interface, with: invocation, call: raw)
         }
         return routeByName(raw)
     }
@@ -132,15 +132,15 @@ extension Connection {
     /// header's bytes with the exported names. Nil for anything else, which
     /// ``routeByName(_:)`` answers (the standard interfaces, a call without an interface, the
     /// errors).
-    private func ownMethod(_ raw: OpaquePointer) -> (ExportedObjects.Object, Interface, Method)? {
-        guard let path = dbus_message_get_path(raw), let interfaceName = dbus_message_get_interface(raw),
+    private func ownMethod(_ raw: OpaquePointer) -> ExportedMethod? {
+        guard let path = dbus_message_get_path(raw), let interface = dbus_message_get_interface(raw),
             let member = dbus_message_get_member(raw), let signature = dbus_message_get_signature(raw),
-            let object = state.withLock({ $0.objects.object(atPath: path) }),
-            let interface = object.interfaces.first(where: { sameName($0.name.rawValue, interfaceName) }),
-            let method = interface.methods.first(where: { sameName($0.name, member) }),
-            sameName(method.inputSignature, signature)
+            let own = state.withLock({
+                $0.objects.object(atPath: path)?.method(interface: interface, member: member)
+            }),
+            sameName(own.method.inputSignature, signature)
         else { return nil }
-        return (object, interface, method)
+        return own
     }
 
     /// ``route(_:)`` for every call ``ownMethod(_:)`` does not find, by the header's text.
