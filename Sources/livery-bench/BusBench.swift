@@ -54,29 +54,35 @@ struct BusResults: Codable {
     }
 }
 
-/// `Resolve` against the C floor (`bench/fanout/floor/resolve`): a plain libdbus server that
-/// owns the same name on a dbus-daemon of its own and answers the call with liveryd's reply
+/// `Resolve` against the C floor (`bench/fanout/floor/resolve`): a plain libdbus server on
+/// liveryd's bus, under a name of the same length, that answers the call with liveryd's reply
 /// body, marshalled once, copied per call. Its blocks run in the same rounds as liveryd's
 /// (Ping, Resolve, then the floor's Resolve), so `ratios` hold each round's liveryd Resolve
 /// rate ÷ the floor's. (The figure judged is ``Interleaved/resolveOverFloor``: a block's rate
 /// depends on where the scheduler put the three processes of its round trips for that block.)
 struct FloorResults: Codable {
-    /// The floor's loops; `daemonCPU` is the floor process's CPU, `busCPU` its dbus-daemon's.
+    /// The floor's loops; `daemonCPU` is the floor process's CPU, `busCPU` the dbus-daemon's.
     var resolve: BusResults.Loop
     var preparedResolve: BusResults.Loop
     var ratios: [Double]
     var preparedRatios: [Double]
 }
 
-/// Ping, Resolve and the C floor's Resolve call by call: `rounds` rounds of one call of each, in
-/// turn (every other round in the reverse order), each call's round trip timed on its own, so
-/// that the three kinds share the machine's state and the scheduler's placement of the
-/// processes at every moment. Blocks of calls, by contrast, each settle into a placement of
-/// their own, and a block's rate moves with it by up to 4× on the 2-core machine.
+/// Calls timed one by one in strict alternation of two kinds (A, B, A, B, …), each call's
+/// round trip on its own: Ping against Resolve (both liveryd's), then liveryd's Resolve against
+/// the C floor's (each call then to the other server than the call before, for both alike).
+/// Both kinds of a pair share the machine's state and the scheduler's placement of the
+/// processes at every moment; blocks of calls each settle into a placement of their own, and a
+/// block's rate moved by up to 4× with it on the 2-core machine. (Three kinds in one rotation
+/// reversed every other round call two of them twice in a row at the turns: a second call to a
+/// process that has just answered is quicker, which biased the ratios by several per cent.)
 struct Interleaved: Codable {
+    /// Rounds of each pair: one call of each kind.
     var rounds: Int
-    /// Each kind's round trips, seconds: 10th, 50th and 90th percentile (nearest rank).
+    /// Round trips, seconds, 10th, 50th and 90th percentile (nearest rank): Ping and Resolve
+    /// alternated, then Resolve and the C floor's Resolve alternated.
     var ping: [Double]
+    var resolveAfterPing: [Double]
     var resolve: [Double]
     var floor: [Double]
     /// The median over the rounds of each round's Resolve rate ÷ Ping rate (Ping's seconds ÷
@@ -248,8 +254,8 @@ func runBusBench(
     }
     let timer = CallTimer(calls: calls)
     let (anew, once, interleaved, preparedInterleaved) = try timeCalls(
-        c, reply: reply, daemon: daemon.processIdentifier, bus: bus.processIdentifier,
-        floor: try ResolveFloor(binary: floorBinary, source: address), timer: timer)
+        c, reply: reply, daemon: daemon.processIdentifier, bus: bus.processIdentifier, address: address,
+        floor: try ResolveFloor(binary: floorBinary, address: address), timer: timer)
     let rssAfter = residentKiB(daemon.processIdentifier) ?? -1
 
     return BusResults(
@@ -270,13 +276,14 @@ func runBusBench(
 /// then call by call, each call marshalled anew, then all again with each call marshalled once
 /// (`PreparedCall`). The floor is stopped when they are done.
 private func timeCalls(
-    _ c: TimedCalls, reply: [DBusValue], daemon d: pid_t, bus b: pid_t, floor: ResolveFloor, timer: CallTimer
+    _ c: TimedCalls, reply: [DBusValue], daemon d: pid_t, bus b: pid_t, address: String, floor: ResolveFloor,
+    timer: CallTimer
 ) throws -> (
     anew: CallTimer.Alternation, once: CallTimer.Alternation, interleaved: Interleaved,
     preparedInterleaved: Interleaved
 ) {
     defer { floor.stop() }
-    let f = try TimedCalls(address: floor.address)
+    let f = try TimedCalls(address: address, destination: ResolveFloor.name)
     defer { f.client.close() }
     guard try f.resolve() == reply else { throw BenchFailure("the C floor answered Resolve differently") }
     for _ in 0..<min(1000, timer.calls) {
@@ -284,49 +291,48 @@ private func timeCalls(
         _ = try c.resolve()
         _ = try f.resolve()
     }
-    let (fd, fb) = (floor.process.processIdentifier, floor.bus.processIdentifier)
+    // The floor's dbus-daemon is liveryd's.
+    let fd = floor.process.processIdentifier
     let anewBlocks: [CallTimer.Block] = [
         .init(daemon: d, bus: b) { try c.ping() }, .init(daemon: d, bus: b) { _ = try c.resolve() },
-        .init(daemon: fd, bus: fb) { _ = try f.resolve() },
+        .init(daemon: fd, bus: b) { _ = try f.resolve() },
     ]
     let anew = try timer.alternate(anewBlocks)
     let (pingCall, resolveCall) = try c.prepared()
+    let floorCall = try f.prepared().resolve
     let (client, floorClient) = (c.client, f.client)
-    guard try client.call(resolveCall).arguments == reply,
-        try floorClient.call(resolveCall).arguments == reply
+    guard try client.call(resolveCall).arguments == reply, try floorClient.call(floorCall).arguments == reply
     else { throw BenchFailure("a prepared Resolve call answered differently") }
     let onceBlocks: [CallTimer.Block] = [
         .init(daemon: d, bus: b) { _ = try client.call(pingCall).arguments },
         .init(daemon: d, bus: b) { _ = try client.call(resolveCall).arguments },
-        .init(daemon: fd, bus: fb) { _ = try floorClient.call(resolveCall).arguments },
+        .init(daemon: fd, bus: b) { _ = try floorClient.call(floorCall).arguments },
     ]
     let once = try timer.alternate(onceBlocks)
-    return (anew, once, try timer.interleave(anewBlocks), try timer.interleave(onceBlocks))
+    return (
+        anew, once, try timer.interleave(ping: anewBlocks[0], resolve: anewBlocks[1], floor: anewBlocks[2]),
+        try timer.interleave(ping: onceBlocks[0], resolve: onceBlocks[1], floor: onceBlocks[2])
+    )
 }
 
-/// The C floor of `Resolve` (`bench/fanout/floor/resolve.c`) on a dbus-daemon of its own, so
-/// that it owns the same bus name as liveryd: it takes liveryd's reply to the benchmark's call
-/// from the bus at `source` once, then answers every `Resolve` with it.
+/// The C floor of `Resolve` (`bench/fanout/floor/resolve.c`) on liveryd's bus, under a name of
+/// the same length (``name``), so that its calls and replies are liveryd's byte for byte but
+/// for the destination's text, and the one dbus-daemon routes both: it takes liveryd's reply to
+/// the benchmark's call once, then answers every `Resolve` with it.
 private struct ResolveFloor {
-    let bus: Process
-    let address: String
+    static let name = try! BusName("org.livery.Floor01")
     let process: Process
 
-    init(binary: String, source: String) throws {
-        (bus, address) = try startPrivateBus()
+    init(binary: String, address: String) throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: binary)
         p.arguments = [
-            address, source, LiveryBus.name, LiveryBus.path, LiveryBus.interface,
-            LiveryMethod.resolve.member.rawValue,
-            TimedCalls.resolvePath,
+            address, address, LiveryBus.name, LiveryBus.path, LiveryBus.interface,
+            LiveryMethod.resolve.member.rawValue, TimedCalls.resolvePath, ResolveFloor.name.rawValue,
         ]
         let out = Pipe()
         p.standardOutput = out
-        do { try p.run() } catch {
-            bus.terminate()
-            throw error
-        }
+        try p.run()
         process = p
         // "ready" once it owns the name; end of file when it failed (its error on stderr).
         var printed = Data()
@@ -341,9 +347,9 @@ private struct ResolveFloor {
     }
 
     func stop() {
-        for p in [process, bus] where p.isRunning {
-            p.terminate()
-            p.waitUntilExit()
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
         }
     }
 }
@@ -416,15 +422,17 @@ private struct DaemonLauncher {
 private struct TimedCalls {
     static let resolvePath = "Window/NavigationBar/BarButtonItem:highlighted"
     let client: Connection
-    let dest = LiveryBus.busName
+    let dest: BusName
     let path = LiveryBus.objectPath
     let iface = LiveryBus.interfaceName
     let resolveMember = LiveryMethod.resolve.member
     let pingMember: MemberName
     let args: [DBusValue] = [.string(TimedCalls.resolvePath), .strings([]), .dict([:])]
 
-    init(address: String) throws {
+    /// A connection of its own to the bus at `address`, calling `destination`.
+    init(address: String, destination: BusName = LiveryBus.busName) throws {
         client = try Connection(address: address)
+        dest = destination
         pingMember = try MemberName("Ping")
     }
 

@@ -54,33 +54,39 @@ struct CallTimer {
         return a
     }
 
-    /// ``Interleaved``: `calls / 2` rounds of one call of each of `blocks` (Ping, Resolve, the
-    /// C floor's Resolve), every other round in the reverse order.
-    func interleave(_ blocks: [Block]) throws -> Interleaved {
+    /// ``Interleaved``: `calls / 2` rounds of Ping then Resolve, then as many of Resolve then
+    /// the C floor's Resolve.
+    func interleave(ping: Block, resolve: Block, floor: Block) throws -> Interleaved {
         let n = calls / 2
-        var seconds = Array(repeating: [Double](repeating: 0, count: n), count: blocks.count)
-        for r in 0..<n {
-            for k in (r % 2 == 0 ? Array(blocks.indices) : blocks.indices.reversed()) {
-                let t0 = now()
-                try blocks[k].call()
-                seconds[k][r] = now() - t0
-            }
-        }
+        let (p, r) = try alternateCalls(n, ping, resolve)
+        let (rf, f) = try alternateCalls(n, resolve, floor)
         func quantiles(_ xs: [Double]) -> [Double] {
             let s = xs.sorted()
             return [0.1, 0.5, 0.9].map { s[min(s.count - 1, Int((Double(s.count) * $0).rounded(.up)) - 1)] }
         }
-        func ratio(_ a: Int, over b: Int) -> (median: Double, totals: Double) {
-            (
-                median((0..<n).map { seconds[b][$0] / seconds[a][$0] }),
-                seconds[b].reduce(0, +) / seconds[a].reduce(0, +)
-            )
+        /// Rate of `a` ÷ rate of `b`: the median of the rounds', and from the totals.
+        func ratio(_ a: [Double], over b: [Double]) -> (median: Double, totals: Double) {
+            (median(zip(a, b).map { $1 / $0 }), b.reduce(0, +) / a.reduce(0, +))
         }
-        let (overPing, overFloor) = (ratio(1, over: 0), ratio(1, over: 2))
+        let (overPing, overFloor) = (ratio(r, over: p), ratio(rf, over: f))
         return Interleaved(
-            rounds: n, ping: quantiles(seconds[0]), resolve: quantiles(seconds[1]),
-            floor: quantiles(seconds[2]),
-            resolveOverPing: overPing.median, resolveOverPingTotals: overPing.totals,
+            rounds: n, ping: quantiles(p), resolveAfterPing: quantiles(r), resolve: quantiles(rf),
+            floor: quantiles(f), resolveOverPing: overPing.median, resolveOverPingTotals: overPing.totals,
             resolveOverFloor: overFloor.median, resolveOverFloorTotals: overFloor.totals)
+    }
+
+    /// `n` rounds of one call of `a` then one of `b`, each call timed: their seconds.
+    private func alternateCalls(_ n: Int, _ a: Block, _ b: Block) throws -> ([Double], [Double]) {
+        var (x, y) = ([Double](repeating: 0, count: n), [Double](repeating: 0, count: n))
+        for r in 0..<n {
+            var t0 = now()
+            try a.call()
+            let t1 = now()
+            x[r] = t1 - t0
+            t0 = now()
+            try b.call()
+            y[r] = now() - t0
+        }
+        return (x, y)
     }
 }

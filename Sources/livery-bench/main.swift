@@ -414,9 +414,10 @@ if wants("bus") {
         say(
             String(
                 format:
-                    "  %@, call by call (%d rounds): p50 Ping %.1f, Resolve %.1f, C floor %.1f µs; Resolve ÷ Ping %.3f (totals %.3f), liveryd ÷ floor %.3f (totals %.3f)",
-                kind, il.rounds, il.ping[1] * 1e6, il.resolve[1] * 1e6, il.floor[1] * 1e6, il.resolveOverPing,
-                il.resolveOverPingTotals, il.resolveOverFloor, il.resolveOverFloorTotals))
+                    "  %@, call by call (%d rounds a pair): p50 Ping %.1f / Resolve %.1f µs, ratio %.3f (totals %.3f); p50 Resolve %.1f / C floor %.1f µs, liveryd ÷ floor %.3f (totals %.3f)",
+                kind, il.rounds, il.ping[1] * 1e6, il.resolveAfterPing[1] * 1e6, il.resolveOverPing,
+                il.resolveOverPingTotals, il.resolve[1] * 1e6, il.floor[1] * 1e6, il.resolveOverFloor,
+                il.resolveOverFloorTotals))
     }
 }
 

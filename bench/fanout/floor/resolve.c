@@ -1,11 +1,11 @@
 /* The Resolve floor: a plain libdbus server answering IFACE.MEMBER with the reply a real server gave.
  *
- * resolve OWN_ADDR SOURCE_ADDR NAME PATH IFACE MEMBER ARG
+ * resolve OWN_ADDR SOURCE_ADDR NAME PATH IFACE MEMBER ARG [OWN_NAME]
  *
  * Calls NAME PATH IFACE.MEMBER(s ARG, as [], a{sv} {}) once on the bus at SOURCE_ADDR (liveryd),
  * copies the reply's body into a method return of its own (marshalled once, as liveryd's
  * PreparedValues are), then owns NAME on the bus at OWN_ADDR and answers every call to IFACE.MEMBER,
- * whatever its arguments, with a copy of that message (dbus_message_copy), its reply serial,
+ * (or OWN_NAME, for a floor on liveryd's own bus) whatever its arguments, with a copy of that message (dbus_message_copy), its reply serial,
  * destination and no-reply flag set: what a reply cache hit costs in libdbus itself. Peer.Ping is
  * libdbus's own answer; anything else gets UnknownMethod. Prints "ready" once it owns NAME. */
 #include <dbus/dbus.h>
@@ -54,7 +54,11 @@ static DBusConnection *open_bus(const char *address, DBusError *e) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 8) { fprintf(stderr, "usage: resolve OWN_ADDR SOURCE_ADDR NAME PATH IFACE MEMBER ARG\n"); return 2; }
+  if (argc != 8 && argc != 9) {
+    fprintf(stderr, "usage: resolve OWN_ADDR SOURCE_ADDR NAME PATH IFACE MEMBER ARG [OWN_NAME]\n");
+    return 2;
+  }
+  const char *own_name = argc == 9 ? argv[8] : argv[3];
   const char *name = argv[3], *path = argv[4], *arg = argv[7]; iface = argv[5]; member = argv[6];
   DBusError e; dbus_error_init(&e);
   DBusConnection *source = open_bus(argv[2], &e);
@@ -80,8 +84,8 @@ int main(int argc, char **argv) {
   DBusConnection *c = open_bus(argv[1], &e);
   if (!c) { fprintf(stderr, "%s\n", e.message); return 1; }
   dbus_connection_add_filter(c, filter, NULL, NULL);
-  if (dbus_bus_request_name(c, name, DBUS_NAME_FLAG_DO_NOT_QUEUE, &e) != DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER) {
-    fprintf(stderr, "cannot own %s: %s\n", name, dbus_error_is_set(&e) ? e.message : "taken");
+  if (dbus_bus_request_name(c, own_name, DBUS_NAME_FLAG_DO_NOT_QUEUE, &e) != DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER) {
+    fprintf(stderr, "cannot own %s: %s\n", own_name, dbus_error_is_set(&e) ? e.message : "taken");
     return 1;
   }
   printf("ready\n"); fflush(stdout);
