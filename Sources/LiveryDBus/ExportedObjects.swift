@@ -38,7 +38,6 @@ struct ExportedObjects {
 
     private var byPath: [PathKey: Object] = [:]
 
-    var isEmpty: Bool { byPath.isEmpty }
     var paths: [ObjectPath] { byPath.values.map(\.path) }
 
     subscript(path: ObjectPath) -> Object? { byPath[PathKey(path)] }
