@@ -168,6 +168,7 @@ BENCH_VENV := bench/.venv
 bench: deps
 	$(SWIFT_BUILD) -c release --product liveryd
 	$(SWIFT_BUILD) -c release --product livery-bench
+	bench/fanout/floor/build.sh
 	@test -x $(BENCH_VENV)/bin/python || python3 -m venv $(BENCH_VENV)
 	@$(BENCH_VENV)/bin/python -c 'import cssselect2, tinycss2, pywal, materialyoucolor, PIL' 2>/dev/null || \
 	  $(BENCH_VENV)/bin/pip install -q -r bench/requirements.txt
@@ -214,9 +215,13 @@ bench-profile: deps
 
 # Callgrind profile of liveryd (start-up with 300 themes, then 2,000 Ping and 2,000 Resolve
 # calls), inclusive costs in bench/out/callgrind-daemon.txt: where a Resolve round trip goes.
+# Then the instructions liveryd and the C floor execute per Resolve and per Ping
+# (bench/fanout/floor/percall.py; the dumps in bench/out/callgrind-percall-*.out): the figures
+# to compare builds by.
 bench-profile-daemon: deps
 	$(SWIFT_BUILD) -c release --product liveryd
 	$(SWIFT_BUILD) -c release --product livery-bench
+	bench/fanout/floor/build.sh
 	@command -v valgrind >/dev/null || { $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq valgrind; }
 	@mkdir -p bench/out
@@ -224,6 +229,7 @@ bench-profile-daemon: deps
 	  --daemon-wrapper "valgrind --tool=callgrind --callgrind-out-file=bench/out/callgrind-daemon.out"
 	callgrind_annotate --inclusive=yes bench/out/callgrind-daemon.out | $(SWIFT) demangle --simplified > bench/out/callgrind-daemon.txt
 	@head -n 60 bench/out/callgrind-daemon.txt | cut -c1-200
+	/usr/bin/python3 bench/fanout/floor/percall.py 2000 "$$($(SWIFT) build -c release --show-bin-path)/liveryd" floor
 
 format:
 	$(SWIFT) format -i -r Sources Tests Fuzz Package.swift

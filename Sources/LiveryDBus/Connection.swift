@@ -67,7 +67,7 @@ public final class Connection: @unchecked Sendable {
     }
 
     struct State {
-        var objects: [ObjectPath: [Interface]] = [:]
+        var objects = ExportedObjects()
         var matches: [MatchHandler] = []
         var nextMatchID: UInt64 = 1
         var onNameLost: (@Sendable (String) -> Void)? = nil
@@ -143,19 +143,12 @@ public final class Connection: @unchecked Sendable {
         dbus_connection_set_wakeup_main_function(raw, eventLoopWakeup, loopData(), eventLoopRelease)
         dbus_connection_set_dispatch_status_function(
             raw, eventLoopDispatchStatus, loopData(), eventLoopRelease)
-        // Unretained: `self` outlives these registrations, which close() removes.
+        // Unretained: `self` outlives this registration, which close() removes. The filter sees
+        // every message: the signals for the match handlers, and every method call, which it
+        // routes to the exported objects (unknown objects get UnknownObject, parents of exported
+        // paths can be introspected).
         let me = Unmanaged.passUnretained(self).toOpaque()
         _ = dbus_connection_add_filter(raw, connectionFilter, me, nil)
-        var vtable = DBusObjectPathVTable(
-            unregister_function: nil, message_function: connectionObjectMessage, dbus_internal_pad1: nil,
-            dbus_internal_pad2: nil, dbus_internal_pad3: nil, dbus_internal_pad4: nil)
-        // A fallback at "/" sees every method call no exported path claims, so that calls to
-        // unknown objects get UnknownObject and parents of exported paths can be introspected.
-        var error = CDBus.DBusError()
-        dbus_error_init(&error)
-        if dbus_connection_try_register_fallback(raw, "/", &vtable, me, &error) == 0 {
-            dbus_error_free(&error)
-        }
     }
 
     deinit {
@@ -184,17 +177,14 @@ public final class Connection: @unchecked Sendable {
     }
 
     private func closeNow() {
-        let paths = state.withLock { s -> [ObjectPath]? in
-            if s.closed { return nil }
+        let closing = state.withLock { s -> Bool in
+            if s.closed { return false }
             s.closed = true
-            let paths = Array(s.objects.keys)
-            s.objects = [:]
+            s.objects = ExportedObjects()
             s.matches = []
-            return paths
+            return true
         }
-        guard let paths else { return }
-        for path in paths { _ = dbus_connection_unregister_object_path(raw, path.rawValue) }
-        _ = dbus_connection_unregister_object_path(raw, "/")
+        guard closing else { return }
         dbus_connection_remove_filter(raw, connectionFilter, Unmanaged.passUnretained(self).toOpaque())
         dbus_connection_close(raw)
         loop.requestStop()
@@ -511,8 +501,10 @@ public final class Connection: @unchecked Sendable {
     // MARK: Incoming messages (loop thread)
 
     func filter(_ rawMessage: OpaquePointer) -> DBusHandlerResult {
-        guard dbus_message_get_type(rawMessage) == CDBUS_MESSAGE_TYPE_SIGNAL else {
-            return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        switch dbus_message_get_type(rawMessage) {
+        case CDBUS_MESSAGE_TYPE_SIGNAL: break
+        case CDBUS_MESSAGE_TYPE_METHOD_CALL: return handleObjectMessage(rawMessage)
+        default: return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         }
         let message = Message(rawMessage)
         if message.path == "/org/freedesktop/DBus/Local" && message.interface == "org.freedesktop.DBus.Local"
@@ -538,9 +530,4 @@ public final class Connection: @unchecked Sendable {
 let connectionFilter: DBusHandleMessageFunction = { _, message, data in
     guard let message, let data else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
     return Unmanaged<Connection>.fromOpaque(data).takeUnretainedValue().filter(message)
-}
-
-let connectionObjectMessage: DBusObjectPathMessageFunction = { _, message, data in
-    guard let message, let data else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
-    return Unmanaged<Connection>.fromOpaque(data).takeUnretainedValue().handleObjectMessage(message)
 }

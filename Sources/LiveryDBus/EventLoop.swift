@@ -19,6 +19,11 @@ import Synchronization
 ///
 /// Pointers are stored as integer bit patterns so that the state is plainly `Sendable`; they
 /// are only turned back into pointers on the loop thread.
+///
+/// A wakeup is a byte written to the pipe, so only another thread writes one: on the loop
+/// thread itself (libdbus's callbacks while it reads, dispatches or sends there, work queued by
+/// a handler) the loop is not in poll(2) and looks at the queued work, the stop request, the
+/// watches and the timeouts before it polls again.
 final class EventLoop: Sendable {
     struct Watch: Sendable {
         var fd: Int32
@@ -34,14 +39,18 @@ final class EventLoop: Sendable {
 
     struct State: Sendable {
         var watches: [UInt: Watch] = [:]
+        /// Counts the changes to `watches`, so that the loop rebuilds its poll set only after one.
+        var watchesVersion = 0
         var timeouts: [UInt: Timeout] = [:]
         var work: [@Sendable () -> Void] = []
         var stopRequested = false
         var running = false
-        var loopThread: UInt? = nil
     }
 
     let state = Mutex(State())
+    /// The thread inside ``run(connection:)`` (`pthread_self`), 0 when none: read by every
+    /// wakeup, so kept outside `state`'s lock.
+    private let loopThread = Atomic<UInt>(0)
     private let wakeReadFD: Int32
     private let wakeWriteFD: Int32
 
@@ -66,9 +75,10 @@ final class EventLoop: Sendable {
         if wakeWriteFD >= 0 { Glibc.close(wakeWriteFD) }
     }
 
-    /// Wakes the loop thread out of poll(2). Safe from any thread and from libdbus callbacks.
+    /// Wakes the loop thread out of poll(2). Safe from any thread and from libdbus callbacks;
+    /// nothing to do on the loop thread, which is not in poll(2) then.
     func wakeup() {
-        guard wakeWriteFD >= 0 else { return }
+        guard wakeWriteFD >= 0, !isLoopThread else { return }
         var byte: UInt8 = 1
         _ = Glibc.write(wakeWriteFD, &byte, 1)
     }
@@ -99,10 +109,7 @@ final class EventLoop: Sendable {
     static var currentThreadID: UInt { UInt(pthread_self()) }
 
     /// Whether the calling thread is the one inside ``run(connection:)``.
-    var isLoopThread: Bool {
-        let me = EventLoop.currentThreadID
-        return state.withLock { $0.loopThread == me }
-    }
+    var isLoopThread: Bool { loopThread.load(ordering: .relaxed) == EventLoop.currentThreadID }
 
     var isRunning: Bool { state.withLock { $0.running } }
 
@@ -112,18 +119,27 @@ final class EventLoop: Sendable {
         let record = Watch(
             fd: dbus_watch_get_unix_fd(watch), flags: dbus_watch_get_flags(watch),
             enabled: dbus_watch_get_enabled(watch) != 0)
-        state.withLock { $0.watches[EventLoop.key(watch)] = record }
+        state.withLock {
+            $0.watches[EventLoop.key(watch)] = record
+            $0.watchesVersion &+= 1
+        }
         wakeup()
     }
 
     func removeWatch(_ watch: OpaquePointer) {
-        _ = state.withLock { $0.watches.removeValue(forKey: EventLoop.key(watch)) }
+        state.withLock {
+            $0.watches.removeValue(forKey: EventLoop.key(watch))
+            $0.watchesVersion &+= 1
+        }
         wakeup()
     }
 
     func toggleWatch(_ watch: OpaquePointer) {
         let enabled = dbus_watch_get_enabled(watch) != 0
-        state.withLock { $0.watches[EventLoop.key(watch)]?.enabled = enabled }
+        state.withLock {
+            $0.watches[EventLoop.key(watch)]?.enabled = enabled
+            $0.watchesVersion &+= 1
+        }
         wakeup()
     }
 
@@ -172,16 +188,16 @@ final class EventLoop: Sendable {
         let started = state.withLock { s -> Bool in
             if s.running { return false }
             s.running = true
-            s.loopThread = me
             return true
         }
         guard started else { return false }
+        loopThread.store(me, ordering: .relaxed)
         defer {
             // Work queued while the loop ran is never dropped: run what is left here, on this
             // thread, after which enqueueIfRunning refuses new work.
+            loopThread.store(0, ordering: .relaxed)
             let leftover = state.withLock { s -> [@Sendable () -> Void] in
                 s.running = false
-                s.loopThread = nil
                 s.stopRequested = false
                 let w = s.work
                 s.work = []
@@ -190,6 +206,7 @@ final class EventLoop: Sendable {
             for item in leftover { item() }
         }
 
+        var poll = PollSet()
         while true {
             let (work, stop) = state.withLock { s -> ([@Sendable () -> Void], Bool) in
                 let w = s.work
@@ -212,17 +229,28 @@ final class EventLoop: Sendable {
             }
             if !state.withLock({ $0.work.isEmpty && !$0.stopRequested }) { continue }
 
-            let timeouts = state.withLock { $0.timeouts }
-            var (pollFDs, owners) = pollDescriptors()
-            let ready = poll(&pollFDs, nfds_t(pollFDs.count), nextTimeout(timeouts))
+            let (timeouts, version) = state.withLock { ($0.timeouts, $0.watchesVersion) }
+            if poll.version != version { poll = pollDescriptors() }
+            let ready = Glibc.poll(&poll.fds, nfds_t(poll.fds.count), nextTimeout(timeouts))
             if ready < 0 && errno != EINTR { continue }
-            if wakeReadFD >= 0 && pollFDs[0].revents != 0 {
-                var buffer = [UInt8](repeating: 0, count: 256)
-                while Glibc.read(wakeReadFD, &buffer, buffer.count) > 0 {}
+            if wakeReadFD >= 0 && poll.fds[0].revents != 0 {
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { buffer in
+                    while Glibc.read(wakeReadFD, buffer.baseAddress, buffer.count) > 0 {}
+                }
             }
-            handleReadyWatches(pollFDs, owners)
-            fireDueTimeouts(Array(timeouts.keys))
+            if ready > 0 { handleReadyWatches(poll) }
+            if !timeouts.isEmpty { fireDueTimeouts(timeouts.keys) }
         }
+    }
+
+    /// What the loop polls, kept from one iteration to the next while the watches do not
+    /// change (poll(2) rewrites every `revents`).
+    struct PollSet {
+        /// The `watchesVersion` it was built from; -1 before the first build.
+        var version = -1
+        var fds: [pollfd] = []
+        /// Each entry's watch key; nil for the wake pipe.
+        var owners: [UInt?] = []
     }
 
     /// The work queued so far, taken off the queue.
@@ -236,8 +264,8 @@ final class EventLoop: Sendable {
 
     /// What to wait on: the wake pipe first (owner nil), then each enabled watch with the
     /// events its flags ask for (owner its key).
-    private func pollDescriptors() -> ([pollfd], [UInt?]) {
-        let watches = state.withLock { $0.watches }
+    private func pollDescriptors() -> PollSet {
+        let (watches, version) = state.withLock { ($0.watches, $0.watchesVersion) }
         var pollFDs: [pollfd] = []
         var owners: [UInt?] = []
         if wakeReadFD >= 0 {
@@ -251,7 +279,7 @@ final class EventLoop: Sendable {
             pollFDs.append(pollfd(fd: watch.fd, events: events, revents: 0))
             owners.append(key)
         }
-        return (pollFDs, owners)
+        return PollSet(version: version, fds: pollFDs, owners: owners)
     }
 
     /// Milliseconds until the first enabled timeout is due; at most one second, so that a lost
@@ -271,9 +299,9 @@ final class EventLoop: Sendable {
     }
 
     /// Hands each watch that `poll` found ready to libdbus, with what happened on it.
-    private func handleReadyWatches(_ pollFDs: [pollfd], _ owners: [UInt?]) {
-        for (index, entry) in pollFDs.enumerated() where entry.revents != 0 {
-            guard let key = owners[index] else { continue }
+    private func handleReadyWatches(_ poll: PollSet) {
+        for (index, entry) in poll.fds.enumerated() where entry.revents != 0 {
+            guard let key = poll.owners[index] else { continue }
             var flags: UInt32 = 0
             if entry.revents & Int16(POLLIN) != 0 { flags |= CDBUS_WATCH_READABLE }
             if entry.revents & Int16(POLLOUT) != 0 { flags |= CDBUS_WATCH_WRITABLE }
@@ -289,7 +317,7 @@ final class EventLoop: Sendable {
 
     /// Runs libdbus's handler of each of `keys`'s timeouts that is due, and sets it due again
     /// an interval later (timeouts repeat until libdbus removes or disables them).
-    private func fireDueTimeouts(_ keys: [UInt]) {
+    private func fireDueTimeouts(_ keys: Dictionary<UInt, Timeout>.Keys) {
         let after = ContinuousClock.now
         for key in keys {
             let due = state.withLock { s -> Bool in

@@ -41,6 +41,13 @@ public struct MethodInvocation: Sendable {
     /// reading the arguments.
     public var marshalledBody: [UInt8] { call.body }
 
+    /// `body` applied to the bytes of ``marshalledBody`` where they lie, valid only during the
+    /// call: for a received call, in a marshalled copy of the message that is not kept (a
+    /// lookup by them copies nothing).
+    public func withMarshalledBody<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try call.withBody(body)
+    }
+
     /// The number of elements of the array argument at `index` (0 for the first), counted
     /// without reading them into values; nil when there is no such argument or it is not an
     /// array.
@@ -160,10 +167,31 @@ final class CallBody: @unchecked Sendable {
         }
     }
 
+    /// See ``MethodInvocation/withMarshalledBody(_:)``: the bytes already kept, else those of a
+    /// marshalled copy of the message, made under `lock` (marshalling locks the message, a
+    /// write) and freed after `body` (an empty body when out of memory, as ``body``).
+    func withBody<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        guard let message else { return try self.body.withUnsafeBytes(body) }
+        // The buffer's address as an integer: a plain value out of the lock.
+        let wire: (address: UInt, count: Int)? = lock.withLock { state in
+            guard state.body == nil else { return nil }
+            var buffer: UnsafeMutablePointer<CChar>?
+            var length: Int32 = 0
+            guard dbus_message_marshal(message.raw, &buffer, &length) != 0, let buffer else { return nil }
+            return (UInt(bitPattern: buffer), Int(length))
+        }
+        guard let wire, let buffer = UnsafeMutableRawPointer(bitPattern: wire.address) else {
+            return try self.body.withUnsafeBytes(body)
+        }
+        defer { dbus_free(buffer) }
+        let bytes = UnsafeRawBufferPointer(start: buffer, count: wire.count)
+        return try body(UnsafeRawBufferPointer(rebasing: bytes[MessageReference.bodyOffset(bytes)...]))
+    }
+
     /// The body bytes of `message`: its wire form past the header. Empty when out of memory
     /// (libdbus's only failure here).
     static func marshalledBody(_ message: OpaquePointer) -> [UInt8] {
-        MessageReference.wire(message).map(MessageReference.body) ?? []
+        MessageReference.withWire(message) { [UInt8]($0[MessageReference.bodyOffset($0)...]) } ?? []
     }
 
     /// The body bytes `arguments` marshal to in a method call of this machine's byte order.
@@ -463,5 +491,10 @@ public final class PreparedValues: @unchecked Sendable {
     /// A reply to the call at `caller` with this body, or nil when out of memory.
     func reply(to caller: ReplyAddress) -> MessageReference? {
         caller.address(dbus_message_copy(template.raw))
+    }
+
+    /// A reply to `call`, the method call at hand, with this body, or nil when out of memory.
+    func reply(toCall call: OpaquePointer) -> MessageReference? {
+        ReplyAddress.address(dbus_message_copy(template.raw), replyingTo: call)
     }
 }

@@ -238,12 +238,16 @@ final class MessageReference: @unchecked Sendable {
 
     /// The wire bytes of `message` as it stands (`dbus_message_marshal`), or nil when out of
     /// memory.
-    static func wire(_ message: OpaquePointer) -> [UInt8]? {
+    static func wire(_ message: OpaquePointer) -> [UInt8]? { withWire(message) { [UInt8]($0) } }
+
+    /// `body` applied to the wire bytes of `message` as it stands (`dbus_message_marshal`),
+    /// valid only during the call; nil when out of memory.
+    static func withWire<R>(_ message: OpaquePointer, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
         var buffer: UnsafeMutablePointer<CChar>?
         var length: Int32 = 0
         guard dbus_message_marshal(message, &buffer, &length) != 0, let buffer else { return nil }
         defer { dbus_free(buffer) }
-        return [UInt8](UnsafeRawBufferPointer(start: buffer, count: Int(length)))
+        return body(UnsafeRawBufferPointer(start: buffer, count: Int(length)))
     }
 
     /// The body of wire bytes `wire` (from `bodyOffset` on).

@@ -1,8 +1,10 @@
 import CDBus
 
-// Exported objects: registration with libdbus's object tree and dispatch of method calls,
-// including the standard interfaces every object gets (D-Bus specification, "Standard
-// Interfaces"). Everything here past `export` runs on the loop thread.
+// Exported objects and the dispatch of method calls, including the standard interfaces every
+// object gets (D-Bus specification, "Standard Interfaces"). The connection's filter hands every
+// method call to `handleObjectMessage` (libdbus's own object tree is not used: it splits each
+// call's path into a list of new strings to look it up). Everything here past `export` runs on
+// the loop thread.
 
 extension Connection {
     /// Exports an object: `interfaces` plus `org.freedesktop.DBus.Introspectable`,
@@ -32,25 +34,13 @@ extension Connection {
             }
         }
         let claimed = state.withLock { s -> Bool in
-            if s.closed || s.objects[path] != nil { return false }
-            s.objects[path] = interfaces
-            return true
+            if s.closed { return false }
+            return s.objects.insert(interfaces, at: path)
         }
         guard claimed else {
             throw DBusError(
                 ErrorName(rawValue: "org.freedesktop.DBus.Error.ObjectPathInUse"),
                 "an object is already exported at \(path), or the connection is closed")
-        }
-        if path == .root { return }  // the fallback registered at "/" already routes here
-        var vtable = DBusObjectPathVTable(
-            unregister_function: nil, message_function: connectionObjectMessage, dbus_internal_pad1: nil,
-            dbus_internal_pad2: nil, dbus_internal_pad3: nil, dbus_internal_pad4: nil)
-        var error = CDBus.DBusError()
-        dbus_error_init(&error)
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        if dbus_connection_try_register_object_path(raw, path.rawValue, &vtable, me, &error) == 0 {
-            _ = state.withLock { $0.objects.removeValue(forKey: path) }
-            throw DBusError.take(&error, fallback: "cannot register \(path)")
         }
     }
 
@@ -58,15 +48,12 @@ extension Connection {
     ///
     /// - Parameter path: a path given to ``export(_:at:)``.
     public func unexport(at path: ObjectPath) {
-        let existed = state.withLock { $0.objects.removeValue(forKey: path) != nil }
-        if existed && path != .root {
-            _ = dbus_connection_unregister_object_path(raw, path.rawValue)
-        }
+        _ = state.withLock { $0.objects.remove(at: path) }
     }
 
     /// The paths that currently have an exported object.
     public var exportedPaths: [ObjectPath] {
-        state.withLock { Array($0.objects.keys) }.sorted()
+        state.withLock { $0.objects.paths }.sorted()
     }
 
     func handleObjectMessage(_ raw: OpaquePointer) -> DBusHandlerResult {
@@ -76,7 +63,12 @@ extension Connection {
         let result = route(raw)
         if case .success(.deferred) = result { return DBUS_HANDLER_RESULT_HANDLED }
         if dbus_message_get_no_reply(raw) == 0 {
-            reply(to: ReplyAddress(call: raw), with: result)
+            // A prepared body is addressed from the call itself, its sender never made a String.
+            if case .success(.prepared(let p)) = result, let message = p.reply(toCall: raw) {
+                message.send(on: self.raw)
+            } else {
+                reply(to: ReplyAddress(call: raw), with: result)
+            }
         }
         return DBUS_HANDLER_RESULT_HANDLED
     }
@@ -126,22 +118,49 @@ extension Connection {
     /// its arguments only when the handler asks for them (`MethodInvocation`), so that a
     /// handler answering from a cache keyed by the body never reads them.
     private func route(_ raw: OpaquePointer) -> Result<Answer, DBusError> {
+        if let own = ownMethod(raw) {
+            let invocation = MethodInvocation(
+                sender: dbus_message_get_sender(raw).map { String(cString: $0) } ?? "", path: own.path,
+                member: own.method.name, message: raw)
+            return invoke(own.method, of: own.interface, with: invocation, call: raw)
+        }
+        return routeByName(raw)
+    }
+
+    /// The method of the object's own interfaces that `raw` names by path, interface and
+    /// member, when `raw` has its input signature: the usual call, found by comparing the
+    /// header's bytes with the exported names. Nil for anything else, which
+    /// ``routeByName(_:)`` answers (the standard interfaces, a call without an interface, the
+    /// errors).
+    private func ownMethod(_ raw: OpaquePointer) -> ExportedMethod? {
+        guard let path = dbus_message_get_path(raw), let interface = dbus_message_get_interface(raw),
+            let member = dbus_message_get_member(raw), let signature = dbus_message_get_signature(raw),
+            let own = state.withLock({
+                $0.objects.object(atPath: path)?.method(interface: interface, member: member)
+            }),
+            sameName(own.method.inputSignature, signature)
+        else { return nil }
+        return own
+    }
+
+    /// ``route(_:)`` for every call ``ownMethod(_:)`` does not find, by the header's text.
+    private func routeByName(_ raw: OpaquePointer) -> Result<Answer, DBusError> {
         func text(_ p: UnsafePointer<CChar>?) -> String? { p.map { String(cString: $0) } }
         let pathText = text(dbus_message_get_path(raw)) ?? "/"
         let path = ObjectPath(unchecked: pathText)
         let member = text(dbus_message_get_member(raw)) ?? ""
         let signature = text(dbus_message_get_signature(raw)) ?? ""
-        let object = state.withLock { $0.objects[path] }
+        let object = state.withLock { $0.objects[path]?.interfaces }
         let own = object ?? []
         // The standard interfaces (and the object's children, which introspection lists) are
         // built only when the call is not for one of the object's own interfaces.
         func standard() -> [Interface] {
-            let allPaths = state.withLock { Array($0.objects.keys) }
+            let allPaths = state.withLock { $0.objects.paths }
             return standardInterfaces(
                 path: path, own: own, children: Introspection.children(of: path, among: allPaths))
         }
         if object == nil {
-            let allPaths = state.withLock { Array($0.objects.keys) }
+            let allPaths = state.withLock { $0.objects.paths }
             guard !Introspection.children(of: path, among: allPaths).isEmpty else {
                 return .failure(DBusError(.unknownObject, "No object is exported at path '\(pathText)'"))
             }

@@ -41,6 +41,19 @@ struct ReplyAddress: Sendable {
     /// serial, destination and no-reply flag (a reply expects none); nil (the message released)
     /// when out of memory.
     func address(_ message: OpaquePointer?) -> MessageReference? {
+        guard let sender else { return ReplyAddress.address(message, serial: serial, sender: nil) }
+        return sender.withCString { ReplyAddress.address(message, serial: serial, sender: $0) }
+    }
+
+    /// ``address(_:)`` for the call at hand: its serial and sender read from `call`, the
+    /// sender never made a String.
+    static func address(_ message: OpaquePointer?, replyingTo call: OpaquePointer) -> MessageReference? {
+        address(message, serial: dbus_message_get_serial(call), sender: dbus_message_get_sender(call))
+    }
+
+    private static func address(_ message: OpaquePointer?, serial: UInt32, sender: UnsafePointer<CChar>?)
+        -> MessageReference?
+    {
         guard let message else { return nil }
         let reply = MessageReference(message)
         dbus_message_set_no_reply(message, 1)

@@ -24,10 +24,12 @@ extension LiveryInterface {
         let service = self.service.themes
         return Method.prepared(.resolve) { [replies] call in
             // The key is the call's body, so a repeated call is answered before its
-            // arguments are read; a reply is stored under the generation it was
-            // resolved in, so a switch in between cannot leave an old answer behind.
+            // arguments are read (and its bytes looked up where they lie); a reply is stored
+            // under the generation it was resolved in, so a switch in between cannot leave an
+            // old answer behind.
+            let generation = service.generation
+            if let hit = call.withMarshalledBody({ replies.lookup(generation, body: $0) }) { return hit }
             let key = ReplyCache.Key(call.marshalledBody)
-            if let hit = replies.lookup(service.generation, key) { return hit }
             let app = try LiveryInterface.app(call.arguments[2])
             let path = call.arguments[0].string ?? ""
             let properties = call.arguments[1].stringArray ?? []

@@ -18,10 +18,10 @@ struct BusResults: Codable {
     var resolvePath: String
     /// The timed loops: Ping and Resolve with the arguments marshalled for every call, then
     /// both again with each call marshalled once (`PreparedCall`, a copy sent per call). Each
-    /// pair runs as `rounds` rounds of a Ping block then a Resolve block of `calls / rounds`
-    /// calls, so that a slow spell of a shared machine hits both alike; `ratios` (and
-    /// `preparedRatios`) hold each round's Resolve rate ÷ Ping rate, and their median is the
-    /// figure judged.
+    /// runs as `rounds` rounds of a Ping block, a Resolve block and a block of the same Resolve
+    /// against the C floor (``FloorResults``), `calls / rounds` calls a block, so that a slow
+    /// spell of a shared machine hits all alike; `ratios` (and `preparedRatios`) hold each
+    /// round's Resolve rate ÷ Ping rate, and their median is the figure judged.
     var ping: Loop
     var resolve: Loop
     var preparedPing: Loop
@@ -29,6 +29,12 @@ struct BusResults: Codable {
     var rounds: Int
     var ratios: [Double]
     var preparedRatios: [Double]
+    /// The same `Resolve` answered by the C floor, timed in the same rounds.
+    var floor: FloorResults
+    /// Ping, Resolve and the C floor's Resolve call by call, each call marshalled anew, then
+    /// marshalled once.
+    var interleaved: Interleaved
+    var preparedInterleaved: Interleaved
 
     /// One timed loop of `calls` calls: wall time, and the CPU time (user + system) of liveryd,
     /// dbus-daemon and the client over it, seconds.
@@ -46,6 +52,47 @@ struct BusResults: Codable {
                 busCPU: sum(a.busCPU, b.busCPU), clientCPU: sum(a.clientCPU, b.clientCPU))
         }
     }
+}
+
+/// `Resolve` against the C floor (`bench/fanout/floor/resolve`): a plain libdbus server on
+/// liveryd's bus, under a name of the same length, that answers the call with liveryd's reply
+/// body, marshalled once, copied per call. Its blocks run in the same rounds as liveryd's
+/// (Ping, Resolve, then the floor's Resolve), so `ratios` hold each round's liveryd Resolve
+/// rate ÷ the floor's. (The figure judged is ``Interleaved/resolveOverFloor``: a block's rate
+/// depends on where the scheduler put the three processes of its round trips for that block.)
+struct FloorResults: Codable {
+    /// The floor's loops; `daemonCPU` is the floor process's CPU, `busCPU` the dbus-daemon's.
+    var resolve: BusResults.Loop
+    var preparedResolve: BusResults.Loop
+    var ratios: [Double]
+    var preparedRatios: [Double]
+}
+
+/// Calls timed one by one in strict alternation of two kinds (A, B, A, B, …), each call's
+/// round trip on its own: Ping against Resolve (both liveryd's), then liveryd's Resolve against
+/// the C floor's (each call then to the other server than the call before, for both alike).
+/// Both kinds of a pair share the machine's state and the scheduler's placement of the
+/// processes at every moment; blocks of calls each settle into a placement of their own, and a
+/// block's rate moved by up to 4× with it on the 2-core machine. (Three kinds in one rotation
+/// reversed every other round call two of them twice in a row at the turns: a second call to a
+/// process that has just answered is quicker, which biased the ratios by several per cent.)
+struct Interleaved: Codable {
+    /// Rounds of each pair: one call of each kind.
+    var rounds: Int
+    /// Round trips, seconds, 10th, 50th and 90th percentile (nearest rank): Ping and Resolve
+    /// alternated, then Resolve and the C floor's Resolve alternated.
+    var ping: [Double]
+    var resolveAfterPing: [Double]
+    var resolve: [Double]
+    var floor: [Double]
+    /// The median over the rounds of each round's Resolve rate ÷ Ping rate (Ping's seconds ÷
+    /// Resolve's), and the same ratio from the totals.
+    var resolveOverPing: Double
+    var resolveOverPingTotals: Double
+    /// The median over the rounds of each round's liveryd Resolve rate ÷ the C floor's (the
+    /// figure judged, ≥ 0.9), and the same ratio from the totals.
+    var resolveOverFloor: Double
+    var resolveOverFloorTotals: Double
 }
 
 struct BenchFailure: Error, CustomStringConvertible {
@@ -150,8 +197,8 @@ private func checkedThemes(_ client: Connection) throws -> [ThemeListing] {
 }
 
 func runBusBench(
-    liveryd: String, shippedThemes: String, fixtures: [URL], work: URL, themeCount: Int, startups: Int,
-    calls: Int, wrapper: [String] = []
+    liveryd: String, floor floorBinary: String, shippedThemes: String, fixtures: [URL], work: URL,
+    themeCount: Int, startups: Int, calls: Int, wrapper: [String] = []
 ) throws -> BusResults {
     let fm = FileManager.default
     let generated = work.appendingPathComponent("themes-\(themeCount)")
@@ -205,19 +252,10 @@ func runBusBench(
         throw BenchFailure(
             "liveryd lists \(listed.count) themes, \(valid) valid; expected \(themeCount + shipped)")
     }
-    for _ in 0..<min(1000, calls) {
-        try c.ping()
-        _ = try c.resolve()
-    }
-    let timer = CallTimer(daemon: daemon.processIdentifier, bus: bus.processIdentifier, calls: calls)
-    let (pingLoop, resolveLoop, ratios) = try timer.alternate({ try c.ping() }, { _ = try c.resolve() })
-    let (pingCall, resolveCall) = try c.prepared()
-    let client = c.client
-    guard try client.call(resolveCall).arguments == reply else {
-        throw BenchFailure("a prepared Resolve call answered differently")
-    }
-    let (preparedPingLoop, preparedResolveLoop, preparedRatios) = try timer.alternate(
-        { _ = try client.call(pingCall).arguments }, { _ = try client.call(resolveCall).arguments })
+    let timer = CallTimer(calls: calls)
+    let (anew, once, interleaved, preparedInterleaved) = try timeCalls(
+        c, reply: reply, daemon: daemon.processIdentifier, bus: bus.processIdentifier, address: address,
+        floor: try ResolveFloor(binary: floorBinary, address: address), timer: timer)
     let rssAfter = residentKiB(daemon.processIdentifier) ?? -1
 
     return BusResults(
@@ -225,9 +263,95 @@ func runBusBench(
         startupSeconds: startupSeconds,
         rssKiBAfterStartup: rss, rssKiBAfterCalls: rssAfter, calls: calls,
         resolvePath: TimedCalls.resolvePath,
-        ping: pingLoop, resolve: resolveLoop, preparedPing: preparedPingLoop,
-        preparedResolve: preparedResolveLoop, rounds: timer.rounds, ratios: ratios,
-        preparedRatios: preparedRatios)
+        ping: anew.loops[0], resolve: anew.loops[1], preparedPing: once.loops[0],
+        preparedResolve: once.loops[1], rounds: timer.rounds, ratios: anew.ratios(1, over: 0),
+        preparedRatios: once.ratios(1, over: 0),
+        floor: FloorResults(
+            resolve: anew.loops[2], preparedResolve: once.loops[2], ratios: anew.ratios(1, over: 2),
+            preparedRatios: once.ratios(1, over: 2)),
+        interleaved: interleaved, preparedInterleaved: preparedInterleaved)
+}
+
+/// The timed loops: Ping, Resolve and the C floor's Resolve in alternating rounds of blocks,
+/// then call by call, each call marshalled anew, then all again with each call marshalled once
+/// (`PreparedCall`). The floor is stopped when they are done.
+private func timeCalls(
+    _ c: TimedCalls, reply: [DBusValue], daemon d: pid_t, bus b: pid_t, address: String, floor: ResolveFloor,
+    timer: CallTimer
+) throws -> (
+    anew: CallTimer.Alternation, once: CallTimer.Alternation, interleaved: Interleaved,
+    preparedInterleaved: Interleaved
+) {
+    defer { floor.stop() }
+    let f = try TimedCalls(address: address, destination: ResolveFloor.name)
+    defer { f.client.close() }
+    guard try f.resolve() == reply else { throw BenchFailure("the C floor answered Resolve differently") }
+    for _ in 0..<min(1000, timer.calls) {
+        try c.ping()
+        _ = try c.resolve()
+        _ = try f.resolve()
+    }
+    // The floor's dbus-daemon is liveryd's.
+    let fd = floor.process.processIdentifier
+    let anewBlocks: [CallTimer.Block] = [
+        .init(daemon: d, bus: b) { try c.ping() }, .init(daemon: d, bus: b) { _ = try c.resolve() },
+        .init(daemon: fd, bus: b) { _ = try f.resolve() },
+    ]
+    let anew = try timer.alternate(anewBlocks)
+    let (pingCall, resolveCall) = try c.prepared()
+    let floorCall = try f.prepared().resolve
+    let (client, floorClient) = (c.client, f.client)
+    guard try client.call(resolveCall).arguments == reply, try floorClient.call(floorCall).arguments == reply
+    else { throw BenchFailure("a prepared Resolve call answered differently") }
+    let onceBlocks: [CallTimer.Block] = [
+        .init(daemon: d, bus: b) { _ = try client.call(pingCall).arguments },
+        .init(daemon: d, bus: b) { _ = try client.call(resolveCall).arguments },
+        .init(daemon: fd, bus: b) { _ = try floorClient.call(floorCall).arguments },
+    ]
+    let once = try timer.alternate(onceBlocks)
+    return (
+        anew, once, try timer.interleave(ping: anewBlocks[0], resolve: anewBlocks[1], floor: anewBlocks[2]),
+        try timer.interleave(ping: onceBlocks[0], resolve: onceBlocks[1], floor: onceBlocks[2])
+    )
+}
+
+/// The C floor of `Resolve` (`bench/fanout/floor/resolve.c`) on liveryd's bus, under a name of
+/// the same length (``name``), so that its calls and replies are liveryd's byte for byte but
+/// for the destination's text, and the one dbus-daemon routes both: it takes liveryd's reply to
+/// the benchmark's call once, then answers every `Resolve` with it.
+private struct ResolveFloor {
+    static let name = try! BusName("org.livery.Floor01")
+    let process: Process
+
+    init(binary: String, address: String) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = [
+            address, address, LiveryBus.name, LiveryBus.path, LiveryBus.interface,
+            LiveryMethod.resolve.member.rawValue, TimedCalls.resolvePath, ResolveFloor.name.rawValue,
+        ]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        process = p
+        // "ready" once it owns the name; end of file when it failed (its error on stderr).
+        var printed = Data()
+        while !printed.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty {
+                stop()
+                throw BenchFailure("the C floor \(binary) did not start")
+            }
+            printed += chunk
+        }
+    }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
 }
 
 /// Starts liveryd on the private bus, timing it from the start to its name acquired (the time
@@ -298,15 +422,17 @@ private struct DaemonLauncher {
 private struct TimedCalls {
     static let resolvePath = "Window/NavigationBar/BarButtonItem:highlighted"
     let client: Connection
-    let dest = LiveryBus.busName
+    let dest: BusName
     let path = LiveryBus.objectPath
     let iface = LiveryBus.interfaceName
     let resolveMember = LiveryMethod.resolve.member
     let pingMember: MemberName
     let args: [DBusValue] = [.string(TimedCalls.resolvePath), .strings([]), .dict([:])]
 
-    init(address: String) throws {
+    /// A connection of its own to the bus at `address`, calling `destination`.
+    init(address: String, destination: BusName = LiveryBus.busName) throws {
         client = try Connection(address: address)
+        dest = destination
         pingMember = try MemberName("Ping")
     }
 
@@ -326,50 +452,5 @@ private struct TimedCalls {
             try PreparedCall(
                 destination: dest, path: path, interface: iface, member: resolveMember, arguments: args)
         )
-    }
-}
-
-/// Times blocks of calls: the wall time, and the CPU time of liveryd, of dbus-daemon and of
-/// this process, over the same block.
-private struct CallTimer {
-    let daemon: pid_t
-    let bus: pid_t
-    /// Calls of each kind in all.
-    let calls: Int
-    let rounds = 10
-
-    /// This process's CPU time, in seconds.
-    private static func own() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-    }
-
-    private func delta(_ a: Double?, _ b: Double?) -> Double? { a.flatMap { x in b.map { $0 - x } } }
-
-    /// `n` calls of `call`, timed.
-    func timed(_ n: Int, _ call: () throws -> Void) rethrows -> BusResults.Loop {
-        let (d0, b0, c0, t0) = (cpuSeconds(daemon), cpuSeconds(bus), Self.own(), now())
-        for _ in 0..<n { try call() }
-        let (t1, c1) = (now(), Self.own())
-        return BusResults.Loop(
-            seconds: t1 - t0, daemonCPU: delta(d0, cpuSeconds(daemon)), busCPU: delta(b0, cpuSeconds(bus)),
-            clientCPU: c1 - c0)
-    }
-
-    /// `rounds` rounds of a Ping block then a Resolve block: the totals and each round's ratio.
-    func alternate(_ ping: () throws -> Void, _ resolve: () throws -> Void) rethrows -> (
-        BusResults.Loop, BusResults.Loop, [Double]
-    ) {
-        let zero = BusResults.Loop(seconds: 0, daemonCPU: 0, busCPU: 0, clientCPU: 0)
-        var (p, r, ratios) = (zero, zero, [Double]())
-        for _ in 0..<rounds {
-            let a = try timed(calls / rounds, ping)
-            let b = try timed(calls / rounds, resolve)
-            p = p + a
-            r = r + b
-            ratios.append(a.seconds / b.seconds)
-        }
-        return (p, r, ratios)
     }
 }

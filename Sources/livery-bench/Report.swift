@@ -139,11 +139,15 @@ struct Report {
                     Double(b.rssKiBAfterCalls) * 1024 / 1e6),
                 target: "< 40 MB", result: Report.verdict(rss < 40)))
         let n = Double(b.calls)
-        for (kind, p, r, ratios) in [
-            ("each call marshalled anew", b.ping, b.resolve, b.ratios),
+        for (kind, p, r, ratios, f, floorRatios, il) in [
+            (
+                "each call marshalled anew", b.ping, b.resolve, b.ratios, b.floor.resolve, b.floor.ratios,
+                b.interleaved
+            ),
             (
                 "each call marshalled once, a copy sent (`PreparedCall`)", b.preparedPing,
-                b.preparedResolve, b.preparedRatios
+                b.preparedResolve, b.preparedRatios, b.floor.preparedResolve, b.floor.preparedRatios,
+                b.preparedInterleaved
             ),
         ] {
             rows.append(
@@ -178,8 +182,72 @@ struct Report {
                         ratios.count, ratios.min() ?? .nan, ratios.max() ?? .nan, p.seconds / r.seconds),
                     target: "≥ 0.8×",
                     result: Report.verdict(x >= 0.8)))
+            rows += floorRows(kind: kind, n: n, resolve: r, floor: f, ratios: floorRatios)
+            rows += interleavedRows(kind: kind, il)
         }
         return rows
+    }
+
+    /// The C floor's rows for one kind of call: its rate, the CPU a call of the floor server
+    /// and its dbus-daemon next to liveryd's, and liveryd's Resolve ÷ the floor's (judged on
+    /// the median of the rounds, each timing both).
+    static func floorRows(
+        kind: String, n: Double, resolve r: BusResults.Loop, floor f: BusResults.Loop, ratios: [Double]
+    ) -> [Row] {
+        var rows = [
+            Row(
+                figure: "Resolve answered by the C floor (libdbus, the same reply marshalled once), \(kind)",
+                measured: "\(Report.grouped(n / f.seconds)) calls/s (\(Report.grouped(n)) calls)",
+                target: "", result: "")
+        ]
+        for (who, fc, rc) in [
+            ("the server", f.daemonCPU, r.daemonCPU), ("dbus-daemon", f.busCPU, r.busCPU),
+            ("the client", f.clientCPU, r.clientCPU),
+        ] {
+            guard let fc, let rc else { continue }
+            rows.append(
+                Row(
+                    figure: "CPU (user + system) of \(who) a Resolve, C floor / liveryd, \(kind)",
+                    measured: String(format: "%.1f µs / %.1f µs", fc / n * 1e6, rc / n * 1e6),
+                    target: "", result: ""))
+        }
+        rows.append(
+            Row(
+                figure: "Resolve, liveryd ÷ the C floor, rounds of blocks, \(kind)",
+                measured: String(
+                    format: "%.2f× (median of %d rounds, %.2f–%.2f; %.2f× from the totals)", median(ratios),
+                    ratios.count, ratios.min() ?? .nan, ratios.max() ?? .nan, f.seconds / r.seconds),
+                target: "", result: ""))
+        return rows
+    }
+
+    /// The call-by-call rows for one kind of call: round trips, Resolve ÷ Ping, and liveryd's
+    /// Resolve ÷ the C floor's, the figure the ≥ 0.9 target judges.
+    static func interleavedRows(kind: String, _ il: Interleaved) -> [Row] {
+        func us(_ q: [Double]) -> String {
+            String(format: "%.1f µs (p10 %.1f, p90 %.1f)", q[1] * 1e6, q[0] * 1e6, q[2] * 1e6)
+        }
+        let rounds = Report.grouped(Double(il.rounds))
+        return [
+            Row(
+                figure: "Round trips, \(rounds) rounds of a Ping then a Resolve, p50: Ping; Resolve, \(kind)",
+                measured: "\(us(il.ping)); \(us(il.resolveAfterPing))", target: "", result: ""),
+            Row(
+                figure: "Resolve ÷ Ping, call by call, \(kind)",
+                measured: String(
+                    format: "%.2f× (median of the rounds; %.2f× from the totals)", il.resolveOverPing,
+                    il.resolveOverPingTotals), target: "", result: ""),
+            Row(
+                figure:
+                    "Round trips, \(rounds) rounds of a Resolve of liveryd then one of the C floor, p50: liveryd; C floor, \(kind)",
+                measured: "\(us(il.resolve)); \(us(il.floor))", target: "", result: ""),
+            Row(
+                figure: "**Resolve, liveryd ÷ the C floor, call by call, \(kind)**",
+                measured: String(
+                    format: "%.2f× (median of the rounds; %.2f× from the totals)", il.resolveOverFloor,
+                    il.resolveOverFloorTotals),
+                target: "≥ 0.9×", result: Report.verdict(il.resolveOverFloor >= 0.9)),
+        ]
     }
 
     var table: String {

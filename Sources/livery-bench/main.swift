@@ -377,7 +377,8 @@ if wants("bus") {
             "need liveryd beside livery-bench (\(liveryd)) and scheme fixtures (\(fixtureDir.path))")
     }
     let b = try runBusBench(
-        liveryd: liveryd, shippedThemes: rootURL.appendingPathComponent("themes").path, fixtures: fixtures,
+        liveryd: liveryd, floor: try resolveFloor(root: rootURL),
+        shippedThemes: rootURL.appendingPathComponent("themes").path, fixtures: fixtures,
         work: out, themeCount: 300, startups: runsOverride ?? 5, calls: options.calls,
         wrapper: options.daemonWrapper)
     busResults = b
@@ -387,20 +388,57 @@ if wants("bus") {
                 "liveryd with %d + %d themes: start-up %.1f ms median (%.1f best, %.1f first), %.1f MB resident",
             b.themesGenerated, b.themesShipped, median(b.startupSeconds) * 1e3, b.startupSeconds.min()! * 1e3,
             b.startupSeconds[0] * 1e3, Double(b.rssKiBAfterStartup.last!) / 1024))
-    for (kind, p, r, ratios) in [
-        ("marshalled per call", b.ping, b.resolve, b.ratios),
-        ("marshalled once", b.preparedPing, b.preparedResolve, b.preparedRatios),
+    for (kind, p, r, ratios, f, floorRatios, il) in [
+        ("marshalled per call", b.ping, b.resolve, b.ratios, b.floor.resolve, b.floor.ratios, b.interleaved),
+        (
+            "marshalled once", b.preparedPing, b.preparedResolve, b.preparedRatios, b.floor.preparedResolve,
+            b.floor.preparedRatios, b.preparedInterleaved
+        ),
     ] {
         let n = Double(b.calls / b.rounds * b.rounds)
+        func us(_ x: Double?) -> Double { (x ?? .nan) / n * 1e6 }
         say(
             String(
                 format:
                     "  %@: Ping %.0f calls/s, Resolve %.0f calls/s, ratio %.3f (median of %d rounds, %.2f–%.2f); CPU µs a call, Ping / Resolve: liveryd %.1f / %.1f, dbus-daemon %.1f / %.1f, client %.1f / %.1f",
                 kind, n / p.seconds, n / r.seconds, median(ratios), ratios.count, ratios.min() ?? .nan,
-                ratios.max() ?? .nan, (p.daemonCPU ?? .nan) / n * 1e6, (r.daemonCPU ?? .nan) / n * 1e6,
-                (p.busCPU ?? .nan) / n * 1e6, (r.busCPU ?? .nan) / n * 1e6, (p.clientCPU ?? .nan) / n * 1e6,
-                (r.clientCPU ?? .nan) / n * 1e6))
+                ratios.max() ?? .nan, us(p.daemonCPU), us(r.daemonCPU), us(p.busCPU), us(r.busCPU),
+                us(p.clientCPU), us(r.clientCPU)))
+        say(
+            String(
+                format:
+                    "  %@: C floor Resolve %.0f calls/s, liveryd ÷ floor %.3f (median of %d rounds, %.2f–%.2f); CPU µs a call, floor / liveryd: server %.1f / %.1f, dbus-daemon %.1f / %.1f, client %.1f / %.1f",
+                kind, n / f.seconds, median(floorRatios), floorRatios.count, floorRatios.min() ?? .nan,
+                floorRatios.max() ?? .nan, us(f.daemonCPU), us(r.daemonCPU), us(f.busCPU), us(r.busCPU),
+                us(f.clientCPU), us(r.clientCPU)))
+        say(
+            String(
+                format:
+                    "  %@, call by call (%d rounds a pair): p50 Ping %.1f / Resolve %.1f µs, ratio %.3f (totals %.3f); p50 Resolve %.1f / C floor %.1f µs, liveryd ÷ floor %.3f (totals %.3f)",
+                kind, il.rounds, il.ping[1] * 1e6, il.resolveAfterPing[1] * 1e6, il.resolveOverPing,
+                il.resolveOverPingTotals, il.resolve[1] * 1e6, il.floor[1] * 1e6, il.resolveOverFloor,
+                il.resolveOverFloorTotals))
     }
+}
+
+/// The C floor of `Resolve` under `root` (`bench/fanout/floor/resolve`), built by
+/// `bench/fanout/floor/build.sh` when it is missing or older than its source.
+func resolveFloor(root: URL) throws -> String {
+    let dir = root.appendingPathComponent("bench/fanout/floor")
+    let binary = dir.appendingPathComponent("resolve").path
+    func modified(_ path: String) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+    }
+    if let built = modified(binary), let source = modified(binary + ".c"), built >= source { return binary }
+    let build = Process()
+    build.executableURL = URL(fileURLWithPath: "/bin/sh")
+    build.arguments = [dir.appendingPathComponent("build.sh").path]
+    try build.run()
+    build.waitUntilExit()
+    guard build.terminationStatus == 0, FileManager.default.isExecutableFile(atPath: binary) else {
+        throw BenchFailure("cannot build the C floor with \(dir.path)/build.sh (needs cc and libdbus-1-dev)")
+    }
+    return binary
 }
 
 // MARK: Report

@@ -400,6 +400,64 @@ final class ExportedObjectTests: BusTestCase {
         XCTAssertEqual(out.stdout, "\(expected) AB\n\(expected) AB\n")
     }
 
+    /// A prepared body is the reply to each call, addressed to each caller: this client twice,
+    /// then gdbus, a client nobody here wrote, on a connection of its own.
+    func testPreparedRepliesReachEachCaller() throws {
+        XCTAssertEqual(try callTest("Prepared", [.string("a")]), [.string("prepared")])
+        XCTAssertEqual(try callTest("Prepared", [.string("b")]), [.string("prepared")])
+        let gdbus = try runTool(
+            "/usr/bin/gdbus",
+            [
+                "call", "--address", bus.address, "--dest", "org.livery.Test", "--object-path",
+                "/org/livery/Test", "--method", "org.livery.Test1.Prepared", "c",
+            ])
+        XCTAssertEqual(gdbus.status, 0, gdbus.stderr)
+        XCTAssertEqual(gdbus.stdout, "('prepared',)\n")
+        let refused = assertDBusError(.accessDenied) { _ = try callTest("Prepared", [.string("fail")]) }
+        XCTAssertEqual(refused?.message, "no answer")
+        assertDBusError(.invalidArgs) { _ = try callTest("Prepared", [.uint32(1)]) }
+    }
+
+    /// A reply larger than the socket takes at once is written out in parts as the socket
+    /// drains, while the caller sends nothing else that would wake the service.
+    func testAReplyLargerThanTheSocketBufferIsWrittenOut() throws {
+        let size = 32 << 20
+        let reply = try client.call(
+            destination: Test.name, path: Test.path, interface: Test.interface, member: MemberName("Big"),
+            arguments: [.uint32(UInt32(size))], timeout: 20)
+        XCTAssertEqual(reply.first?.string?.utf8.count, size)
+    }
+
+    /// Calls reach exactly the exported path: not a path that extends it or that it extends,
+    /// and an object exported at `/` is called like any other.
+    func testCallsReachOnlyTheirExactPath() throws {
+        for path in ["/org/livery/Tes", "/org/livery/TestX", "/org/livery/Test/child/x"] {
+            let error = assertDBusError(.unknownObject) {
+                _ = try client.call(
+                    destination: Test.name, path: ObjectPath(path), interface: Test.interface,
+                    member: MemberName("Add"), arguments: [.int32(1), .int32(2)], timeout: 5)
+            }
+            XCTAssertEqual(error?.message, "No object is exported at path '\(path)'")
+        }
+        try service.export(
+            [
+                Interface(
+                    try InterfaceName("org.livery.Root1"),
+                    methods: [Method("Where", outputs: [Argument("path", "o")]) { [.objectPath($0.path)] }])
+            ], at: .root)
+        XCTAssertEqual(
+            try client.call(
+                destination: Test.name, path: .root, interface: InterfaceName("org.livery.Root1"),
+                member: MemberName("Where"), timeout: 5), [.objectPath(.root)])
+        XCTAssertEqual(try callTest("Add", [.int32(40), .int32(2)]), [.int32(42)])
+        service.unexport(at: .root)
+        assertDBusError(.unknownMethod) {
+            _ = try client.call(
+                destination: Test.name, path: .root, interface: InterfaceName("org.livery.Root1"),
+                member: MemberName("Where"), timeout: 5)
+        }
+    }
+
     func testHandlerCanMakeABlockingCallOnTheLoopThread() throws {
         let id = try client.call(
             destination: .bus, path: ObjectPath("/org/freedesktop/DBus"), interface: .bus,

@@ -149,6 +149,7 @@ class BusTestCase: XCTestCase {
         let gate = self.gate
         let held = self.held
         let heldDetached = self.heldDetached
+        let prepared = try! PreparedValues([.string("prepared")])
         return [
             Interface(
                 Test.interface,
@@ -235,6 +236,19 @@ class BusTestCase: XCTestCase {
                     },
                     Method.deferred("ThrowsAtOnce") { _, _ in
                         throw DBusError(.accessDenied, "not now")
+                    },
+                    // One body marshalled once, the reply to every call; "fail" gets an error.
+                    Method.prepared(
+                        "Prepared", inputs: [Argument("word", .string)],
+                        outputs: [Argument("answer", .string)]
+                    ) { call in
+                        if call.arguments[0].string == "fail" { throw DBusError(.accessDenied, "no answer") }
+                        return prepared
+                    },
+                    // A reply of `size` bytes, more than a socket's buffer holds when it is large.
+                    Method("Big", inputs: [Argument("size", "u")], outputs: [Argument("text", .string)]) {
+                        call in
+                        [.string(String(repeating: "x", count: Int(call.arguments[0].uint32 ?? 0)))]
                     },
                     Method("BusId", outputs: [Argument("id", .string)]) { [weak connection] _ in
                         // A blocking call made from inside a handler, on the loop thread.

@@ -40,4 +40,37 @@ final class ReplyCacheTests: XCTestCase {
         cache.store(second, long, try PreparedValues([.string("long")]))
         XCTAssertNil(cache.lookup(second, long))
     }
+
+    /// A lookup by the bytes of a call's body, as they lie in the marshalled message, finds the
+    /// reply stored under a key of the same bytes, and only in the generation it was stored in.
+    func testRepliesAreFoundByTheBodysBytesInPlace() throws {
+        let s = try Scratch().service()
+        let cache = ReplyCache()
+        func body(_ path: String, _ properties: [String]) -> [UInt8] {
+            MethodInvocation(
+                sender: ":1.1", path: try! ObjectPath("/org/livery/Livery1"), member: "Resolve",
+                arguments: [.string(path), .strings(properties), .dict([:])]
+            ).marshalledBody
+        }
+        let first = s.activeCascade.generation
+        cache.store(
+            first, ReplyCache.Key(body("Window/TabBar", [])), try PreparedValues([.string("tab bar")]))
+        cache.store(
+            first, ReplyCache.Key(body("Window/TabBar", ["alpha"])), try PreparedValues([.string("alpha")]))
+        func lookup(_ g: AnyObject & Sendable, _ bytes: [UInt8]) -> [DBusValue]? {
+            bytes.withUnsafeBytes { cache.lookup(g, body: $0)?.values }
+        }
+        XCTAssertEqual(lookup(first, body("Window/TabBar", [])), [.string("tab bar")])
+        XCTAssertEqual(lookup(first, body("Window/TabBar", ["alpha"])), [.string("alpha")])
+        XCTAssertNil(lookup(first, body("Window/TabBa", [])))
+        XCTAssertNil(lookup(first, body("Window/TabBaz", [])))
+        XCTAssertNil(lookup(first, body("Window/TabBar", ["alpha", "tint-color"])))
+        XCTAssertNil(lookup(first, []))
+        _ = try s.setTheme("forest")
+        let second = s.activeCascade.generation
+        XCTAssertNil(lookup(second, body("Window/TabBar", [])))
+        cache.store(second, ReplyCache.Key(body("Window/TabBar", [])), try PreparedValues([.string("new")]))
+        XCTAssertEqual(lookup(second, body("Window/TabBar", [])), [.string("new")])
+        XCTAssertNil(lookup(first, body("Window/TabBar", [])))
+    }
 }
