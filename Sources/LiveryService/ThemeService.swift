@@ -92,6 +92,13 @@ public final class ThemeService: Sendable {
     /// Everything that changes, behind `state`.
     struct State {
         var catalog: ThemeCatalog
+        /// Bumped each time `catalog` is replaced by a new scan of the search path: a compile
+        /// kept from another scan is not used (`KeptCompile.scan`).
+        var catalogScan = 0
+        /// Switches that read and compiled their theme, and those that used a kept compile
+        /// (for tests: which way a switch went).
+        var switchCompiles = 0
+        var keptCompilesUsed = 0
         var listings: [String: Listing] = [:]
         var activeID: String
         var cascade: Cascade
@@ -233,4 +240,9 @@ public final class ThemeService: Sendable {
 
     /// How many themes' indexes are kept for switching back (`PreparedCascades`).
     var preparedCount: Int { state.withLock { $0.prepared.count } }
+
+    /// How many switches read and compiled their theme, and how many used a kept compile.
+    var switchCounts: (compiled: Int, kept: Int) {
+        state.withLock { ($0.switchCompiles, $0.keptCompilesUsed) }
+    }
 }
