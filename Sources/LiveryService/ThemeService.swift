@@ -130,7 +130,7 @@ public final class ThemeService: Sendable {
         /// The active theme's declared siblings that are not installed.
         var variantProblems: [String] {
             guard case .success(let chain) = catalog.chain(for: activeID) else { return [] }
-            return ThemeCatalog.variantWarnings(chain: chain, installed: catalog.installedIDs).map(
+            return catalog.variantWarnings(chain: chain).map(
                 \.description)
         }
     }

@@ -377,6 +377,22 @@ public struct ThemeCatalog: Sendable {
         }
     }
 
+    /// `variantWarnings(chain:installed:)` against the themes this catalog lists; the sorted list
+    /// of every id (for a suggestion) is made only when there is a warning to give, since the
+    /// daemon asks at every switch.
+    /// - Parameter chain: The theme's `inherits` chain, root ancestor first.
+    /// - Returns: One warning per key naming a theme not listed.
+    public func variantWarnings(chain: [ThemeSource]) -> [Diagnostic] {
+        let unlisted = ["dark-variant", "light-variant"].contains { key in
+            guard
+                let target = chain.last(where: { $0.sheet.metadataString(key) != nil })?.sheet.metadataString(
+                    key)
+            else { return false }
+            return sources[target] == nil && pending[target] == nil
+        }
+        return unlisted ? ThemeCatalog.variantWarnings(chain: chain, installed: installedIDs) : []
+    }
+
     /// Warnings for a `dark-variant` or `light-variant` naming a theme that is not installed:
     /// not an error (the theme works; `Toggle` then fails), but surely a mistake.
     /// - Parameters:
