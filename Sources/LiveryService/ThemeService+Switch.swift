@@ -25,7 +25,12 @@ extension ThemeService {
     /// compiled with `state` not locked; then commits it. Called with `switching` held, so the
     /// active theme cannot change in between.
     func switchTo(_ requested: String) throws(ServiceError) -> Change? {
-        var steps = SwitchSteps()
+        let asked = askedAt.withLock { at in
+            defer { at = nil }
+            return at
+        }
+        var steps = SwitchSteps(since: asked)
+        if asked != nil { steps.mark("queued") }
         let (catalog, scan) = state.withLock { ($0.catalog, $0.catalogScan) }
         // An alias (`base16-nord`) activates the scheme it names, listed under its own id.
         let id = catalog.canonicalID(requested)

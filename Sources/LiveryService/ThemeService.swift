@@ -80,6 +80,10 @@ public final class ThemeService: Sendable {
     /// Held for the whole of a switch (reading, compiling, committing), so that two switches
     /// never interleave; `state` is locked only to read and to commit.
     let switching = Mutex(())
+    /// When the switch about to run was asked for (`DispatchTime` uptime nanoseconds), set by
+    /// `Service` on the switch queue and taken by the switch: the first step of its per-step log,
+    /// `queued`, is then the wait for the switch queue (and a variant's choice of theme).
+    let askedAt = Mutex<UInt64?>(nil)
     let schema: Schema
     let store: StateStore
     let state: Mutex<State>

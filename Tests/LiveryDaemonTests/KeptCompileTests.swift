@@ -64,7 +64,7 @@ final class KeptCompileTests: XCTestCase {
         XCTAssertEqual(s.serial, 4)
         // The per-step log says so, and the switch read nothing.
         let last = try XCTUnwrap(lines.all.last { $0.contains("switch to 'crimson'") })
-        XCTAssertTrue(last.contains(": kept "), last)
+        XCTAssertTrue(last.contains(" kept "), last)
         XCTAssertFalse(last.contains("read "), last)
         // The active theme again: nothing to publish.
         XCTAssertNil(try s.setTheme("crimson"))

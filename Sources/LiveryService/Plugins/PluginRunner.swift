@@ -243,9 +243,15 @@ public final class PluginRunner: Sendable {
         state.withLock { $0.scriptVariant = variant }
         jobs = skipNotRunning(jobs, &runs)
         for run in runs { begin(run, serial: latest.serial) }
-        let env = jobs.isEmpty ? [:] : commandEnvironment(snapshot())
-        let input = jobs.isEmpty ? [] : snapshot().json
-        let serial = latest.serial
+        if !jobs.isEmpty { start(jobs, snapshot()) }
+        notify()
+    }
+
+    /// Starts each of `jobs`, a thread each, with the environment and the JSON of `snap`.
+    private func start(_ jobs: [Job], _ snap: ThemeSnapshot) {
+        let env = commandEnvironment(snap)
+        let input = snap.json
+        let serial = snap.serial
         for job in jobs {
             let thread = Thread { [weak self, slots] in
                 // At most `concurrentCommands` at once: a manifest of a thousand hooks waits its
@@ -260,7 +266,6 @@ public final class PluginRunner: Sendable {
             thread.name = "plugin \(job.owner)"
             thread.start()
         }
-        notify()
     }
 
     /// A command of a change to start: whose it is, what it is (for the log), its arguments,
