@@ -139,7 +139,8 @@ uninstall:
 # Blink's computed values), sheet parse and compile time, and liveryd's
 # start-up, memory and Resolve/Ping rates on a private bus; livery build of the tinted fixture
 # repositories against Debian's pystache (bench/tinted/); a switch carried out to 20 plugin
-# exports against pywal's `wal --theme` (bench/plugins/); a switch to five running programs
+# exports against pywal's `wal --theme` (bench/plugins/); the fan-out to 1,000 watchers against dconf
+# and `SetTheme` round trips of a switch back (bench/fanout/); a switch to five running programs
 # (kitty, alacritty, neovim, GTK 4, tmux) against `wal --theme` (bench/programs/); `livery gallery` of 300 themes against the
 # same pictures drawn with pycairo (bench/gallery/); `livery generate` on a 5120x2880 JPEG and PNG against pywal's
 # `wal -i` (ImageMagick installed when missing) and the materialyoucolor pipeline, with the full
@@ -162,6 +163,8 @@ bench: deps
 	$(SWIFT) build -c release --product livery
 	$(SWIFT) build -c release --product livery-svg
 	bench/fanout/run.sh "$$($(SWIFT) build -c release --show-bin-path)"
+	-/usr/bin/python3 bench/fanout/switchback.py --build "this=$$($(SWIFT) build -c release --show-bin-path)" \
+	  --rounds 3 --out bench/out/switchback.md
 	-python3 bench/hostile/run.py "$$($(SWIFT) build -c release --show-bin-path)/livery" --out bench/out
 	-/usr/bin/python3 bench/hostile/daemon.py "$$($(SWIFT) build -c release --show-bin-path)/liveryd" --out bench/out
 	-/usr/bin/python3 bench/hostile/watch_churn.py "$$($(SWIFT) build -c release --show-bin-path)/liveryd" --out bench/out

@@ -122,7 +122,7 @@ def one_round(bin_dir, work):
 
 
 work = tempfile.mkdtemp(prefix="livery-switchback.")
-bus_process, ADDR = privatebus.start(work)
+bus_process, ADDR = privatebus.start(work, stderr=subprocess.DEVNULL)
 results = {name: [] for name, _ in builds}
 try:
     for r in range(args.rounds):
