@@ -13,10 +13,11 @@ import LiveryCore
 /// At most `capacity` are kept; the one evicted forgets its resolved styles, so that a copy
 /// still held elsewhere (a publication in flight) gives their memory back as well.
 struct PreparedCascades {
-    /// How many indexes are kept, the active theme's included: 4, a light and a dark theme with
-    /// the two they were last switched from (a toggle, a schedule and darkman go back and forth
-    /// between two; the two others cover a manual switch and back). Each costs its index and
-    /// parsed chain, a few hundred kB for the shipped themes (`bench/README.md`, "Watching").
+    /// How many indexes are kept, the active theme's included: 4, so that a light and a dark
+    /// theme (what a toggle, the schedule and darkman go back and forth between) stay kept
+    /// through a manual switch to two others and back. Each holds its index with the styles
+    /// resolved in it, its compiled theme and its parsed chain (`bench/README.md`, "Watching",
+    /// has the memory).
     static let capacity = 4
 
     private struct Entry {
