@@ -158,7 +158,8 @@ uninstall:
 # `livery set` against `dconf read` and `dconf write` (bench/client/, dconf installed when
 # missing; bench/out/client.md); livery build of the tinted fixture
 # repositories against Debian's pystache (bench/tinted/); a switch carried out to 20 plugin
-# exports against pywal's `wal --theme` (bench/plugins/); a switch to five running programs
+# exports against pywal's `wal --theme` (bench/plugins/); the fan-out to 1,000 watchers against dconf
+# and `SetTheme` round trips of a switch back (bench/fanout/); a switch to five running programs
 # (kitty, alacritty, neovim, GTK 4, tmux) against `wal --theme` (bench/programs/); `livery gallery` of 300 themes against the
 # same pictures drawn with pycairo (bench/gallery/); `livery generate` on a 5120x2880 JPEG and PNG against pywal's
 # `wal -i` (ImageMagick installed when missing) and the materialyoucolor pipeline, with the full
@@ -185,6 +186,8 @@ bench: deps
 	@$(call install-missing,dconf-cli dconf-service)
 	-/usr/bin/python3 bench/client/run.py "$$($(SWIFT) build -c release --show-bin-path)" --out bench/out/client.md
 	bench/fanout/run.sh "$$($(SWIFT) build -c release --show-bin-path)"
+	-/usr/bin/python3 bench/fanout/switchback.py --build "this=$$($(SWIFT) build -c release --show-bin-path)" \
+	  --rounds 3 --out bench/out/switchback.md
 	-python3 bench/hostile/run.py "$$($(SWIFT) build -c release --show-bin-path)/livery" --out bench/out
 	-/usr/bin/python3 bench/hostile/daemon.py "$$($(SWIFT) build -c release --show-bin-path)/liveryd" --out bench/out
 	-/usr/bin/python3 bench/hostile/watch_churn.py "$$($(SWIFT) build -c release --show-bin-path)/liveryd" --out bench/out

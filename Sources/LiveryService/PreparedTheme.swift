@@ -15,6 +15,10 @@ struct PreparedTheme {
     let fingerprint: String
     /// `imageIdentities(theme)`.
     let images: [String: String]
+    /// The key of its index in `PreparedCascades`: the fingerprint and the palette, which
+    /// plugins' templates read though no rule may name it (`key(_:_:)`, made once: it copies
+    /// the fingerprint).
+    let key: String
 
     /// Prepares `theme`: its fingerprint and its images' identities (one `stat` each).
     init(id: String, theme: CompiledTheme, problems: [String]) {
@@ -23,11 +27,8 @@ struct PreparedTheme {
         self.problems = problems
         self.fingerprint = PreparedTheme.fingerprint(theme)
         self.images = PreparedTheme.imageIdentities(theme)
+        self.key = PreparedTheme.key(fingerprint, theme)
     }
-
-    /// The key of its index in `PreparedCascades`: the fingerprint and the palette, which
-    /// plugins' templates read though no rule may name it.
-    var key: String { PreparedTheme.key(fingerprint, theme) }
 
     /// The key of an index of `theme`, whose fingerprint is `print`.
     static func key(_ print: String, _ theme: CompiledTheme) -> String {

@@ -12,7 +12,8 @@ extension Service {
         // nothing here waits for them to resolve. Their order against the snapshot's signals
         // is not part of the protocol (a watcher orders by serial).
         pendingEditedImages.withLock { $0.formUnion(change.editedImages) }
-        publications.async { [weak self] in self?.publishWatches() }
+        let published = DispatchTime.now().uptimeNanoseconds
+        publications.async { [weak self] in self?.publishWatches(since: published) }
         let cascade = themes.activeCascade
         let problems = self.problems
         let snapshot = announced.withLock { a in

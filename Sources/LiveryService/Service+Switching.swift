@@ -89,10 +89,12 @@ extension Service {
         _ work: @escaping @Sendable () throws(ServiceError) -> (T, ThemeService.Change?),
         then done: @escaping @Sendable (Result<T, ServiceError>) -> Void
     ) {
+        let asked = DispatchTime.now().uptimeNanoseconds
         switches.async { [weak self] in
             guard let self else { return }
             if let refusal = self.refusal.withLock({ $0 }) { return done(.failure(refusal)) }
             let result: Result<T, ServiceError>
+            self.themes.askedAt.withLock { $0 = asked }
             do throws(ServiceError) {
                 let (value, change) = try work()
                 if let change { self.publish(change) }
@@ -101,6 +103,7 @@ extension Service {
             } catch {
                 result = .failure(error)
             }
+            self.themes.askedAt.withLock { $0 = nil }
             self.announceProblems()
             SystemCalls.returnFreedMemory()
             done(result)

@@ -38,14 +38,17 @@ extension Service {
     /// meanwhile are recomputed too). A newer change stops it between two batches: its own run
     /// recomputes what is left, from the values last sent, so nobody sees a value go back or
     /// misses the last one.
-    func publishWatches() {
+    /// - Parameter published: When the change was handed to this queue (`DispatchTime` uptime
+    ///   nanoseconds), for the first batch's per-step log (`queued`); nil: not timed from there.
+    func publishWatches(since published: UInt64? = nil) {
+        var steps: SwitchSteps? = SwitchSteps(since: published)
+        if published != nil { steps?.mark("queued") }
         let (cascade, serial) = themes.published
         guard serial > watches.completedSerial else { return }
         let edited = pendingEditedImages.withLock { $0 }
         // One scan for the keys to recompute, then batches of them; keys watched meanwhile are
         // found by the scan after the last batch.
         var pending: [WatchRegistry.Key] = []
-        var steps: SwitchSteps? = SwitchSteps()
         while true {
             if themes.serial != serial { return }  // superseded: the newer change's run is queued
             if pending.isEmpty {

@@ -3,8 +3,14 @@ import Foundation
 /// The time each step of a switch took, for the debug log (`bench/README.md`, "Watching").
 /// Marking only reads the clock; the text is made once, at the end.
 struct SwitchSteps {
-    private var last = DispatchTime.now().uptimeNanoseconds
+    private var last: UInt64
     private var steps: [(name: StaticString, nanoseconds: UInt64)] = []
+
+    /// Steps from now, or from `start` (`DispatchTime` uptime nanoseconds) when given: the
+    /// first step then ends at the first mark.
+    init(since start: UInt64? = nil) {
+        last = start ?? DispatchTime.now().uptimeNanoseconds
+    }
 
     /// Ends the step `name` now.
     mutating func mark(_ name: StaticString) {

@@ -7,6 +7,9 @@ extension ThemeService {
     /// Reads the overrides file; an unreadable one becomes a sheet with one error, so that it is
     /// set aside and reported like any broken overrides.
     static func readOverrides(_ path: String, log: Log) -> Stylesheet? {
+        // Stamped whether or not it exists: overrides created later change what a theme
+        // compiles to.
+        FileStamps.noteIdentity(of: path)
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { return nil }
         func unreadable(_ why: String) -> Stylesheet {

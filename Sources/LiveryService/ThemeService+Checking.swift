@@ -59,6 +59,7 @@ extension ThemeService {
             current.adopt(s.catalog)
             current.forget(keepingChainOf: s.activeID)
             s.catalog = current
+            s.catalogScan += 1
             return Set(s.listings.keys)
         }
         guard let listed else { return false }

@@ -39,23 +39,28 @@ extension ThemeService {
 
     /// Makes `prepared` the active theme with `index` (from `index(for:)`; built here when
     /// nil and yet needed), its problems the current ones, and bumps the serial, when it
-    /// changes anything; called with `state` locked and `switching` held.
+    /// changes anything; called with `state` locked and `switching` held. `compile`, the read
+    /// and compile `prepared` came from, is kept with its index for switching back.
     /// - Returns: the change to publish, or nil when nothing changed.
     static func commit(
-        _ prepared: PreparedTheme, index: Cascade?, retaining retention: Retention, in s: inout State
+        _ prepared: PreparedTheme, index: Cascade?, retaining retention: Retention, compile: KeptCompile?,
+        in s: inout State
     ) -> Change? {
         s.currentProblems = prepared.problems
         guard changes(s, to: prepared) else {
-            if retention == .activeOnly {
-                s.prepared.keepOnly(s.cascade, for: PreparedTheme.key(s.fingerprint, s.cascade.theme))
+            // The active theme compiled again to the same: its index stays, with this compile
+            // (files looked at later than the one kept).
+            switch retention {
+            case .recent: s.prepared.keep(s.cascade, for: prepared.key, compile: compile)
+            case .activeOnly: s.prepared.keepOnly(s.cascade, for: prepared.key, compile: compile)
             }
             return nil
         }
         let edited = PreparedTheme.editedImages(from: s.images, to: prepared.images)
         let cascade = index ?? Cascade(theme: prepared.theme)
         switch retention {
-        case .recent: s.prepared.keep(cascade, for: prepared.key)
-        case .activeOnly: s.prepared.keepOnly(cascade, for: prepared.key)
+        case .recent: s.prepared.keep(cascade, for: prepared.key, compile: compile)
+        case .activeOnly: s.prepared.keepOnly(cascade, for: prepared.key, compile: compile)
         }
         s.activeID = prepared.id
         s.cascade = cascade

@@ -39,6 +39,9 @@ extension ThemeService {
         let index = prepared.flatMap { self.index(for: $0) }
         let change = state.withLock { s -> Change? in
             s.catalog = newCatalog
+            // A new scan: compiles kept from the last one are not used again (the checker's scan
+            // after this one replaces it once more).
+            s.catalogScan += 1
             guard let compiled else {
                 let p = "active theme '\(s.activeID)' was removed from disk; keeping the loaded version"
                 log(.warning, p)
@@ -51,7 +54,7 @@ extension ThemeService {
                 return nil
             }
             s.listings[id] = Listing(metadata: prepared.theme.metadata, valid: true, errors: [])
-            return ThemeService.commit(prepared, index: index, retaining: .activeOnly, in: &s)
+            return ThemeService.commit(prepared, index: index, retaining: .activeOnly, compile: nil, in: &s)
         }
         if let change { log(.info, "reloaded theme '\(id)' (serial \(change.serial))") }
         startChecking()

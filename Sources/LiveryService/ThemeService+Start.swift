@@ -62,6 +62,7 @@ extension ThemeService {
             let cascade = Cascade(theme: start.theme)
             state.withLock { s in
                 s.catalog = start.catalog
+                s.catalogScan += 1
                 s.activeID = start.id
                 s.cascade = cascade
                 s.fingerprint = prepared.fingerprint

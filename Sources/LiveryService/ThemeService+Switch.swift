@@ -20,24 +20,83 @@ extension ThemeService {
         }
     }
 
-    /// Reads and compiles theme `id` with `state` not locked, then commits it; called with
-    /// `switching` held, so the active theme cannot change in between.
+    /// Makes theme `requested` active: the compile kept of it (`PreparedCascades`) when every
+    /// file it read is unchanged and the catalog is the same scan, else the theme read and
+    /// compiled with `state` not locked; then commits it. Called with `switching` held, so the
+    /// active theme cannot change in between.
     func switchTo(_ requested: String) throws(ServiceError) -> Change? {
-        var steps = SwitchSteps()
-        var catalog = state.withLock { $0.catalog }
+        let asked = askedAt.withLock { at in
+            defer { at = nil }
+            return at
+        }
+        var steps = SwitchSteps(since: asked)
+        if asked != nil { steps.mark("queued") }
+        let (catalog, scan) = state.withLock { ($0.catalog, $0.catalogScan) }
         // An alias (`base16-nord`) activates the scheme it names, listed under its own id.
+        let id = catalog.canonicalID(requested)
+        var compile: KeptCompile
+        var rescanned: ThemeCatalog?
+        let kept = state.withLock { $0.prepared.compile(of: id, scan: scan) }.flatMap {
+            $0.files.isCurrent ? $0 : nil
+        }
+        if let kept {
+            compile = kept
+            steps.mark("kept")
+        } else {
+            (compile, rescanned) = try readAndCompile(requested, catalog: catalog, scan: scan, steps: &steps)
+        }
+        let index = index(for: compile.prepared)
+        steps.mark("index")
+        // Saved before the reply, so that a crash right after `SetTheme` returns keeps the choice:
+        // here, or by `savePending()` after the change is published.
+        let saveFailure = configuration.savesAfterPublishing ? nil : save(compile.id)
+        steps.mark("save")
+        let change = state.withLock { s -> Change? in
+            if let rescanned {
+                s.catalog = rescanned
+                s.catalogScan += 1
+                compile.scan = s.catalogScan
+            }
+            s.catalog.adopt(read: compile.chain)
+            s.catalog.forget(keepingChainOf: compile.id)
+            if kept == nil { s.switchCompiles += 1 } else { s.keptCompilesUsed += 1 }
+            if configuration.savesAfterPublishing {
+                s.pendingSave = compile.id
+            } else {
+                s.saveProblem = saveFailure
+            }
+            return ThemeService.commit(
+                compile.prepared, index: index, retaining: .recent, compile: compile, in: &s)
+        }
+        steps.mark("commit")
+        if let change { log(.info, "active theme '\(compile.id)' (serial \(change.serial))") }
+        if .debug <= log.threshold { log(.debug, "switch to '\(compile.id)': \(steps.summary)") }
+        // The other themes of the new scan are checked and listed, as after a reload.
+        if rescanned != nil { startChecking() }
+        return change
+    }
+
+    /// Reads theme `requested` (its chain's files read before and changed since read again),
+    /// the overrides, and compiles them, recording every file looked at.
+    /// - Returns: the compile, and the catalog of a new scan when the theme was found only by
+    ///   scanning the search path again (it becomes the daemon's at the commit).
+    /// - Throws: `UnknownTheme`, `InvalidTheme` (errors, or an abstract theme).
+    private func readAndCompile(
+        _ requested: String, catalog current: ThemeCatalog, scan: Int, steps: inout SwitchSteps
+    ) throws(ServiceError) -> (KeptCompile, rescanned: ThemeCatalog?) {
+        var catalog = current
         var id = catalog.canonicalID(requested)
-        catalog.read(id)
+        catalog.read(id, again: true)
         // A theme written since the last scan (`livery generate --out DIR && livery set ID`)
         // is looked for on the search path now rather than after live reload's quiet period;
         // the new scan then becomes the daemon's, as a reload's does.
         var rescanned = false
         if catalog.sources[id] == nil {
-            var scan = ThemeCatalog(
+            var fresh = ThemeCatalog(
                 searchPath: configuration.searchPath, formats: configuration.formats(), readingOnly: [])
-            let found = scan.canonicalID(requested)
-            scan.read(found)
-            if scan.sources[found] != nil { (catalog, id, rescanned) = (scan, found, true) }
+            let found = fresh.canonicalID(requested)
+            fresh.read(found)
+            if fresh.sources[found] != nil { (catalog, id, rescanned) = (fresh, found, true) }
         }
         steps.mark("read")
         guard catalog.sources[id] != nil else {
@@ -45,21 +104,25 @@ extension ThemeService {
                 suggestion(for: id, among: catalog.installedIDs).map { " (did you mean '\($0)'?)" } ?? ""
             throw ServiceError(.unknownTheme, "no theme '\(id)' is installed\(hint)")
         }
-        let overrides = ThemeService.readOverrides(configuration.overridesFile, log: log)
+        let (overrides, overrideFiles) = FileStamps.recording {
+            ThemeService.readOverrides(configuration.overridesFile, log: log)
+        }
         steps.mark("overrides")
+        let (built, compileFiles) = FileStamps.recording {
+            ThemeService.compile(
+                id, catalog: catalog, schema: schema, overrides: overrides, pictures: configuration.pictures,
+                log: log)
+        }
         let compiled: CompiledTheme
         let problems: [String]
-        switch ThemeService.compile(
-            id, catalog: catalog, schema: schema, overrides: overrides, pictures: configuration.pictures,
-            log: log)
-        {
+        switch built {
         case .failure(let failure):
             let errors = failure.errors
             throw ServiceError(
                 .invalidTheme,
                 "theme '\(id)' has \(errors.count) error\(errors.count == 1 ? "" : "s"): "
                     + errors.prefix(5).map(\.description).joined(separator: "; "))
-        case .success(let built): (compiled, problems) = built
+        case .success(let theme): (compiled, problems) = theme
         }
         if compiled.metadata.abstract {
             throw ServiceError(
@@ -69,29 +132,16 @@ extension ThemeService {
         }
         steps.mark("compile")
         let prepared = PreparedTheme(id: id, theme: compiled, problems: problems)
+        // The chain compiled (it was found, since the compile succeeded), each theme with the
+        // files its read looked at.
+        var chain: [ThemeSource] = []
+        if case .success(let read) = catalog.chain(for: id) { chain = read }
+        var files = overrideFiles
+        files.formUnion(compileFiles)
+        for source in chain { files.formUnion(source.files) }
         steps.mark("fingerprint")
-        let index = index(for: prepared)
-        steps.mark("index")
-        // Saved before the reply, so that a crash right after `SetTheme` returns keeps the choice:
-        // here, or by `savePending()` after the change is published.
-        let saveFailure = configuration.savesAfterPublishing ? nil : save(id)
-        steps.mark("save")
-        let change = state.withLock { s -> Change? in
-            if rescanned { s.catalog = catalog } else { s.catalog.adopt(catalog) }
-            s.catalog.forget(keepingChainOf: id)
-            if configuration.savesAfterPublishing {
-                s.pendingSave = id
-            } else {
-                s.saveProblem = saveFailure
-            }
-            return ThemeService.commit(prepared, index: index, retaining: .recent, in: &s)
-        }
-        steps.mark("commit")
-        if let change { log(.info, "active theme '\(id)' (serial \(change.serial))") }
-        if .debug <= log.threshold { log(.debug, "switch to '\(id)': \(steps.summary)") }
-        // The other themes of the new scan are checked and listed, as after a reload.
-        if rescanned { startChecking() }
-        return change
+        let compile = KeptCompile(id: id, scan: scan, chain: chain, files: files, prepared: prepared)
+        return (compile, rescanned ? catalog : nil)
     }
 
     /// Saves `id` as the active theme; the failure's message, or nil.

@@ -80,6 +80,10 @@ public final class ThemeService: Sendable {
     /// Held for the whole of a switch (reading, compiling, committing), so that two switches
     /// never interleave; `state` is locked only to read and to commit.
     let switching = Mutex(())
+    /// When the switch about to run was asked for (`DispatchTime` uptime nanoseconds), set by
+    /// `Service` on the switch queue and taken by the switch: the first step of its per-step log,
+    /// `queued`, is then the wait for the switch queue (and a variant's choice of theme).
+    let askedAt = Mutex<UInt64?>(nil)
     let schema: Schema
     let store: StateStore
     let state: Mutex<State>
@@ -92,6 +96,13 @@ public final class ThemeService: Sendable {
     /// Everything that changes, behind `state`.
     struct State {
         var catalog: ThemeCatalog
+        /// Bumped each time `catalog` is replaced by a new scan of the search path: a compile
+        /// kept from another scan is not used (`KeptCompile.scan`).
+        var catalogScan = 0
+        /// Switches that read and compiled their theme, and those that used a kept compile
+        /// (for tests: which way a switch went).
+        var switchCompiles = 0
+        var keptCompilesUsed = 0
         var listings: [String: Listing] = [:]
         var activeID: String
         var cascade: Cascade
@@ -123,7 +134,7 @@ public final class ThemeService: Sendable {
         /// The active theme's declared siblings that are not installed.
         var variantProblems: [String] {
             guard case .success(let chain) = catalog.chain(for: activeID) else { return [] }
-            return ThemeCatalog.variantWarnings(chain: chain, installed: catalog.installedIDs).map(
+            return catalog.variantWarnings(chain: chain).map(
                 \.description)
         }
     }
@@ -233,4 +244,9 @@ public final class ThemeService: Sendable {
 
     /// How many themes' indexes are kept for switching back (`PreparedCascades`).
     var preparedCount: Int { state.withLock { $0.prepared.count } }
+
+    /// How many switches read and compiled their theme, and how many used a kept compile.
+    var switchCounts: (compiled: Int, kept: Int) {
+        state.withLock { ($0.switchCompiles, $0.keptCompilesUsed) }
+    }
 }

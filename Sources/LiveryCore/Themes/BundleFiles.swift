@@ -48,7 +48,12 @@ public enum BundleFiles {
             return .failure(Refusal(message: "'\(path)' leads outside the bundle"))
         }
         var st = stat()
-        guard stat(real, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+        guard stat(real, &st) == 0 else {
+            FileStamps.noteIdentity(of: real)
+            return .failure(Refusal(message: "'\(path)' is not a regular file"))
+        }
+        FileStamps.note(real, st)
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
             return .failure(Refusal(message: "'\(path)' is not a regular file"))
         }
         return .success(real)
@@ -91,7 +96,11 @@ public enum BundleFiles {
     /// switch).
     public static func fileSize(_ path: String) -> Int? {
         var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
+        guard stat(path, &st) == 0 else {
+            FileStamps.noteIdentity(of: path)
+            return nil
+        }
+        FileStamps.note(path, st)
         return Int(st.st_size)
     }
 
@@ -189,13 +198,20 @@ public enum BundleFiles {
     private static func read(_ path: String, upTo count: Int) -> Result<Data, Refusal> {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {
-            return .failure(Refusal(message: "cannot be read: \(String(cString: strerror(errno)))"))
+            let why = errno
+            // A file that cannot be opened (not there, not permitted) is stamped by what `stat`
+            // says of it: a change that lets it be opened changes that too.
+            FileStamps.noteIdentity(of: path)
+            return .failure(Refusal(message: "cannot be read: \(String(cString: strerror(why)))"))
         }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else {
             return .failure(Refusal(message: "cannot be read: \(String(cString: strerror(errno)))"))
         }
+        // The identity of the file opened, taken before its bytes are read: a write after this
+        // changes it, so the stamps can never pass for bytes newer than those read.
+        FileStamps.note(path, st)
         guard (st.st_mode & S_IFMT) == S_IFREG else {
             return .failure(Refusal(message: "is not a regular file"))
         }
@@ -224,8 +240,13 @@ public enum BundleFiles {
 
     /// `p` with every link and `.`/`..` resolved (realpath(3)); nil when it does not exist.
     package static func realPath(_ p: String) -> String? {
-        guard let r = realpath(p, nil) else { return nil }
+        guard let r = realpath(p, nil) else {
+            FileStamps.noteResolution(p, nil)
+            return nil
+        }
         defer { free(r) }
-        return String(cString: r)
+        let real = String(cString: r)
+        FileStamps.noteResolution(p, real)
+        return real
     }
 }

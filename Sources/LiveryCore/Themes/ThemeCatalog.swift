@@ -94,7 +94,7 @@ public struct ThemeCatalog: Sendable {
         if let wanted {
             for id in wanted { read(id) }
         } else {
-            for (id, entry) in pending { sources[id] = entry.format.read(entry.url, id: id) }
+            for (id, entry) in pending { sources[id] = ThemeCatalog.readSource(entry, id: id) }
             readEntries = pending
             pending = [:]
         }
@@ -128,16 +128,57 @@ public struct ThemeCatalog: Sendable {
 
     /// Reads theme `id`, if it was found and not read yet, and the parents its `inherits` chain
     /// names.
-    /// - Parameter id: A theme id.
-    public mutating func read(_ id: String) {
+    /// - Parameters:
+    ///   - id: A theme id.
+    ///   - changed: Whether a theme of the chain read before is read again when its files
+    ///     changed since (`FileStamps.isCurrent` of its `files`: a `stat` of each): the daemon
+    ///     keeps the active theme's chain read, and a switch to a theme sharing a parent with it
+    ///     reads the parent as it is now.
+    public mutating func read(_ id: String, again changed: Bool = false) {
         var next: String? = canonicalID(id)
         var steps = 0
-        while let id = next, let entry = pending.removeValue(forKey: id), steps <= 64 {
-            let source = entry.format.read(entry.url, id: id)
-            sources[id] = source
-            readEntries[id] = entry
+        while let id = next, steps <= 64 {
+            let source: ThemeSource
+            if let entry = pending.removeValue(forKey: id) {
+                source = ThemeCatalog.readSource(entry, id: id)
+                sources[id] = source
+                readEntries[id] = entry
+            } else if let read = sources[id] {
+                if changed, let entry = readEntries[id], !read.files.isCurrent {
+                    source = ThemeCatalog.readSource(entry, id: id)
+                    sources[id] = source
+                } else {
+                    source = read
+                }
+            } else {
+                break
+            }
             next = source.sheet.metadataString("inherits")
             steps += 1
+        }
+        ids = sources.keys.sorted()
+    }
+
+    /// Reads one entry with its format, recording the files it looks at (`ThemeSource.files`).
+    private static func readSource(_ entry: InstalledTheme, id: String) -> ThemeSource {
+        var (source, files) = FileStamps.recording { entry.format.read(entry.url, id: id) }
+        source.files = files
+        return source
+    }
+
+    /// Takes `chain`, sources read before from this catalog's entries of the same ids (a kept
+    /// compile's, whose files are unchanged), as read: each replaces what is read or pending
+    /// under its id, so that the catalog holds what the active theme was compiled from. An id
+    /// this catalog does not list is left out.
+    /// - Parameter chain: Sources this catalog's entries gave, in any order.
+    public mutating func adopt(read chain: [ThemeSource]) {
+        for source in chain {
+            if let entry = pending.removeValue(forKey: source.id) {
+                readEntries[source.id] = entry
+            } else if readEntries[source.id] == nil {
+                continue
+            }
+            sources[source.id] = source
         }
         ids = sources.keys.sorted()
     }
@@ -334,6 +375,22 @@ public struct ThemeCatalog: Sendable {
             return ThemeCompiler.compile(
                 chain: chain, overrides: overrides, schema: schema, timeLimit: timeLimit, pictures: pictures)
         }
+    }
+
+    /// `variantWarnings(chain:installed:)` against the themes this catalog lists; the sorted list
+    /// of every id (for a suggestion) is made only when there is a warning to give, since the
+    /// daemon asks at every switch.
+    /// - Parameter chain: The theme's `inherits` chain, root ancestor first.
+    /// - Returns: One warning per key naming a theme not listed.
+    public func variantWarnings(chain: [ThemeSource]) -> [Diagnostic] {
+        let unlisted = ["dark-variant", "light-variant"].contains { key in
+            guard
+                let target = chain.last(where: { $0.sheet.metadataString(key) != nil })?.sheet.metadataString(
+                    key)
+            else { return false }
+            return sources[target] == nil && pending[target] == nil
+        }
+        return unlisted ? ThemeCatalog.variantWarnings(chain: chain, installed: installedIDs) : []
     }
 
     /// Warnings for a `dark-variant` or `light-variant` naming a theme that is not installed:

@@ -8,6 +8,9 @@ public struct ThemeSource: Sendable {
     public var path: String
     /// The bundle translated to a sheet; its diagnostics include the plugin's read errors.
     public var sheet: Stylesheet
+    /// The files reading it looked at (`FileStamps`), as the catalog recorded them; none for a
+    /// source made otherwise.
+    public var files = FileStamps()
 
     /// A source as a format plugin returns it; the fields are stored as given.
     public init(id: String, format: String, path: String, sheet: Stylesheet) {

@@ -179,7 +179,17 @@ public final class PluginRunner: Sendable {
                 return s.latest
             })
         else { return }
-        let snap = ThemeSnapshot(cascade: latest.cascade, serial: latest.serial)
+        // Made only when something renders or runs: most changes (no plugin enabled) need none
+        // of the template data, which would otherwise take this queue's CPU while the watchers'
+        // `Changed` is still being delivered.
+        var made: ThemeSnapshot?
+        func snapshot() -> ThemeSnapshot {
+            if let made { return made }
+            let snap = ThemeSnapshot(cascade: latest.cascade, serial: latest.serial)
+            made = snap
+            return snap
+        }
+        let variant = latest.cascade.theme.metadata.variant
         let plugins = PluginCatalog.load(paths, cache: files)
         var changedVariant = false
         // A shipped plugin unlinked from the user's directory is still listed, but no longer
@@ -190,7 +200,7 @@ public final class PluginRunner: Sendable {
             s.manifestErrors = PluginRunner.errors(of: plugins)
             // A plugin that was removed takes its last results with it.
             s.statuses = s.statuses.filter { present.contains($0.key) }
-            changedVariant = s.scriptVariant != nil && s.scriptVariant != snap.variant
+            changedVariant = s.scriptVariant != nil && s.scriptVariant != variant
         }
         var jobs: [Job] = []
         // What each plugin and script runs for this change, recorded only when it does run.
@@ -199,7 +209,8 @@ public final class PluginRunner: Sendable {
             plugins.contains { $0.runnable && !$0.manifest.exports.isEmpty }
             ? ThemeFiles(searchPath: themeSearchPath, active: latest.cascade.theme.metadata.path) : nil
         for plugin in plugins where plugin.runnable {
-            let exported = renderExports(of: plugin, snap, startUp: latest.startUp, themeFiles: themeFiles)
+            let exported = renderExports(
+                of: plugin, snapshot(), startUp: latest.startUp, themeFiles: themeFiles)
             jobs += exported.jobs
             let (failures, wrote) = (exported.failures, exported.wrote)
             var commands = exported.jobs.count
@@ -216,7 +227,7 @@ public final class PluginRunner: Sendable {
             }
         }
         if changedVariant {
-            for script in PluginCatalog.darkmanScripts(paths, variant: snap.variant) {
+            for script in PluginCatalog.darkmanScripts(paths, variant: variant) {
                 jobs.append(
                     (script.name, "script", [script.path], paths.home, PluginManifest.defaultTimeout, []))
                 runs.append(Run(owner: script.name, pending: 1, failures: []))
@@ -229,11 +240,18 @@ public final class PluginRunner: Sendable {
             // they last ran for, so that the newer change runs them when it ends at another.
             return
         }
-        state.withLock { $0.scriptVariant = snap.variant }
+        state.withLock { $0.scriptVariant = variant }
         jobs = skipNotRunning(jobs, &runs)
-        for run in runs { begin(run, serial: snap.serial) }
+        for run in runs { begin(run, serial: latest.serial) }
+        if !jobs.isEmpty { start(jobs, snapshot()) }
+        notify()
+    }
+
+    /// Starts each of `jobs`, a thread each, with the environment and the JSON of `snap`.
+    private func start(_ jobs: [Job], _ snap: ThemeSnapshot) {
         let env = commandEnvironment(snap)
-        let input = jobs.isEmpty ? [] : snap.json
+        let input = snap.json
+        let serial = snap.serial
         for job in jobs {
             let thread = Thread { [weak self, slots] in
                 // At most `concurrentCommands` at once: a manifest of a thousand hooks waits its
@@ -243,12 +261,11 @@ public final class PluginRunner: Sendable {
                 let outcome = ProcessRunner.run(
                     job.argv, environment: env, directory: job.directory, input: input,
                     timeout: job.timeout, separateErrors: true)
-                self?.report(job.owner, job.label, job.argv, job.timeout, serial: snap.serial, outcome)
+                self?.report(job.owner, job.label, job.argv, job.timeout, serial: serial, outcome)
             }
             thread.name = "plugin \(job.owner)"
             thread.start()
         }
-        notify()
     }
 
     /// A command of a change to start: whose it is, what it is (for the log), its arguments,
