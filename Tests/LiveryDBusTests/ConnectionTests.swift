@@ -1,6 +1,7 @@
 import Foundation
-@testable import LiveryDBus
 import XCTest
+
+@testable import LiveryDBus
 
 final class ConnectionTests: BusTestCase {
     func testUnicastSignalsReachOnlyTheirDestination() throws {
