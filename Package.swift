@@ -79,12 +79,13 @@ let package = Package(
         // build drops the symbol tables (`--strip-all`, a third of the file; nothing reads them
         // at run time).
         .executableTarget(
-            name: "livery", dependencies: ["LiveryFront"], swiftSettings: optimised,
+            name: "livery", dependencies: ["LiveryFront", "LiveryText"], swiftSettings: optimised,
             linkerSettings: [
                 .unsafeFlags(["-static-stdlib"]),
                 .unsafeFlags(["-Xlinker", "--strip-all"], .when(configuration: .release)),
             ]),
-        .executableTarget(name: "livery-cli", dependencies: ["LiveryCLI"], swiftSettings: optimised),
+        .executableTarget(
+            name: "livery-cli", dependencies: ["LiveryCLI", "LiveryText"], swiftSettings: optimised),
         // One SVG image drawn per process (`SVGRenderer`): librsvg and Glibc only, no Foundation.
         .executableTarget(name: "livery-svg", dependencies: ["CCairo"], swiftSettings: optimised),
         // One palette picture decoded and sampled per process (`PictureDecoder`).

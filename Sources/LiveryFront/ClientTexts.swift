@@ -38,8 +38,10 @@ public func busFailureText(name: String, message: String, timeout: Double, sessi
     case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner":
         return "liveryd is not running on this bus (\(name))"
     case "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Timeout":
+        // Whole seconds without a fraction (`5`, not `5.0`), where Int holds them.
+        let whole = timeout == timeout.rounded() && abs(timeout) < 1e15
         return
-            "liveryd did not answer within \(timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)) s (is it stopped or busy?)"
+            "liveryd did not answer within \(whole ? String(Int(timeout)) : String(timeout)) s (is it stopped or busy?)"
     case _ where sessionBusAddress == "":
         return "no session bus (DBUS_SESSION_BUS_ADDRESS is set but empty): give one with --address ADDR, "
             + "or start liveryd with 'make run', which prints the address to export"

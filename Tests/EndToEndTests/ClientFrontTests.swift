@@ -183,6 +183,27 @@ final class ClientFrontTests: EndToEndTestCase {
         }
     }
 
+    /// Started with standard error or output closed, both clients exit alike, as with them on
+    /// /dev/null: the descriptor is not left for the bus connection to take, where the error's text
+    /// went down the socket (the front exited 1, the full client with SIGILL or SIGPIPE).
+    func testClosedStandardStreamsEndBothAlike() throws {
+        try startDaemon()
+        for (arguments, closing) in [
+            (["set", "no-such-theme"], "2>&-"), (["get"], ">&-"), (["toggle"], ">&- 2>&-"),
+        ] {
+            var ends: [Int32] = []
+            for program in [Locations.livery, Locations.liveryCLI] {
+                // The redirections apply to the client alone; the shell prints its status.
+                let r = try run(
+                    "/bin/sh",
+                    ["-c", "\"$@\" \(closing); echo $?", "sh", program, "--address", address] + arguments)
+                ends.append(Int32(r.stdout.split(separator: "\n").last ?? "") ?? -1)
+            }
+            XCTAssertEqual(ends[0], ends[1], "\(arguments) \(closing)")
+            XCTAssertEqual(ends[0], arguments[0] == "set" ? 1 : 0, "\(arguments) \(closing)")
+        }
+    }
+
     /// A write that fails (a full disk) ends both programs alike: by the trap Foundation's
     /// `FileHandle.write` makes of it in the full client.
     func testAFailedWriteEndsBothAlike() throws {

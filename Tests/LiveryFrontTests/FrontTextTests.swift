@@ -63,6 +63,11 @@ final class FrontTextTests: XCTestCase {
         XCTAssertEqual(
             text("org.freedesktop.DBus.Error.Timeout", timeout: 3),
             "liveryd did not answer within 3 s (is it stopped or busy?)")
+        // A whole number of seconds past Int's range is written as Double writes it (it trapped
+        // converting to Int: `--timeout 1e300` and a daemon that went away).
+        XCTAssertEqual(
+            text("org.freedesktop.DBus.Error.NoReply", timeout: 1e300),
+            "liveryd did not answer within \(1e300) s (is it stopped or busy?)")
         XCTAssertEqual(text("org.livery.Livery1.Error.UnknownTheme", "no theme"), "UnknownTheme: no theme")
         XCTAssertEqual(text("org.example.Other", "why"), "org.example.Other: why")
         XCTAssertTrue(
