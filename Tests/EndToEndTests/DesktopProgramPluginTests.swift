@@ -206,6 +206,30 @@ final class DesktopProgramPluginTests: EndToEndTestCase {
             "3024: \(after.commonestColors(8))\n\(listed)\nwaybar: \(waybar.stderr.suffix(500))")
         XCTAssertEqual(try barBackground(try tool("swaymsg"), socket: socket), other["base01"])
         try waitForResults(["sway", "waybar", "mako"])
+
+        // A run that changes nothing in mako's config (`livery reload`) leaves no temporary file
+        // beside it: `exec makoctl` skipped the EXIT trap that removes it. `last-run` is in whole
+        // seconds: the reload starts in a later second than the switch's run, so a new value
+        // says the reload's run has ended.
+        func makoRow() throws -> [String: Any] {
+            let rows =
+                try JSONSerialization.jsonObject(with: Data(try livery("plugins", "--json").stdout.utf8))
+                as? [[String: Any]]
+            return rows?.first { $0["name"] as? String == "mako" } ?? [:]
+        }
+        let ran = try makoRow()["last-run"] as? Int
+        usleep(1_100_000)
+        XCTAssertEqual(try livery("reload").status, 0)
+        var row: [String: Any] = [:]
+        XCTAssertTrue(
+            try waitUntil(timeout: 20) {
+                row = try makoRow()
+                return row["last-run"] as? Int != ran && row["result"] as? String == "ok"
+            }, "\(row)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: home + "/.config/mako").filter {
+            $0.hasPrefix(".config.livery-")
+        }
+        XCTAssertEqual(left, [])
     }
 
     /// mako's plugin with no notification server on the session bus (mako 1.7.1's markers in its
