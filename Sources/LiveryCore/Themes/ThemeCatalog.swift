@@ -169,13 +169,14 @@ public struct ThemeCatalog: Sendable {
     /// Takes `chain`, sources read before from this catalog's entries of the same ids (a kept
     /// compile's, whose files are unchanged), as read: each replaces what is read or pending
     /// under its id, so that the catalog holds what the active theme was compiled from. An id
-    /// this catalog does not list is left out.
+    /// this catalog does not list, or lists as another file (a theme of that id added earlier on
+    /// the search path since the read), is left out: this catalog reads its own entry.
     /// - Parameter chain: Sources this catalog's entries gave, in any order.
     public mutating func adopt(read chain: [ThemeSource]) {
         for source in chain {
-            if let entry = pending.removeValue(forKey: source.id) {
-                readEntries[source.id] = entry
-            } else if readEntries[source.id] == nil {
+            if let entry = pending[source.id], entry.url.path == source.path {
+                readEntries[source.id] = pending.removeValue(forKey: source.id)
+            } else if readEntries[source.id]?.url.path != source.path {
                 continue
             }
             sources[source.id] = source

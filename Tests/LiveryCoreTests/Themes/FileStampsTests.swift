@@ -174,4 +174,19 @@ final class FileStampsTests: XCTestCase {
         catalog.read("b", again: true)
         XCTAssertEqual(try tint(), "#040506ff")
     }
+    /// A source read from one entry is not adopted by a catalog whose entry of that id is another
+    /// file (a theme of the same id added earlier on the search path between the read and the
+    /// commit): the catalog reads its own entry, so the shadowing theme is compiled.
+    func testASourceOfAShadowedEntryIsNotAdopted() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/first/b", withIntermediateDirectories: true)
+        try write("b/theme.css", "Button { tint-color: #010203; }\n")
+        let old = ThemeCatalog(searchPath: [dir + "/first", dir], readingOnly: ["b"])
+        let read = try XCTUnwrap(old.sources["b"])
+        try write("first/b/theme.css", "Button { tint-color: #040506; }\n")
+        var catalog = ThemeCatalog(searchPath: [dir + "/first", dir], readingOnly: [])
+        catalog.adopt(read: [read])
+        catalog.read("b")
+        let theme = try XCTUnwrap(catalog.compile("b", schema: shippedSchema).theme)
+        XCTAssertEqual(try resolved(Cascade(theme: theme), "Button", "tint-color"), "#040506ff")
+    }
 }
