@@ -272,6 +272,18 @@ final class RunningProgramPluginTests: EndToEndTestCase {
         try setTheme("nord")
         let written = home + "/.config/kitty/livery.conf"
         XCTAssertTrue(waitUntil { FileManager.default.fileExists(atPath: written) })
+        // The switch's own run must have ended before the recorder listens: it looks for every
+        // kitty's socket, and a recorder it found got its nord request as one of the test's
+        // (the file exists before the run sends).
+        let serial = try serial()
+        var row: [String: Any] = [:]
+        XCTAssertTrue(
+            try waitUntil(timeout: 20) {
+                let r = try livery("plugins", "--json")
+                let rows = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]]
+                row = rows?.first { $0["name"] as? String == "kitty" } ?? [:]
+                return row["serial"] as? Int == Int(serial) && row["result"] as? String == "ok"
+            }, "\(row)")
         let requests = try makeDirectory("requests")
         environment["REQUESTS"] = requests
         let recorder = try startKittyImpostor(
