@@ -262,6 +262,19 @@ final class DesktopProgramPluginTests: EndToEndTestCase {
         XCTAssertFalse(try livery("status").stdout.contains("mako"))
     }
 
+    /// sway's config as the README says, with a bar whose background is `$base01`; the daemon
+    /// started and switched to nord, whose slots it returns with the config's path.
+    func startDaemonWithSwaysConfigOnNord() throws -> (config: String, nord: [String: String]) {
+        let config = userConfig + "/sway/config"
+        try write(
+            "include ~/.config/sway/livery\nxwayland disable\nbar {\n    colors {\n        background $base01\n    }\n}\n",
+            to: ".config/sway/config")
+        try startDaemon()
+        let nord = try slots("nord")
+        try switchTo("nord", until: ".config/sway/livery", has: "set $base01 \(nord["base01"]!)")
+        return (config, nord)
+    }
+
     /// A sway started with a `SWAYSOCK` another sway left behind (a shell or tmux keeps it)
     /// listens on that path, not on `sway-ipc.UID.PID.sock` of its own pid: the plugin takes
     /// each running sway's socket from its environment, so that sway reloads too, rather than
@@ -273,13 +286,7 @@ final class DesktopProgramPluginTests: EndToEndTestCase {
         environment["XDG_RUNTIME_DIR"] = runtime
         // The name an earlier sway of pid 1 would have had: pid 1 is no sway.
         environment["SWAYSOCK"] = runtime + "/sway-ipc.0.1.sock"
-        let config = userConfig + "/sway/config"
-        try write(
-            "include ~/.config/sway/livery\nxwayland disable\nbar {\n    colors {\n        background $base01\n    }\n}\n",
-            to: ".config/sway/config")
-        try startDaemon()
-        let nord = try slots("nord")
-        try switchTo("nord", until: ".config/sway/livery", has: "set $base01 \(nord["base01"]!)")
+        let (config, nord) = try startDaemonWithSwaysConfigOnNord()
         let socket = try startSway(as: .user, config: config).socket
         XCTAssertEqual(socket, runtime + "/sway-ipc.0.1.sock")
         XCTAssertEqual(try barBackground(try tool("swaymsg"), socket: socket), nord["base01"])
@@ -295,13 +302,7 @@ final class DesktopProgramPluginTests: EndToEndTestCase {
     /// (the newcomer's report: `sway -C` just before a switch failed it, "no IPC socket of yours").
     func testAnExitedSwayAndASwayConfigCheckArePassedOver() throws {
         try setUpHome(enabling: ["sway"])
-        let config = userConfig + "/sway/config"
-        try write(
-            "include ~/.config/sway/livery\nxwayland disable\nbar {\n    colors {\n        background $base01\n    }\n}\n",
-            to: ".config/sway/config")
-        try startDaemon()
-        let nord = try slots("nord")
-        try switchTo("nord", until: ".config/sway/livery", has: "set $base01 \(nord["base01"]!)")
+        let (config, nord) = try startDaemonWithSwaysConfigOnNord()
         let socket = try startSway(as: .user, config: config).socket
         // A real `sway -C` that exits at once under a parent that never waits for it.
         let zombieParent = try background(

@@ -228,6 +228,17 @@ class EndToEndTestCase: XCTestCase {
 
     // MARK: Processes
 
+    /// dconf-service on the test's bus, with the system's schemas on `XDG_DATA_DIRS` (GNOME's,
+    /// GNOME Terminal's), as on a desktop, and a runtime directory of the test's own.
+    func startDconf() throws {
+        let runtime = try makeDirectory("runtime")
+        chmod(runtime, 0o700)
+        environment["XDG_RUNTIME_DIR"] = runtime
+        environment["XDG_DATA_DIRS"] = dataDirs + ":/usr/local/share:/usr/share"
+        let dconf = try background("/usr/libexec/dconf-service", [])
+        XCTAssertTrue(dconf.isRunning, dconf.stderr)
+    }
+
     /// Starts a program in the background; tearDown stops it.
     func background(_ executable: String, _ arguments: [String]) throws -> Background {
         let process = try Background(

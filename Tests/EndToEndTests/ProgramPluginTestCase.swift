@@ -70,17 +70,6 @@ class ProgramPluginTestCase: EndToEndTestCase {
             line: line)
     }
 
-    /// dconf-service on the test's bus, with the system's schemas on `XDG_DATA_DIRS` (GNOME's,
-    /// GNOME Terminal's), as on a desktop, and a runtime directory of the test's own.
-    func startDconf() throws {
-        let runtime = try makeDirectory("runtime")
-        chmod(runtime, 0o700)
-        environment["XDG_RUNTIME_DIR"] = runtime
-        environment["XDG_DATA_DIRS"] = dataDirs + ":/usr/local/share:/usr/share"
-        let dconf = try background("/usr/libexec/dconf-service", [])
-        XCTAssertTrue(dconf.isRunning, dconf.stderr)
-    }
-
     /// The base16 terminal colours of a scheme's slots, as tinted-theming maps them (README:
     /// "Terminal colours of every theme"): `#rrggbb` for color0 … color15.
     func terminalPalette(_ s: [String: String]) -> [String] {

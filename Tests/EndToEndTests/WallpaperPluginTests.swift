@@ -54,16 +54,6 @@ final class WallpaperPluginTests: EndToEndTestCase {
         return lines()
     }
 
-    /// dconf-service on the test's bus with GNOME's schemas on XDG_DATA_DIRS, as on a desktop.
-    func startDconf() throws {
-        let runtime = try makeDirectory("runtime")
-        chmod(runtime, 0o700)
-        environment["XDG_RUNTIME_DIR"] = runtime
-        environment["XDG_DATA_DIRS"] = dataDirs + ":/usr/local/share:/usr/share"
-        let dconf = try background("/usr/libexec/dconf-service", [])
-        XCTAssertTrue(dconf.isRunning, dconf.stderr)
-    }
-
     func testGnomeSetsPictureURIAndItsDarkTwin() throws {
         try startDconf()
         try enable("gnome")
